@@ -1,0 +1,50 @@
+# stapx front door. `make demo` and `make check` do all set-up on a fresh
+# Debian 12 machine (run as root, or with sudo available).
+BUILD ?= build
+JOBS ?= $(shell nproc)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages stapx needs to build, test and run its guest.
+DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
+	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
+	kmod zstd python3
+
+.PHONY: all deps build check unit runtests demo install clean
+
+all: build
+
+# Installs only what is missing, so a second run needs no network.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+	testsuite/vm/fetch-kernel $(BUILD)/kernel
+
+build:
+	@mkdir -p $(BUILD)
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j $(JOBS)
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+runtests: build
+	testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel testsuite/run
+
+check: deps
+	$(MAKE) unit
+	$(MAKE) runtests
+
+demo: deps build
+	$(BUILD)/stapx --vm examples/hello.stp
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,278 @@
+// The stapx AST. Nodes live in an Arena owned by the pipeline; pointers
+// between nodes are plain and never owning. Every node carries the source
+// location of its first token. Invariants after pass 1: no null Expr* except
+// where a field says "may be null"; after pass 2 every VarRef has a Symbol,
+// every CallExpr a target, and every Expr a type other than Unknown.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace stapx::ast {
+
+enum class Type : uint8_t { Unknown, Long, String, Void };
+const char* type_name(Type t);
+
+struct Node {
+  SourceLoc loc;
+  virtual ~Node() = default;
+};
+
+class Arena {
+ public:
+  template <typename T, typename... Args>
+  T* make(SourceLoc loc, Args&&... args) {
+    auto node = std::make_unique<T>(std::forward<Args>(args)...);
+    node->loc = loc;
+    T* raw = node.get();
+    nodes_.push_back(std::move(node));
+    return raw;
+  }
+  size_t size() const { return nodes_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Node>> nodes_;
+};
+
+// ---- Symbols (filled in by elaboration) ----
+
+struct FunctionDecl;
+
+struct Symbol {
+  enum class Scope : uint8_t { Local, Param, Global };
+  std::string name;
+  Scope scope = Scope::Local;
+  Type type = Type::Unknown;
+  int arity = -1;                // -1 unknown, 0 scalar, N keys of an array
+  std::vector<Type> key_types;   // size() == arity for arrays
+  SourceLoc decl;                // declaration or first use
+  SourceLoc type_site;           // where the value type was first inferred
+  std::vector<SourceLoc> key_sites;
+  int index = 0;                 // position among its scope's symbols
+  bool assigned = false;
+  bool used = false;
+  int64_t max_entries = 0;       // global a[N]; 0: MAXMAPENTRIES
+  struct Expr* init = nullptr;   // global initializer (literal), may be null
+};
+
+// ---- Expressions ----
+
+enum class ExprKind : uint8_t {
+  Number, String, Var, Index, Call, Unary, Binary, Ternary, Assign, InArray
+};
+
+enum class Op : uint8_t {
+  // binary
+  Add, Sub, Mul, Div, Mod, Shl, Shr, UShr, BitAnd, BitOr, BitXor,
+  LogAnd, LogOr, Eq, Ne, Lt, Le, Gt, Ge, RegexMatch, RegexNoMatch, Concat,
+  // unary
+  Neg, Plus, Not, BitNot, PreInc, PreDec, PostInc, PostDec,
+  // assignment: Assign, or a compound whose binary op is in AssignExpr::op
+  Assign, AggregateInto,
+};
+const char* op_text(Op op);  // source spelling ("+", "++", "<<<"...)
+
+struct Expr : Node {
+  explicit Expr(ExprKind k) : kind(k) {}
+  ExprKind kind;
+  Type type = Type::Unknown;
+};
+
+struct NumberLit : Expr {
+  NumberLit() : Expr(ExprKind::Number) {}
+  int64_t value = 0;
+};
+
+struct StringLit : Expr {
+  StringLit() : Expr(ExprKind::String) {}
+  std::string value;  // unescaped bytes
+};
+
+struct VarRef : Expr {
+  VarRef() : Expr(ExprKind::Var) {}
+  std::string name;
+  Symbol* sym = nullptr;
+};
+
+struct IndexExpr : Expr {
+  IndexExpr() : Expr(ExprKind::Index) {}
+  VarRef* array = nullptr;
+  std::vector<Expr*> keys;
+};
+
+enum class Builtin : uint8_t { None, Printf, Sprintf, Print, Println, Exit };
+
+struct CallExpr : Expr {
+  CallExpr() : Expr(ExprKind::Call) {}
+  std::string name;
+  std::vector<Expr*> args;
+  FunctionDecl* fn = nullptr;    // user or tapset function
+  Builtin builtin = Builtin::None;
+};
+
+struct UnaryExpr : Expr {
+  UnaryExpr() : Expr(ExprKind::Unary) {}
+  Op op = Op::Neg;
+  Expr* operand = nullptr;
+};
+
+struct BinaryExpr : Expr {
+  BinaryExpr() : Expr(ExprKind::Binary) {}
+  Op op = Op::Add;
+  Expr* lhs = nullptr;
+  Expr* rhs = nullptr;
+  SourceLoc op_loc;
+};
+
+struct TernaryExpr : Expr {
+  TernaryExpr() : Expr(ExprKind::Ternary) {}
+  Expr* cond = nullptr;
+  Expr* then = nullptr;
+  Expr* els = nullptr;
+};
+
+struct AssignExpr : Expr {
+  AssignExpr() : Expr(ExprKind::Assign) {}
+  Op op = Op::Assign;  // Assign, AggregateInto, or the binary op of "op="
+  Expr* lhs = nullptr;
+  Expr* rhs = nullptr;
+  SourceLoc op_loc;
+};
+
+struct InArrayExpr : Expr {
+  InArrayExpr() : Expr(ExprKind::InArray) {}
+  std::vector<Expr*> keys;
+  VarRef* array = nullptr;
+};
+
+// ---- Statements ----
+
+enum class StmtKind : uint8_t {
+  Block, Expr, If, While, For, Foreach, Next, Break, Continue, Return, Delete, Null
+};
+
+struct Stmt : Node {
+  explicit Stmt(StmtKind k) : kind(k) {}
+  StmtKind kind;
+};
+
+struct BlockStmt : Stmt {
+  BlockStmt() : Stmt(StmtKind::Block) {}
+  std::vector<Stmt*> stmts;
+};
+
+struct ExprStmt : Stmt {
+  ExprStmt() : Stmt(StmtKind::Expr) {}
+  Expr* expr = nullptr;
+};
+
+struct IfStmt : Stmt {
+  IfStmt() : Stmt(StmtKind::If) {}
+  Expr* cond = nullptr;
+  Stmt* then = nullptr;
+  Stmt* els = nullptr;  // may be null
+};
+
+struct WhileStmt : Stmt {
+  WhileStmt() : Stmt(StmtKind::While) {}
+  Expr* cond = nullptr;
+  Stmt* body = nullptr;
+};
+
+struct ForStmt : Stmt {
+  ForStmt() : Stmt(StmtKind::For) {}
+  Expr* init = nullptr;  // may be null
+  Expr* cond = nullptr;  // may be null
+  Expr* incr = nullptr;  // may be null
+  Stmt* body = nullptr;
+};
+
+struct ForeachStmt : Stmt {
+  ForeachStmt() : Stmt(StmtKind::Foreach) {}
+  VarRef* value = nullptr;     // "v = [k] in a", may be null
+  std::vector<VarRef*> keys;
+  VarRef* array = nullptr;
+  int sort_column = 0;         // 0 none, 1..N key column, -1 the value
+  bool sort_descending = false;
+  Expr* limit = nullptr;       // may be null
+  Stmt* body = nullptr;
+};
+
+struct ReturnStmt : Stmt {
+  ReturnStmt() : Stmt(StmtKind::Return) {}
+  Expr* value = nullptr;  // may be null
+};
+
+struct DeleteStmt : Stmt {
+  DeleteStmt() : Stmt(StmtKind::Delete) {}
+  Expr* target = nullptr;  // VarRef or IndexExpr
+};
+
+struct SimpleStmt : Stmt {  // next, break, continue, ";"
+  explicit SimpleStmt(StmtKind k) : Stmt(k) {}
+};
+
+// ---- Declarations ----
+
+struct ProbePointComponent {
+  std::string name;
+  Expr* arg = nullptr;  // NumberLit or StringLit, may be null
+  SourceLoc loc;
+};
+
+struct ProbePoint : Node {
+  std::vector<ProbePointComponent> components;
+  bool optional = false;    // "?"
+  bool sufficient = false;  // "!"
+  std::string to_string() const;
+};
+
+struct ProbeDecl : Node {
+  std::vector<ProbePoint*> points;
+  BlockStmt* body = nullptr;
+  // Elaboration: locals of the body; globals it (transitively) touches.
+  std::vector<Symbol*> locals;
+  std::vector<int> global_reads, global_writes;  // Symbol::index, ascending
+};
+
+struct GlobalDecl : Node {
+  std::string name;
+  Expr* init = nullptr;  // literal, may be null
+  int64_t max_entries = 0;
+  bool sized = false;
+  Symbol* sym = nullptr;
+};
+
+struct Param {
+  std::string name;
+  Type declared = Type::Unknown;
+  SourceLoc loc;
+};
+
+struct FunctionDecl : Node {
+  std::string name;
+  Type declared = Type::Unknown;  // "function f:long (...)"
+  std::vector<Param> params;
+  BlockStmt* body = nullptr;
+  // Elaboration.
+  Type type = Type::Unknown;
+  SourceLoc type_site;
+  std::vector<Symbol*> param_syms;
+  std::vector<Symbol*> locals;  // params first
+  std::vector<int> global_reads, global_writes;  // directly, by Symbol::index
+  std::vector<FunctionDecl*> callees;
+  bool used = false;
+};
+
+struct Script : Node {
+  uint32_t file = 0;
+  std::vector<ProbeDecl*> probes;
+  std::vector<GlobalDecl*> globals;
+  std::vector<FunctionDecl*> functions;
+};
+
+}  // namespace stapx::ast

@@ -1,0 +1,125 @@
+// Rendering of diagnostics in stap's layout.
+#include "frontend/diagnostics.h"
+
+#include <array>
+#include <cctype>
+#include <ostream>
+
+namespace stapx {
+
+namespace {
+
+struct DiagInfo {
+  Severity severity;
+  const char* text;
+};
+
+constexpr DiagInfo kDiags[] = {
+#define DIAG(id, sev, text) {Severity::sev, text},
+#include "frontend/diagnostics.def"
+#undef DIAG
+};
+
+constexpr std::string_view kKeywords[] = {
+    "probe", "global",  "private", "function", "if",    "else",   "for",
+    "foreach", "in",    "limit",   "return",   "delete", "while", "break",
+    "continue", "next", "try",     "catch",    "string", "long",  "stats"};
+
+// Longest first, so that the first prefix match is the longest operator.
+constexpr std::string_view kOperators[] = {
+    "<<<=", ">>>=", "<<<", ">>>", "<<=", ">>=", "...", "&&", "||", "==", "!=", "<=",
+    ">=",   "<<",   ">>",  "++",  "--",  "+=",  "-=",  "*=", "/=", "%=", ".=", "&=",
+    "|=",   "^=",   "=~",  "!~",  "->",  "%{",  "%}",  "+",  "-",  "*",  "/",  "%",
+    "<",    ">",    "=",   "!",   "~",   "&",   "|",   "^",  ".",  "?",  ":",  "{",
+    "}",    "(",    ")",   "[",   "]",   ",",   ";",   "$"};
+
+}  // namespace
+
+const char* DiagSink::text(DiagId id) { return kDiags[static_cast<int>(id)].text; }
+Severity DiagSink::severity(DiagId id) { return kDiags[static_cast<int>(id)].severity; }
+
+std::string DiagSink::describe_token(std::string_view text, size_t off) {
+  if (off >= text.size()) return "end of input";
+  unsigned char c = static_cast<unsigned char>(text[off]);
+  auto word_end = [&](size_t i) {
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+      ++i;
+    return i;
+  };
+  if (std::isalpha(c) || c == '_') {
+    std::string_view w = text.substr(off, word_end(off) - off);
+    for (auto k : kKeywords)
+      if (k == w) return "keyword at";
+    return fmt::format("identifier '{}' at", w);
+  }
+  if ((c == '$' || c == '@') && off + 1 < text.size()) {
+    std::string_view w = text.substr(off, word_end(off + 1) - off);
+    return fmt::format("identifier '{}' at", w);
+  }
+  if (std::isdigit(c)) return fmt::format("number '{}' at", text.substr(off, word_end(off) - off));
+  if (c == '"') {
+    size_t i = off + 1;
+    while (i < text.size() && text[i] != '"' && text[i] != '\n') i += text[i] == '\\' ? 2 : 1;
+    return fmt::format("string '{}' at", text.substr(off + 1, std::min(i, text.size()) - off - 1));
+  }
+  for (auto op : kOperators)
+    if (text.substr(off, op.size()) == op) return fmt::format("operator '{}' at", op);
+  return fmt::format("character '{}' at", text.substr(off, 1));
+}
+
+void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
+  Severity sev = severity(id);
+  if (sev == Severity::Warning) {
+    if (suppress_warnings_) return;
+    if (werror_) sev = Severity::SemanticError;
+  }
+  Diagnostic d{id, sev, std::move(message), loc, {}};
+  if (loc.valid()) {
+    const SourceFile& f = sm_.file(loc.file);
+    // Skip the whitespace a parser may have stopped in front of.
+    size_t off = loc.offset;
+    while (off < f.text.size() && std::isspace(static_cast<unsigned char>(f.text[off]))) ++off;
+    d.loc.offset = static_cast<uint32_t>(off);
+    d.token = describe_token(f.text, off);
+  }
+
+  const char* head = "";
+  size_t indent = 0;
+  switch (sev) {
+    case Severity::ParseError:
+      head = "parse error: ";
+      indent = 13;
+      ++parse_errors_;
+      break;
+    case Severity::SemanticError:
+      head = "semantic error: ";
+      indent = 16;
+      ++semantic_errors_;
+      break;
+    case Severity::Warning:
+      head = "WARNING: ";
+      indent = 9;
+      ++warnings_;
+      break;
+  }
+  std::string out = head + d.message;
+  if (d.loc.valid()) {
+    std::string where = d.token + " " + sm_.describe(d.loc);
+    if (sev == Severity::ParseError)
+      out += "\n        saw: " + where;
+    else
+      out += ": " + where;
+    std::string_view line = sm_.line_text(d.loc);
+    std::string label = std::string(indent - 8, ' ') + "source: ";
+    out += "\n" + label + std::string(line) + "\n";
+    std::string caret(indent, ' ');
+    LineCol lc = sm_.line_col(d.loc);
+    for (uint32_t i = 0; i + 1 < lc.col && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
+    out += caret + "^";
+  }
+  out_ << out << "\n";
+  if (sev == Severity::ParseError) out_ << "\n";
+  all_.push_back(std::move(d));
+}
+
+}  // namespace stapx

@@ -1,0 +1,11 @@
+// The one instantiation of the expression grammar.
+#include "frontend/parse/expression_def.hpp"
+
+namespace stapx::parse::grammar {
+
+BOOST_SPIRIT_INSTANTIATE(expr_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(ident_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(number_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(string_type, iterator_type, context_type)
+
+}  // namespace stapx::parse::grammar

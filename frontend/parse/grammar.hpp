@@ -1,0 +1,63 @@
+// Rule declarations of the stapx grammar (Spirit X3). Definitions live in
+// expression_def.hpp and statement_def.hpp; each part is instantiated once,
+// in expression.cpp and statement.cpp, against the context in this file.
+#pragma once
+
+#include <boost/spirit/home/x3.hpp>
+
+#include "frontend/parse/x3ast.hpp"
+
+namespace stapx::parse::grammar {
+
+namespace x3 = boost::spirit::x3;
+
+// Whitespace and the three comment styles: "#...", "//...", "/* ... */".
+inline const auto skipper = x3::space | x3::lexeme['#' >> *(x3::char_ - x3::eol)] |
+                            x3::lexeme["//" >> *(x3::char_ - x3::eol)] |
+                            x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"];
+
+using iterator_type = const char*;
+using skipper_type = std::remove_cv_t<decltype(skipper)>;
+using context_type = x3::phrase_parse_context<skipper_type>::type;
+
+// `mark` matches nothing; it records where the enclosing rule's text
+// starts (after blanks) in the rule's own node. It goes first in every rule
+// whose node is Tagged. (X3's _where() in an action spans the rest of the
+// input, not the match, and on_success sees no attribute once a rule has
+// actions, so neither can do this.)
+struct mark_parser : x3::parser<mark_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if constexpr (std::is_base_of_v<x3ast::Tagged, std::remove_cv_t<std::remove_reference_t<RCtx>>>)
+      rctx.pos = first;
+    return true;
+  }
+};
+inline constexpr mark_parser mark{};
+
+// Expressions and leaves (expression.cpp).
+using expr_type = x3::rule<class expr_class, x3ast::Operand>;
+using ident_type = x3::rule<class ident_class, x3ast::Ident>;
+using number_type = x3::rule<class number_class, x3ast::Number>;
+using string_type = x3::rule<class string_class, x3ast::String>;
+BOOST_SPIRIT_DECLARE(expr_type, ident_type, number_type, string_type)
+
+// Statements and declarations (statement.cpp).
+using toplevel_type = x3::rule<class toplevel_class, x3ast::TopLevel>;
+BOOST_SPIRIT_DECLARE(toplevel_type)
+
+// A rule object of a declared type may be created in any part; its parse
+// function is the one instantiated by the part that defines it.
+inline const expr_type expr_ref = "expression";
+inline const ident_type ident_ref = "identifier";
+inline const number_type number_ref = "number";
+inline const string_type string_ref = "string";
+inline const toplevel_type toplevel_ref = "'probe', 'global' or 'function'";
+
+// A reserved word, not the prefix of a longer identifier.
+inline auto kw(const char* word) { return x3::lexeme[x3::lit(word) >> !(x3::alnum | '_')]; }
+
+}  // namespace stapx::parse::grammar

@@ -1,0 +1,404 @@
+// X3 parse tree -> arena AST. Applies binary operator precedence (the
+// grammar parses every binary level as one flat chain), decodes number and
+// string literals, and turns raw positions into SourceLocs.
+#include "frontend/parse/lower.h"
+
+#include <cctype>
+#include <climits>
+#include <map>
+
+namespace stapx::parse {
+
+using namespace stapx::ast;
+
+namespace {
+
+struct BinaryInfo {
+  int precedence;  // higher binds tighter; all binary levels are left-associative
+  bool in_array;   // "in"
+  Op op;
+};
+
+// stap's binary levels, loosest first: || && | ^ & in comparisons shifts . + - * / %
+const std::map<std::string, BinaryInfo>& binary_table() {
+  static const std::map<std::string, BinaryInfo> table = {
+      {"||", {1, false, Op::LogOr}},      {"&&", {2, false, Op::LogAnd}},
+      {"|", {3, false, Op::BitOr}},       {"^", {4, false, Op::BitXor}},
+      {"&", {5, false, Op::BitAnd}},      {"in", {6, true, Op::Add}},
+      {"==", {7, false, Op::Eq}},         {"!=", {7, false, Op::Ne}},
+      {"<", {7, false, Op::Lt}},          {"<=", {7, false, Op::Le}},
+      {">", {7, false, Op::Gt}},          {">=", {7, false, Op::Ge}},
+      {"=~", {7, false, Op::RegexMatch}}, {"!~", {7, false, Op::RegexNoMatch}},
+      {"<<", {8, false, Op::Shl}},        {">>", {8, false, Op::Shr}},
+      {">>>", {8, false, Op::UShr}},      {".", {9, false, Op::Concat}},
+      {"+", {10, false, Op::Add}},        {"-", {10, false, Op::Sub}},
+      {"*", {11, false, Op::Mul}},        {"/", {11, false, Op::Div}},
+      {"%", {11, false, Op::Mod}},
+  };
+  return table;
+}
+
+const std::map<std::string, Op>& assign_table() {
+  static const std::map<std::string, Op> table = {
+      {"=", Op::Assign},   {"<<<", Op::AggregateInto}, {"+=", Op::Add},     {"-=", Op::Sub},
+      {"*=", Op::Mul},     {"/=", Op::Div},            {"%=", Op::Mod},     {"<<=", Op::Shl},
+      {">>=", Op::Shr},    {">>>=", Op::UShr},         {"&=", Op::BitAnd},  {"|=", Op::BitOr},
+      {"^=", Op::BitXor},  {".=", Op::Concat},
+  };
+  return table;
+}
+
+}  // namespace
+
+Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink& diags)
+    : sm_(sm), file_(file), text_(sm.file(file).text), arena_(arena), diags_(diags) {}
+
+SourceLoc Lowerer::loc(const char* pos) const {
+  if (!pos) return {file_, 0};
+  size_t off = pos - text_.data();
+  // A position taken before the skipper ran may sit on blanks or comments.
+  for (;;) {
+    while (off < text_.size() && std::isspace(static_cast<unsigned char>(text_[off]))) ++off;
+    if (off < text_.size() && text_[off] == '#') {
+      off = text_.find('\n', off);
+    } else if (text_.compare(off, 2, "//") == 0) {
+      off = text_.find('\n', off);
+    } else if (text_.compare(off, 2, "/*") == 0) {
+      off = text_.find("*/", off + 2);
+      if (off != std::string::npos) off += 2;
+    } else {
+      break;
+    }
+    if (off == std::string::npos) off = text_.size();
+  }
+  return {file_, static_cast<uint32_t>(off)};
+}
+
+NumberLit* Lowerer::number(const x3ast::Number& n) {
+  auto* lit = arena_.make<NumberLit>(loc(n.pos));
+  const std::string& t = n.text;
+  int base = 10;
+  size_t i = 0;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    i = 2;
+  } else if (t.size() > 1 && t[0] == '0') {
+    base = 8;
+    i = 1;
+  }
+  unsigned __int128 v = 0;
+  bool ok = i < t.size();
+  for (; i < t.size() && ok; ++i) {
+    int d = std::isdigit(static_cast<unsigned char>(t[i])) ? t[i] - '0'
+            : std::isxdigit(static_cast<unsigned char>(t[i]))
+                ? std::tolower(static_cast<unsigned char>(t[i])) - 'a' + 10
+                : 99;
+    if (d >= base) ok = false;
+    v = v * base + d;
+    if (v > UINT64_MAX) ok = false;
+  }
+  if (!ok) diags_.report(DiagId::ParseBadNumber, lit->loc);
+  lit->value = static_cast<int64_t>(static_cast<uint64_t>(v));
+  return lit;
+}
+
+StringLit* Lowerer::string(const x3ast::String& s) {
+  auto* lit = arena_.make<StringLit>(loc(s.pos));
+  const std::string& r = s.raw;
+  std::string& out = lit->value;
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (r[i] != '\\') {
+      out += r[i];
+      continue;
+    }
+    char c = ++i < r.size() ? r[i] : '\0';
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'v': out += '\v'; break;
+      case '\\': out += '\\'; break;
+      case '"': out += '"'; break;
+      case '\'': out += '\''; break;
+      case '?': out += '?'; break;
+      case 'x': {
+        int v = 0, n = 0;
+        while (n < 2 && i + 1 < r.size() && std::isxdigit(static_cast<unsigned char>(r[i + 1]))) {
+          char h = static_cast<char>(std::tolower(static_cast<unsigned char>(r[++i])));
+          v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : h - 'a' + 10);
+          ++n;
+        }
+        if (n == 0) diags_.report(DiagId::ParseBadEscape, lit->loc);
+        out += static_cast<char>(v);
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          int v = c - '0', n = 1;
+          while (n < 3 && i + 1 < r.size() && r[i + 1] >= '0' && r[i + 1] <= '7') {
+            v = v * 8 + (r[++i] - '0');
+            ++n;
+          }
+          out += static_cast<char>(v);
+        } else {
+          diags_.report(DiagId::ParseBadEscape, lit->loc);
+        }
+    }
+  }
+  return lit;
+}
+
+VarRef* Lowerer::var(const x3ast::Ident& id) {
+  auto* v = arena_.make<VarRef>(loc(id.pos));
+  v->name = id.name;
+  return v;
+}
+
+Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_loc) {
+  const BinaryInfo& info = binary_table().at(op);
+  if (info.in_array) {
+    auto* in = arena_.make<InArrayExpr>(lhs->loc);
+    in->keys.push_back(lhs);
+    if (rhs->kind == ExprKind::Var) {
+      in->array = static_cast<VarRef*>(rhs);
+    } else {
+      diags_.report(DiagId::ParseExpected, rhs->loc, "array name after 'in'");
+      in->array = arena_.make<VarRef>(rhs->loc);
+    }
+    return in;
+  }
+  auto* b = arena_.make<BinaryExpr>(lhs->loc);
+  b->op = info.op;
+  b->lhs = lhs;
+  b->rhs = rhs;
+  b->op_loc = op_loc;
+  return b;
+}
+
+// Operator-precedence parse of a flat chain (all operators left-associative).
+Expr* Lowerer::chain(const x3ast::Chain& c) {
+  struct Pending {
+    const std::string* op;
+    int prec;
+    SourceLoc loc;
+  };
+  std::vector<Expr*> operands{expr(c.first)};
+  std::vector<Pending> ops;
+  auto reduce = [&] {
+    Expr* rhs = operands.back();
+    operands.pop_back();
+    Expr* lhs = operands.back();
+    operands.back() = binary(*ops.back().op, lhs, rhs, ops.back().loc);
+    ops.pop_back();
+  };
+  for (const x3ast::ChainLink& link : c.rest) {
+    int prec = binary_table().at(link.op).precedence;
+    while (!ops.empty() && ops.back().prec >= prec) reduce();
+    ops.push_back({&link.op, prec, loc(link.pos)});
+    operands.push_back(expr(link.rhs));
+  }
+  while (!ops.empty()) reduce();
+  return operands.back();
+}
+
+Expr* Lowerer::expr(const x3ast::Operand& operand) {
+  struct Visitor {
+    Lowerer& l;
+    Expr* operator()(const x3ast::Number& n) const { return l.number(n); }
+    Expr* operator()(const x3ast::String& s) const { return l.string(s); }
+    Expr* operator()(const x3ast::Ident& id) const { return l.var(id); }
+    Expr* operator()(const x3ast::Call& c) const {
+      auto* call = l.arena_.make<CallExpr>(l.loc(c.pos));
+      call->name = c.name;
+      for (auto& a : c.args) call->args.push_back(l.expr(a));
+      return call;
+    }
+    Expr* operator()(const x3ast::Index& ix) const {
+      auto* e = l.arena_.make<IndexExpr>(l.loc(ix.pos));
+      e->array = l.var(ix.array);
+      for (auto& k : ix.keys) e->keys.push_back(l.expr(k));
+      return e;
+    }
+    Expr* operator()(const x3ast::MultiIn& m) const {
+      auto* e = l.arena_.make<InArrayExpr>(l.loc(m.pos));
+      for (auto& k : m.keys) e->keys.push_back(l.expr(k));
+      e->array = l.var(m.array);
+      return e;
+    }
+    Expr* operator()(const x3ast::Unary& u) const {
+      static const std::map<std::string, Op> ops = {
+          {"-", Op::Neg},        {"+", Op::Plus},       {"!", Op::Not},
+          {"~", Op::BitNot},     {"++", Op::PreInc},    {"--", Op::PreDec},
+          {"post++", Op::PostInc}, {"post--", Op::PostDec}};
+      Expr* operand = l.expr(u.operand);
+      auto* e = l.arena_.make<UnaryExpr>(u.op.rfind("post", 0) == 0 ? operand->loc : l.loc(u.pos));
+      e->op = ops.at(u.op);
+      e->operand = operand;
+      return e;
+    }
+    Expr* operator()(const x3ast::Chain& c) const { return l.chain(c); }
+    Expr* operator()(const x3ast::Ternary& t) const {
+      auto* e = l.arena_.make<TernaryExpr>(SourceLoc{});
+      e->cond = l.expr(t.cond);
+      e->loc = e->cond->loc;
+      e->then = l.expr(t.then);
+      e->els = l.expr(t.els);
+      return e;
+    }
+    Expr* operator()(const x3ast::Assign& a) const {
+      auto* e = l.arena_.make<AssignExpr>(SourceLoc{});
+      e->lhs = l.expr(a.lhs);
+      e->loc = e->lhs->loc;
+      e->op = assign_table().at(a.op);
+      e->op_loc = l.loc(a.pos);
+      e->rhs = l.expr(a.rhs);
+      return e;
+    }
+  };
+  return boost::apply_visitor(Visitor{*this}, operand);
+}
+
+BlockStmt* Lowerer::block(const x3ast::Block& b) {
+  auto* blk = arena_.make<BlockStmt>(loc(b.pos));
+  for (auto& s : b.stmts)
+    if (Stmt* st = stmt(s)) blk->stmts.push_back(st);
+  return blk;
+}
+
+Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
+  struct Visitor {
+    Lowerer& l;
+    Stmt* operator()(const x3ast::Simple& s) const {
+      StmtKind k = s.keyword == "next"     ? StmtKind::Next
+                   : s.keyword == "break"  ? StmtKind::Break
+                   : s.keyword == "continue" ? StmtKind::Continue
+                                           : StmtKind::Null;
+      if (k == StmtKind::Null) return nullptr;  // a lone ';'
+      return l.arena_.make<SimpleStmt>(l.loc(s.pos), k);
+    }
+    Stmt* operator()(const x3ast::ExprStmt& s) const {
+      auto* st = l.arena_.make<ExprStmt>(l.loc(s.pos));
+      st->expr = l.expr(s.expr);
+      return st;
+    }
+    Stmt* operator()(const x3ast::Return& r) const {
+      auto* st = l.arena_.make<ReturnStmt>(l.loc(r.pos));
+      if (r.value) st->value = l.expr(*r.value);
+      return st;
+    }
+    Stmt* operator()(const x3ast::Delete& d) const {
+      auto* st = l.arena_.make<DeleteStmt>(l.loc(d.pos));
+      st->target = l.expr(d.target);
+      return st;
+    }
+    Stmt* operator()(const x3ast::Block& b) const { return l.block(b); }
+    Stmt* operator()(const x3ast::If& i) const {
+      auto* st = l.arena_.make<IfStmt>(l.loc(i.pos));
+      st->cond = l.expr(i.cond);
+      st->then = l.body(i.then);
+      if (i.els) st->els = l.body(*i.els);
+      return st;
+    }
+    Stmt* operator()(const x3ast::While& w) const {
+      auto* st = l.arena_.make<WhileStmt>(l.loc(w.pos));
+      st->cond = l.expr(w.cond);
+      st->body = l.body(w.body);
+      return st;
+    }
+    Stmt* operator()(const x3ast::For& f) const {
+      auto* st = l.arena_.make<ForStmt>(l.loc(f.pos));
+      if (f.init) st->init = l.expr(*f.init);
+      if (f.cond) st->cond = l.expr(*f.cond);
+      if (f.incr) st->incr = l.expr(*f.incr);
+      st->body = l.body(f.body);
+      return st;
+    }
+    Stmt* operator()(const x3ast::Foreach& f) const {
+      auto* st = l.arena_.make<ForeachStmt>(l.loc(f.pos));
+      auto sorted = [&](const x3ast::SortedIdent& s, int column) {
+        if (s.sort.empty()) return;
+        if (st->sort_column != 0) {
+          l.diags_.report(DiagId::ParseExpected, l.loc(s.pos), "only one sort marker");
+          return;
+        }
+        st->sort_column = column;
+        st->sort_descending = s.sort == "-";
+      };
+      if (f.value) {
+        st->value = l.var(f.value->ident);
+        sorted(*f.value, -1);
+      }
+      for (size_t i = 0; i < f.keys.size(); ++i) {
+        st->keys.push_back(l.var(f.keys[i].ident));
+        sorted(f.keys[i], static_cast<int>(i) + 1);
+      }
+      st->array = l.var(f.array.ident);
+      sorted(f.array, -1);
+      if (f.limit) st->limit = l.expr(*f.limit);
+      st->body = l.body(f.body);
+      return st;
+    }
+  };
+  return boost::apply_visitor(Visitor{*this}, statement);
+}
+
+// A statement in a body position: a lone ';' becomes an empty block.
+Stmt* Lowerer::body(const x3ast::Statement& s) {
+  Stmt* st = stmt(s);
+  if (!st) st = arena_.make<BlockStmt>(SourceLoc{file_, 0});
+  return st;
+}
+
+void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
+  struct Visitor {
+    Lowerer& l;
+    Script& script;
+    void operator()(const x3ast::Probe& p) const {
+      auto* probe = l.arena_.make<ProbeDecl>(l.loc(p.pos));
+      for (auto& pp : p.points) {
+        auto* point = l.arena_.make<ProbePoint>(l.loc(pp.pos));
+        point->optional = pp.suffix == "?";
+        point->sufficient = pp.suffix == "!";
+        for (auto& c : pp.components) {
+          ProbePointComponent comp;
+          comp.name = c.name;
+          comp.loc = l.loc(c.pos);
+          if (c.arg) comp.arg = l.expr(*c.arg);
+          point->components.push_back(std::move(comp));
+        }
+        probe->points.push_back(point);
+      }
+      probe->body = l.block(p.body);
+      script.probes.push_back(probe);
+    }
+    void operator()(const x3ast::Global& g) const {
+      for (auto& v : g.vars) {
+        auto* decl = l.arena_.make<GlobalDecl>(l.loc(v.pos));
+        decl->name = v.name.name;
+        if (v.size) {
+          decl->sized = true;
+          decl->max_entries = l.number(*v.size)->value;
+        }
+        if (v.init) decl->init = l.expr(*v.init);
+        script.globals.push_back(decl);
+      }
+    }
+    void operator()(const x3ast::Function& f) const {
+      auto* fn = l.arena_.make<FunctionDecl>(l.loc(f.pos));
+      fn->name = f.name.name;
+      auto type_of = [](const std::string& t) {
+        return t == "long" ? Type::Long : t == "string" ? Type::String : Type::Unknown;
+      };
+      fn->declared = type_of(f.type);
+      for (auto& p : f.params) fn->params.push_back({p.name.name, type_of(p.type), l.loc(p.pos)});
+      fn->body = l.block(f.body);
+      script.functions.push_back(fn);
+    }
+  };
+  boost::apply_visitor(Visitor{*this, script}, top);
+}
+
+}  // namespace stapx::parse

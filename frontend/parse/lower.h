@@ -1,0 +1,35 @@
+// Lowering of the X3 parse tree into the arena AST (the only place where
+// X3 types meet the rest of stapx).
+#pragma once
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/parse/x3ast.hpp"
+
+namespace stapx::parse {
+
+class Lowerer {
+ public:
+  Lowerer(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags);
+  void lower(const x3ast::TopLevel& top, ast::Script& script);
+  SourceLoc loc(const char* pos) const;
+
+ private:
+  ast::Expr* expr(const x3ast::Operand& op);
+  ast::Expr* chain(const x3ast::Chain& c);
+  ast::Expr* binary(const std::string& op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
+  ast::Stmt* stmt(const x3ast::Statement& s);
+  ast::BlockStmt* block(const x3ast::Block& b);
+  ast::Stmt* body(const x3ast::Statement& s);
+  ast::VarRef* var(const x3ast::Ident& id);
+  ast::NumberLit* number(const x3ast::Number& n);
+  ast::StringLit* string(const x3ast::String& s);
+
+  const SourceManager& sm_;
+  uint32_t file_;
+  const std::string& text_;
+  ast::Arena& arena_;
+  DiagSink& diags_;
+};
+
+}  // namespace stapx::parse

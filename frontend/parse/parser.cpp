@@ -1,0 +1,111 @@
+// Pass 1 driver for one file: runs the X3 top-level rule declaration by
+// declaration, turns X3 failures into diagnostics, and recovers at the next
+// line that starts a declaration so that one run reports several errors.
+#include "frontend/parse/parser.h"
+
+#include <cstring>
+
+#include "frontend/parse/grammar.hpp"
+#include "frontend/parse/lower.h"
+
+namespace stapx {
+
+namespace {
+
+namespace x3 = boost::spirit::x3;
+
+constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
+
+// The deepest bracket nesting outside strings and comments, with where it
+// first passes kMaxNesting.
+const char* too_deep(const char* p, const char* end) {
+  int depth = 0;
+  while (p < end) {
+    char c = *p;
+    if (c == '"') {
+      for (++p; p < end && *p != '"' && *p != '\n'; ++p)
+        if (*p == '\\') ++p;
+    } else if (c == '#' || (c == '/' && p + 1 < end && p[1] == '/')) {
+      while (p < end && *p != '\n') ++p;
+    } else if (c == '/' && p + 1 < end && p[1] == '*') {
+      const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "*/", 2));
+      p = close ? close + 1 : end;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return p;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+    ++p;
+  }
+  return nullptr;
+}
+
+bool starts_declaration(const char* p, const char* end) {
+  for (const char* kw : {"probe", "global", "function", "private"}) {
+    size_t n = strlen(kw);
+    if (static_cast<size_t>(end - p) >= n && memcmp(p, kw, n) == 0 &&
+        (p + n == end || !(isalnum(static_cast<unsigned char>(p[n])) || p[n] == '_')))
+      return true;
+  }
+  return false;
+}
+
+// The next line after `p` whose first word starts a declaration.
+const char* recovery_point(const char* p, const char* end) {
+  while (p < end) {
+    const char* nl = static_cast<const char*>(memchr(p, '\n', end - p));
+    if (!nl) return end;
+    p = nl + 1;
+    const char* q = p;
+    while (q < end && (*q == ' ' || *q == '\t')) ++q;
+    if (starts_declaration(q, end)) return q;
+  }
+  return end;
+}
+
+// X3 names literals as 'x' and rules by their names; keep those, and say
+// "keyword" for the lexeme parsers of reserved words.
+std::string expected_text(const std::string& which) {
+  if (which.find("lexeme") != std::string::npos) return "keyword";
+  return which;
+}
+
+}  // namespace
+
+ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& arena,
+                        DiagSink& diags) {
+  auto* script = arena.make<ast::Script>(SourceLoc{file, 0});
+  script->file = file;
+  const std::string& text = sm.file(file).text;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  parse::Lowerer lower(sm, file, arena, diags);
+
+  if (const char* deep = too_deep(begin, end)) {
+    diags.report(DiagId::ParseTooDeep, lower.loc(deep));
+    return script;
+  }
+
+  const char* p = begin;
+  while (true) {
+    x3::phrase_parse(p, end, x3::eps, parse::grammar::skipper);  // skip blanks, comments
+    if (p == end) break;
+    parse::x3ast::TopLevel top;
+    const char* start = p;
+    try {
+      if (x3::phrase_parse(p, end, parse::grammar::toplevel_ref, parse::grammar::skipper, top)) {
+        lower.lower(top, *script);
+        continue;
+      }
+      diags.report(DiagId::ParseExpected, lower.loc(start),
+                   "'probe', 'global', 'private' or 'function'");
+      p = recovery_point(start, end);
+    } catch (const x3::expectation_failure<const char*>& f) {
+      diags.report(DiagId::ParseExpected, lower.loc(f.where()), expected_text(f.which()));
+      p = recovery_point(f.where(), end);
+    }
+  }
+  return script;
+}
+
+}  // namespace stapx

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU probe contexts. A handler runs on the context of its CPU; the
+ * context holds the script's locals and temporaries (never the kernel
+ * stack), the print buffer and the error state. A context found busy
+ * (an interrupt or NMI probe hit while a handler runs on this CPU) makes
+ * the new hit skip, counted in _stpx_skipped.
+ *
+ * Requires: union _stpx_frame (generated: every probe's and function's
+ * locals) declared before this header.
+ */
+#ifndef _STPX_CONTEXT_H_
+#define _STPX_CONTEXT_H_
+
+struct _stpx_probe;
+
+struct _stpx_context {
+	atomic_t busy;
+	int nesting;			/* index of the running frame */
+	long actioncount;
+	long maxaction;
+	const char *last_error;		/* set on a script error */
+	const char *last_loc;		/* "operator '/' at file:line:col" */
+	const struct _stpx_probe *probe;
+	struct pt_regs *regs;		/* may be NULL (timers, begin, end) */
+	size_t print_len;
+	char print_buf[STPX_PRINT_BUF_SIZE];
+	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */
+	union _stpx_frame frames[MAXNESTING + 1];
+};
+
+static DEFINE_PER_CPU(struct _stpx_context *, _stpx_ctx);
+
+static int _stpx_contexts_alloc(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct _stpx_context *c = vzalloc_node(sizeof(*c), cpu_to_node(cpu));
+
+		if (!c)
+			return -ENOMEM;
+		per_cpu(_stpx_ctx, cpu) = c;
+	}
+	return 0;
+}
+
+static void _stpx_contexts_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		vfree(per_cpu(_stpx_ctx, cpu));
+		per_cpu(_stpx_ctx, cpu) = NULL;
+	}
+}
+
+/* Script errors: record and leave the handler through its "out" label. */
+#define STPX_ERROR(msg, loc)                                                   \
+	do {                                                                   \
+		c->last_error = (msg);                                         \
+		c->last_loc = (loc);                                           \
+		goto out;                                                      \
+	} while (0)
+
+/* Charged once per statement and per loop iteration. */
+#define STPX_ACTION(loc)                                                       \
+	do {                                                                   \
+		if (unlikely(++c->actioncount > c->maxaction))                 \
+			STPX_ERROR("MAXACTION exceeded", loc);                 \
+	} while (0)
+
+#endif /* _STPX_CONTEXT_H_ */

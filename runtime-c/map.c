@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Associative arrays: one generic hash map with up to 9 long/string keys and
+ * a long or string value. Every node comes from a pool allocated at module
+ * init (max_entries of them), so probe context never allocates; a full pool
+ * makes an insert fail, which the script reports as an array overflow.
+ * Callers hold the global's lock; the map itself does no locking.
+ */
+
+#define STPX_MAX_KEYS 9
+
+struct _stpx_map_node {
+	struct hlist_node hnode;
+	struct list_head lnode;	/* in map->used (insertion order) or map->free */
+	u32 hash;
+	/* keys, then the value, at the offsets recorded in the map */
+};
+
+struct _stpx_map {
+	u32 nkeys;
+	u32 max_entries;
+	u32 count;
+	u32 bucket_mask;
+	u8 key_types[STPX_MAX_KEYS];
+	u8 val_type;
+	u32 key_off[STPX_MAX_KEYS];
+	u32 val_off;
+	u32 node_size;
+	struct hlist_head *buckets;
+	struct list_head used;
+	struct list_head free;
+	char *pool;
+};
+
+static u32 _stpx_slot_size(u8 type)
+{
+	return type == STPX_T_STRING ? ALIGN(MAXSTRINGLEN, 8) : sizeof(int64_t);
+}
+
+static struct _stpx_map *_stpx_map_alloc(u32 nkeys, const u8 *key_types, u8 val_type,
+					 u32 max_entries)
+{
+	struct _stpx_map *m;
+	u32 i, off, nbuckets;
+
+	if (nkeys == 0 || nkeys > STPX_MAX_KEYS || max_entries == 0)
+		return NULL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	m->nkeys = nkeys;
+	m->max_entries = max_entries;
+	m->val_type = val_type;
+	off = ALIGN(sizeof(struct _stpx_map_node), 8);
+	for (i = 0; i < nkeys; i++) {
+		m->key_types[i] = key_types[i];
+		m->key_off[i] = off;
+		off += _stpx_slot_size(key_types[i]);
+	}
+	m->val_off = off;
+	m->node_size = off + _stpx_slot_size(val_type);
+	nbuckets = roundup_pow_of_two(max_entries);
+	m->bucket_mask = nbuckets - 1;
+	m->buckets = vzalloc(array_size(nbuckets, sizeof(struct hlist_head)));
+	m->pool = vzalloc(array_size(max_entries, m->node_size));
+	if (!m->buckets || !m->pool) {
+		vfree(m->buckets);
+		vfree(m->pool);
+		kfree(m);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&m->used);
+	INIT_LIST_HEAD(&m->free);
+	for (i = 0; i < max_entries; i++) {
+		struct _stpx_map_node *n = (void *)(m->pool + (size_t)i * m->node_size);
+
+		list_add_tail(&n->lnode, &m->free);
+	}
+	return m;
+}
+
+static void _stpx_map_free(struct _stpx_map *m)
+{
+	if (!m)
+		return;
+	vfree(m->buckets);
+	vfree(m->pool);
+	kfree(m);
+}
+
+static inline void *_stpx_node_slot(const struct _stpx_map *m, struct _stpx_map_node *n, u32 off)
+{
+	return (char *)n + off;
+}
+
+static u32 _stpx_map_hash(const struct _stpx_map *m, const union _stpx_key *keys)
+{
+	u32 i, h = 0;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->key_types[i] == STPX_T_STRING)
+			h = jhash(keys[i].s, strnlen(keys[i].s, MAXSTRINGLEN - 1), h);
+		else
+			h = jhash_2words((u32)keys[i].l, (u32)((u64)keys[i].l >> 32), h);
+	}
+	return h;
+}
+
+static bool _stpx_map_match(const struct _stpx_map *m, struct _stpx_map_node *n,
+			    const union _stpx_key *keys)
+{
+	u32 i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
+
+		if (m->key_types[i] == STPX_T_STRING) {
+			if (strncmp(slot, keys[i].s, MAXSTRINGLEN - 1) != 0)
+				return false;
+		} else if (*(int64_t *)slot != keys[i].l) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct _stpx_map_node *_stpx_map_lookup(const struct _stpx_map *m,
+					       const union _stpx_key *keys, u32 hash)
+{
+	struct _stpx_map_node *n;
+
+	hlist_for_each_entry(n, &m->buckets[hash & m->bucket_mask], hnode)
+		if (n->hash == hash && _stpx_map_match(m, n, keys))
+			return n;
+	return NULL;
+}
+
+/* The value slot of keys, or NULL when absent. */
+static void *_stpx_map_get(const struct _stpx_map *m, const union _stpx_key *keys)
+{
+	struct _stpx_map_node *n = _stpx_map_lookup(m, keys, _stpx_map_hash(m, keys));
+
+	return n ? _stpx_node_slot(m, n, m->val_off) : NULL;
+}
+
+/* The value slot of keys, created (zeroed) when absent; NULL when full. */
+static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
+{
+	u32 i, hash = _stpx_map_hash(m, keys);
+	struct _stpx_map_node *n = _stpx_map_lookup(m, keys, hash);
+
+	if (n)
+		return _stpx_node_slot(m, n, m->val_off);
+	if (list_empty(&m->free))
+		return NULL;
+	n = list_first_entry(&m->free, struct _stpx_map_node, lnode);
+	list_move_tail(&n->lnode, &m->used);
+	n->hash = hash;
+	for (i = 0; i < m->nkeys; i++) {
+		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
+
+		if (m->key_types[i] == STPX_T_STRING)
+			strscpy(slot, keys[i].s, MAXSTRINGLEN);
+		else
+			*(int64_t *)slot = keys[i].l;
+	}
+	memset(_stpx_node_slot(m, n, m->val_off), 0, _stpx_slot_size(m->val_type));
+	hlist_add_head(&n->hnode, &m->buckets[hash & m->bucket_mask]);
+	m->count++;
+	return _stpx_node_slot(m, n, m->val_off);
+}
+
+static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)
+{
+	hlist_del(&n->hnode);
+	list_move(&n->lnode, &m->free);
+	m->count--;
+}
+
+static void _stpx_map_delete(struct _stpx_map *m, const union _stpx_key *keys)
+{
+	struct _stpx_map_node *n = _stpx_map_lookup(m, keys, _stpx_map_hash(m, keys));
+
+	if (n)
+		_stpx_map_unlink(m, n);
+}
+
+static void _stpx_map_clear(struct _stpx_map *m)
+{
+	while (!list_empty(&m->used))
+		_stpx_map_unlink(m, list_first_entry(&m->used, struct _stpx_map_node, lnode));
+}
+
+/* Typed reads: absent entries read as 0 and "". */
+static inline int64_t _stpx_map_get_l(const struct _stpx_map *m, const union _stpx_key *keys)
+{
+	int64_t *v = _stpx_map_get(m, keys);
+
+	return v ? *v : 0;
+}
+
+static inline const char *_stpx_map_get_s(const struct _stpx_map *m, const union _stpx_key *keys)
+{
+	const char *v = _stpx_map_get(m, keys);
+
+	return v ? v : "";
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Module init and exit. Everything a probe will need is allocated here,
+ * before any probe is armed; probes are armed only when the daemon says
+ * "start" (session.c).
+ */
+
+static int __init _stpx_module_init(void)
+{
+	int rc;
+
+	rc = _stpx_contexts_alloc();
+	if (rc)
+		goto err_contexts;
+	rc = _stpx_globals_init();
+	if (rc)
+		goto err_globals;
+	rc = _stpx_transport_init();
+	if (rc)
+		goto err_transport;
+	return 0;
+
+err_transport:
+	_stpx_globals_exit();
+err_globals:
+err_contexts:
+	_stpx_contexts_free();
+	return rc;
+}
+
+static void __exit _stpx_module_exit(void)
+{
+	/* The daemon died without "stop": disarm, but run no end probes. */
+	atomic_set(&_stpx_state, STPX_STATE_STOPPED);
+	if (_stpx_armed)
+		_stpx_disarm_probes();
+	_stpx_transport_exit();
+	_stpx_globals_exit();
+	_stpx_contexts_free();
+}
+
+module_init(_stpx_module_init);
+module_exit(_stpx_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stapx script module");

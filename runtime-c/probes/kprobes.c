@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kprobe.function("sym") and kprobe.function("sym").return. The generated
+ * module holds a table of struct _stpx_kprobe; arm registers each entry,
+ * disarm unregisters what was registered and reports missed kretprobe
+ * instances.
+ */
+
+struct _stpx_kprobe {
+	const struct _stpx_probe *probe;
+	const char *symbol;
+	int is_return;
+	int registered;
+	union {
+		struct kprobe kp;
+		struct kretprobe krp;
+	} u;
+};
+
+static notrace int _stpx_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct _stpx_kprobe *k = container_of(kp, struct _stpx_kprobe, u.kp);
+
+	_stpx_run_probe(k->probe, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_kprobe_pre);
+
+static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct _stpx_kprobe *k;
+
+	if (!rp)
+		return 0;
+	k = container_of(rp, struct _stpx_kprobe, u.krp);
+	_stpx_run_probe(k->probe, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_kretprobe_handler);
+
+static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!t[i].registered)
+			continue;
+		if (t[i].is_return) {
+			unregister_kretprobe(&t[i].u.krp);
+			if (t[i].u.krp.nmissed)
+				_stpx_report(STPX_MSG_WARNING,
+					     "WARNING: Missed %d kretprobe instances of %s (maxactive %d)",
+					     t[i].u.krp.nmissed, t[i].probe->pp,
+					     t[i].u.krp.maxactive);
+		} else {
+			unregister_kprobe(&t[i].u.kp);
+		}
+		t[i].registered = 0;
+	}
+}
+
+static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		memset(&t[i].u, 0, sizeof(t[i].u));
+		if (t[i].is_return) {
+			t[i].u.krp.kp.symbol_name = t[i].symbol;
+			t[i].u.krp.handler = _stpx_kretprobe_handler;
+			/* 0: the kernel sizes instances for the number of CPUs. */
+			t[i].u.krp.maxactive = 0;
+			rc = register_kretprobe(&t[i].u.krp);
+		} else {
+			t[i].u.kp.symbol_name = t[i].symbol;
+			t[i].u.kp.pre_handler = _stpx_kprobe_pre;
+			rc = register_kprobe(&t[i].u.kp);
+		}
+		if (rc) {
+			_stpx_report(STPX_MSG_ERROR,
+				     "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
+			return rc;
+		}
+		t[i].registered = 1;
+	}
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stapx runtime proper, included by a generated module after its frame
+ * types (union _stpx_frame) and before its globals and probe bodies.
+ */
+#ifndef _STPX_RUNTIME_H_
+#define _STPX_RUNTIME_H_
+
+#include "transport/transport.h"
+#include "context.h"
+#include "lock.h"
+#include "stpx_string.h"
+#include "transport/transport.c"
+#include "print.c"
+#include "session.h"
+#include "map.c"
+#include "probes/kprobes.c"
+#include "probes/timers.c"
+
+#endif /* _STPX_RUNTIME_H_ */

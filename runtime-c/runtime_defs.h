@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * First part of the stapx runtime, included by every generated module
+ * before its own type declarations: kernel headers, the tunables (each can
+ * be overridden with stapx -D NAME=VALUE) and the basic value types.
+ *
+ * Include order of a generated module:
+ *   runtime_defs.h, generated frame types, runtime.h, generated globals,
+ *   functions, probe bodies and tables, module.c
+ */
+#ifndef _STPX_RUNTIME_DEFS_H_
+#define _STPX_RUNTIME_DEFS_H_
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/hrtimer.h>
+#include <linux/irqflags.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/vmalloc.h>
+
+/* Tunables, with stap's defaults. */
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 128
+#endif
+#ifndef MAXACTION
+#define MAXACTION 1000
+#endif
+#ifndef MAXACTION_INTERRUPTIBLE
+#define MAXACTION_INTERRUPTIBLE (MAXACTION * 10)
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048
+#endif
+#ifndef MAXNESTING
+#define MAXNESTING STPX_NESTING_DEFAULT
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000
+#endif
+#ifndef MAXERRORS
+#define MAXERRORS 0
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED 100
+#endif
+#ifndef STPX_PRINT_BUF_SIZE
+#define STPX_PRINT_BUF_SIZE 8192
+#endif
+
+#if MAXSTRINGLEN < 2
+#error "MAXSTRINGLEN must be at least 2"
+#endif
+
+/* Types of map keys and values. */
+#define STPX_T_LONG 1
+#define STPX_T_STRING 2
+
+/* One key of a map lookup: a long or a (NUL-terminated) string. */
+union _stpx_key {
+	int64_t l;
+	const char *s;
+};
+
+#endif /* _STPX_RUNTIME_DEFS_H_ */

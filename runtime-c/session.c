@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Session callbacks of the transport (see transport/transport.h): run begin
+ * probes and arm the others on "start"; disarm, run end probes on "stop".
+ * Both run in the daemon's process context.
+ */
+
+static bool _stpx_armed;
+
+int _stpx_session_start(void)
+{
+	unsigned int i;
+	int s = STPX_STATE_IDLE;
+	int rc;
+
+	if (!atomic_try_cmpxchg(&_stpx_state, &s, STPX_STATE_STARTING))
+		return -EBUSY;
+	for (i = 0; i < _stpx_n_begin; i++)
+		_stpx_run_probe(_stpx_begin_probes[i], NULL);
+
+	/* exit() in a begin probe: nothing else is armed. */
+	if (atomic_read(&_stpx_state) != STPX_STATE_STARTING)
+		return 0;
+	rc = _stpx_arm_probes();
+	if (rc) {
+		_stpx_disarm_probes();
+		atomic_set(&_stpx_state, STPX_STATE_STOPPED);
+		return rc;
+	}
+	_stpx_armed = true;
+	s = STPX_STATE_STARTING;
+	atomic_try_cmpxchg(&_stpx_state, &s, STPX_STATE_RUNNING);
+	return 0;
+}
+
+void _stpx_session_stop(void)
+{
+	unsigned int i;
+
+	if (atomic_read(&_stpx_state) == STPX_STATE_STOPPED)
+		return;
+	atomic_set(&_stpx_state, STPX_STATE_STOPPING);
+	if (_stpx_armed) {
+		/* Waits for handlers still running on other CPUs. */
+		_stpx_disarm_probes();
+		_stpx_armed = false;
+	}
+	for (i = 0; i < _stpx_n_end; i++)
+		_stpx_run_probe(_stpx_end_probes[i], NULL);
+	atomic_set(&_stpx_state, STPX_STATE_STOPPED);
+}
+
+void _stpx_session_counters(unsigned long *errors, unsigned long *skipped)
+{
+	*errors = atomic_read(&_stpx_errors);
+	*skipped = atomic_read(&_stpx_skipped);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Session state and the common probe entry. The state moves
+ *   IDLE -> STARTING (begin probes) -> RUNNING -> STOPPING (end probes)
+ *   -> STOPPED
+ * and exit() (or too many errors) moves STARTING/RUNNING to STOPPING and
+ * tells the daemon, which then asks the module to stop. A probe runs only
+ * in its own state (begin: STARTING, end: STOPPING, others: RUNNING), so
+ * nothing but end probes runs once exit() was called.
+ */
+#ifndef _STPX_SESSION_H_
+#define _STPX_SESSION_H_
+
+enum {
+	STPX_STATE_IDLE,
+	STPX_STATE_STARTING,
+	STPX_STATE_RUNNING,
+	STPX_STATE_STOPPING,
+	STPX_STATE_STOPPED,
+};
+
+struct _stpx_probe {
+	void (*handler)(struct _stpx_context *c);
+	const char *pp;				/* probe point, as written */
+	const struct _stpx_lock_req *locks;	/* in canonical order */
+	unsigned int nlocks;
+	int state;				/* STPX_STATE_* it runs in */
+	int interruptible;			/* begin/end: interrupts stay on */
+};
+
+static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);
+static atomic_t _stpx_errors = ATOMIC_INIT(0);
+static atomic_t _stpx_skipped = ATOMIC_INIT(0);
+
+/* exit(): stop running probes and ask the daemon to stop the session. */
+static void _stpx_request_exit(void)
+{
+	int s = atomic_read(&_stpx_state);
+
+	while (s == STPX_STATE_STARTING || s == STPX_STATE_RUNNING) {
+		if (atomic_try_cmpxchg(&_stpx_state, &s, STPX_STATE_STOPPING)) {
+			_stpx_ctl_send(STPX_MSG_EXIT, "");
+			return;
+		}
+	}
+}
+
+static void _stpx_report(char type, const char *fmt, ...)
+{
+	char msg[STPX_MSG_MAX - 4];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	_stpx_ctl_send(type, msg);
+}
+
+static void _stpx_report_error(struct _stpx_context *c)
+{
+	if (c->last_loc)
+		_stpx_report(STPX_MSG_ERROR, "ERROR: %s near %s", c->last_error, c->last_loc);
+	else
+		_stpx_report(STPX_MSG_ERROR, "ERROR: %s", c->last_error);
+	if (atomic_inc_return(&_stpx_errors) > MAXERRORS)
+		_stpx_request_exit();
+}
+
+static void _stpx_count_skip(void)
+{
+	if (atomic_inc_return(&_stpx_skipped) == MAXSKIPPED + 1) {
+		_stpx_report(STPX_MSG_ERROR,
+			     "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stapx -t for more details.");
+		atomic_inc(&_stpx_errors);
+		_stpx_request_exit();
+	}
+}
+
+static notrace void _stpx_run_probe(const struct _stpx_probe *p, struct pt_regs *regs)
+{
+	struct _stpx_context *c;
+	unsigned long flags = 0;
+
+	if (atomic_read(&_stpx_state) != p->state)
+		return;
+	if (p->interruptible)
+		preempt_disable();
+	else
+		local_irq_save(flags);
+	c = this_cpu_read(_stpx_ctx);
+	if (atomic_inc_return(&c->busy) != 1) {
+		_stpx_count_skip();
+		goto leave;
+	}
+	c->probe = p;
+	c->regs = regs;
+	c->last_error = NULL;
+	c->last_loc = NULL;
+	c->nesting = 0;
+	c->actioncount = 0;
+	c->maxaction = p->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
+	if (!_stpx_lock(p->locks, p->nlocks)) {
+		_stpx_count_skip();
+		goto leave;
+	}
+	p->handler(c);
+	_stpx_unlock(p->locks, p->nlocks);
+	_stpx_print_flush(c);
+	if (unlikely(c->last_error))
+		_stpx_report_error(c);
+leave:
+	atomic_dec(&c->busy);
+	if (p->interruptible)
+		preempt_enable();
+	else
+		local_irq_restore(flags);
+}
+
+#endif /* _STPX_SESSION_H_ */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * String and arithmetic helpers used by generated expressions. Strings are
+ * NUL-terminated and bounded by MAXSTRINGLEN (longer ones are truncated,
+ * as in stap).
+ */
+#ifndef _STPX_STRING_H_
+#define _STPX_STRING_H_
+
+static inline const char *_stpx_strcpy(char *dst, const char *src)
+{
+	if (dst != src)
+		strscpy(dst, src, MAXSTRINGLEN);
+	return dst;
+}
+
+/* dst = a . b; dst may be neither a nor b. */
+static inline const char *_stpx_concat(char *dst, const char *a, const char *b)
+{
+	size_t n = strscpy(dst, a, MAXSTRINGLEN) < 0 ? MAXSTRINGLEN - 1 : strlen(dst);
+
+	if (n < MAXSTRINGLEN - 1)
+		strscpy(dst + n, b, MAXSTRINGLEN - n);
+	return dst;
+}
+
+/* Division and modulo of 64-bit values; the divisor is known non-zero. */
+static inline int64_t _stpx_div(int64_t l, int64_t r)
+{
+	if (r == -1)
+		return (int64_t)(0 - (uint64_t)l);	/* INT64_MIN / -1 wraps */
+	return div64_s64(l, r);
+}
+
+static inline int64_t _stpx_mod(int64_t l, int64_t r)
+{
+	if (r == -1)
+		return 0;
+	return l - div64_s64(l, r) * r;
+}
+
+#endif /* _STPX_STRING_H_ */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stapx transport protocol: the only thing the kernel module and the
+ * user-space daemon (stapx-run) share.
+ *
+ * Files, under debugfs (mounted at /sys/kernel/debug):
+ *   stapx/<module>/ctl       control channel, text lines both ways
+ *   stapx/<module>/traceN    one relay buffer per possible CPU N
+ *
+ * Data channel (traceN): a stream of records.  Each record is a
+ * struct stpx_rec_hdr followed by hdr.len bytes of script output.  A
+ * record never straddles a relay sub-buffer; the daemon skips relay
+ * padding itself (read() on a relay file never returns padding).  Records
+ * from all CPUs carry one global sequence number so that the daemon can
+ * print them in the order the handlers flushed them.
+ *
+ * Control channel (ctl), daemon -> module, one command per write():
+ *   "start\n"   run begin probes, then arm all other probes
+ *   "stop\n"    disarm probes, run end probes, flush output
+ *
+ * Control channel, module -> daemon, one message per read(), each a
+ * single line "<type> <text>\n" with <type> one of the STPX_MSG_* chars.
+ * read() blocks until a message is queued (or returns -EAGAIN with
+ * O_NONBLOCK); poll() reports POLLIN when one is queued.
+ */
+#ifndef _STPX_PROTOCOL_H_
+#define _STPX_PROTOCOL_H_
+
+#define STPX_DEBUGFS_DIR "stapx"
+#define STPX_CTL_FILE "ctl"
+#define STPX_TRACE_PREFIX "trace"
+
+#define STPX_REC_MAGIC 0x58505453u /* "STPX" little-endian */
+
+struct stpx_rec_hdr {
+	unsigned int magic;     /* STPX_REC_MAGIC */
+	unsigned int len;       /* payload bytes that follow */
+	unsigned long long seq; /* global flush order, starts at 1 */
+};
+
+#define STPX_CMD_START "start"
+#define STPX_CMD_STOP "stop"
+
+#define STPX_MSG_STARTED 'S' /* probes armed; text empty */
+#define STPX_MSG_START_FAILED 'F' /* text: reason; module is idle */
+#define STPX_MSG_ERROR 'E'   /* text: "ERROR: ..." as printed to stderr */
+#define STPX_MSG_WARNING 'W' /* text: "WARNING: ..." as printed to stderr */
+#define STPX_MSG_EXIT 'X'    /* script asked to exit (exit(), MAXERRORS) */
+#define STPX_MSG_DONE 'D'    /* end probes ran, all output flushed;
+			      * text: "<errors> <skipped> <lost-records>" */
+
+/* Longest control message line, including type, space and newline. */
+#define STPX_MSG_MAX 512
+
+#endif /* _STPX_PROTOCOL_H_ */

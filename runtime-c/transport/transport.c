@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stapx transport, kernel side.  #included into the generated module after
+ * transport.h; see protocol.h for the wire format and transport.h for the
+ * interface.
+ *
+ * Design
+ * ------
+ * Files live in debugfs under stapx/<module>/.  The stapx/ directory is
+ * shared by every loaded stapx module: it is created by whichever module
+ * needs it first and is deliberately never removed.  Removing it "when
+ * empty" cannot be done safely: init and exit of different modules run
+ * concurrently and debugfs has no atomic remove-if-empty, so one module
+ * could recursively delete a directory another module is populating.  An
+ * empty directory in debugfs costs nothing.
+ *
+ * Data (traceN): one relay channel with a buffer per CPU (relay creates
+ * the traceN files through our create_buf_file callback, for each online
+ * CPU and for CPUs hotplugged later).  The channel runs in no-overwrite
+ * mode: subbuf_start refuses to switch into a sub-buffer the reader has
+ * not consumed yet, so a full buffer drops new records and never
+ * overwrites old ones.
+ *
+ * _stpx_transport_write() is an open-coded relay_write(): with interrupts
+ * off it makes room (relay_switch_subbuf() when the record does not fit in
+ * the current sub-buffer, so a record never straddles two), takes the next
+ * global sequence number, copies header and payload straight into the
+ * sub-buffer and only then advances buf->offset.  The reader (relay's
+ * read(), which also returns the not yet complete current sub-buffer) can
+ * therefore never see a half-written record, which would not hold with
+ * relay_reserve() (it advances the offset before the data is copied).  No
+ * staging copy, no allocation, no locks.  The sequence number is taken
+ * only once the space is secured, so dropped records leave no gaps in the
+ * sequence.  Interrupts are off, so the only way to re-enter the write on
+ * one CPU is an NMI (or a probe on something we call); a per-CPU nesting
+ * counter catches that and the nested record is dropped and counted.
+ *
+ * Control (ctl): a fixed ring of message slots allocated at init, each
+ * holding a complete "<type> <text>\n" line.  Producers (any context)
+ * take a raw spinlock with trylock, retrying a bounded number of times,
+ * after a per-CPU nesting check so that an NMI that interrupts a producer
+ * on its own CPU gives up at once instead of spinning on a lock its CPU
+ * holds.  A message that cannot be queued is dropped and counted.  One slot
+ * is kept back for the final 'D' message.  Readers are woken from an
+ * irq_work, never directly, because a probe may fire with scheduler or
+ * wait-queue locks held.  read() takes one message per call; a reader
+ * mutex makes the slot at the ring's tail stable, so it is copied to user
+ * space without the spinlock held and only then released.
+ *
+ * Commands written to ctl ("start", "stop") are serialised by a mutex and
+ * call back into the session code, which runs begin/end probes
+ * synchronously in the writer's context.  "start" is accepted once;
+ * "stop" is accepted any time and always answers with 'D', but the
+ * session is only stopped if it was started, and only once.  The 'D'
+ * counters are the session's error and skipped counts plus everything the
+ * transport dropped (records and control messages).
+ *
+ * Everything that may run in probe context is notrace and, where it is
+ * not inlined, NOKPROBE_SYMBOL.
+ */
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
+#include <linux/relay.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+
+#include "transport.h"
+
+/* Relay geometry, per CPU; the generated code may override with -D. */
+#ifndef STPX_RELAY_SUBBUF_SIZE
+#define STPX_RELAY_SUBBUF_SIZE 65536
+#endif
+#ifndef STPX_RELAY_N_SUBBUFS
+#define STPX_RELAY_N_SUBBUFS 8
+#endif
+
+/* Control message slots (one is reserved for 'D'). */
+#ifndef STPX_CTL_SLOTS
+#define STPX_CTL_SLOTS 128
+#endif
+
+/* How often a producer retries the contended ctl lock before dropping. */
+#ifndef STPX_CTL_SPINS
+#define STPX_CTL_SPINS 1000
+#endif
+
+#if STPX_CTL_SLOTS < 2
+#error "STPX_CTL_SLOTS must be at least 2"
+#endif
+
+/* --------------------------------------------------------------------- */
+/* Data channel                                                          */
+/* --------------------------------------------------------------------- */
+
+static struct rchan *_stpx_chan;
+static atomic64_t _stpx_seq = ATOMIC64_INIT(0);
+static atomic_long_t _stpx_lost_records = ATOMIC_LONG_INIT(0);
+static DEFINE_PER_CPU(int, _stpx_write_nest);
+
+static notrace int _stpx_subbuf_start(struct rchan_buf *buf, void *subbuf,
+				      void *prev_subbuf, size_t prev_padding)
+{
+	/* No-overwrite: stop logging while every sub-buffer is unread. */
+	return !relay_buf_full(buf);
+}
+NOKPROBE_SYMBOL(_stpx_subbuf_start);
+
+static struct dentry *_stpx_create_buf_file(const char *filename,
+					    struct dentry *parent,
+					    umode_t mode,
+					    struct rchan_buf *buf,
+					    int *is_global)
+{
+	struct dentry *d;
+
+	*is_global = 0;
+	d = debugfs_create_file(filename, mode, parent, buf,
+				&relay_file_operations);
+	return IS_ERR(d) ? NULL : d;
+}
+
+static int _stpx_remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+/* Not const: relay_open() took a non-const pointer before 5.11. */
+static struct rchan_callbacks _stpx_relay_cb = {
+	.subbuf_start = _stpx_subbuf_start,
+	.create_buf_file = _stpx_create_buf_file,
+	.remove_buf_file = _stpx_remove_buf_file,
+};
+
+notrace int _stpx_transport_write(const char *data, size_t len)
+{
+	struct rchan *chan = READ_ONCE(_stpx_chan);
+	struct stpx_rec_hdr hdr;
+	size_t total = sizeof(hdr) + len;
+	struct rchan_buf *buf;
+	unsigned long flags;
+	char *dst;
+	int ret = -ENOSPC;
+
+	if (unlikely(!chan || len > STPX_REC_MAX ||
+		     total > chan->subbuf_size)) {
+		atomic_long_inc(&_stpx_lost_records);
+		return -ENOSPC;
+	}
+
+	local_irq_save(flags);
+	if (unlikely(this_cpu_inc_return(_stpx_write_nest) != 1))
+		goto out;
+	buf = *this_cpu_ptr(chan->buf);
+	if (unlikely(!buf))
+		goto out;
+	if (unlikely(buf->offset + total > chan->subbuf_size) &&
+	    !relay_switch_subbuf(buf, total))
+		goto out;		/* buffer full: drop */
+
+	hdr.magic = STPX_REC_MAGIC;
+	hdr.len = len;
+	hdr.seq = atomic64_inc_return(&_stpx_seq);
+	dst = (char *)buf->data + buf->offset;
+	memcpy(dst, &hdr, sizeof(hdr));
+	memcpy(dst + sizeof(hdr), data, len);
+	/* Publish the bytes before the reader can see the new offset. */
+	smp_wmb();
+	WRITE_ONCE(buf->offset, buf->offset + total);
+	ret = 0;
+out:
+	this_cpu_dec(_stpx_write_nest);
+	local_irq_restore(flags);
+	if (unlikely(ret))
+		atomic_long_inc(&_stpx_lost_records);
+	return ret;
+}
+NOKPROBE_SYMBOL(_stpx_transport_write);
+
+/* --------------------------------------------------------------------- */
+/* Control channel                                                       */
+/* --------------------------------------------------------------------- */
+
+struct _stpx_ctl_slot {
+	unsigned int len;
+	char line[STPX_MSG_MAX];
+};
+
+enum _stpx_state {
+	_STPX_IDLE,		/* loaded, "start" not yet accepted */
+	_STPX_RUNNING,		/* session started */
+	_STPX_STOPPED,		/* "stop" seen (or start failed) */
+};
+
+static struct {
+	raw_spinlock_t lock;		/* guards head/count, slot fill */
+	struct _stpx_ctl_slot *ring;	/* STPX_CTL_SLOTS slots */
+	unsigned int tail;		/* oldest message; reader only */
+	unsigned int count;		/* queued messages */
+	bool live;			/* accepting messages */
+	struct mutex read_lock;		/* one reader at a time */
+	wait_queue_head_t wq;
+	struct irq_work work;
+	atomic_long_t lost;		/* dropped control messages */
+	struct mutex state_lock;	/* serialises commands and exit */
+	enum _stpx_state state;
+} _stpx_ctl = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(_stpx_ctl.lock),
+	.read_lock = __MUTEX_INITIALIZER(_stpx_ctl.read_lock),
+	.wq = __WAIT_QUEUE_HEAD_INITIALIZER(_stpx_ctl.wq),
+	.lost = ATOMIC_LONG_INIT(0),
+	.state_lock = __MUTEX_INITIALIZER(_stpx_ctl.state_lock),
+	.state = _STPX_IDLE,
+};
+
+static DEFINE_PER_CPU(int, _stpx_ctl_nest);
+
+static struct dentry *_stpx_root_dir;	/* stapx/, referenced */
+static struct dentry *_stpx_mod_dir;	/* stapx/<module>/ */
+
+static notrace void _stpx_ctl_queue(char type, const char *text,
+				    bool last_slot)
+{
+	struct _stpx_ctl_slot *slot;
+	unsigned long flags;
+	unsigned int limit;
+	size_t n = 0;
+	int spins;
+
+	if (text) {
+		n = strnlen(text, STPX_MSG_MAX - 3);
+		while (n && text[n - 1] == '\n')
+			n--;
+	}
+
+	local_irq_save(flags);
+	if (unlikely(this_cpu_inc_return(_stpx_ctl_nest) != 1))
+		goto drop;
+	for (spins = 0; !raw_spin_trylock(&_stpx_ctl.lock); spins++) {
+		if (spins >= STPX_CTL_SPINS)
+			goto drop;
+		cpu_relax();
+	}
+	limit = last_slot ? STPX_CTL_SLOTS : STPX_CTL_SLOTS - 1;
+	if (unlikely(!_stpx_ctl.live || _stpx_ctl.count >= limit)) {
+		raw_spin_unlock(&_stpx_ctl.lock);
+		goto drop;
+	}
+	slot = &_stpx_ctl.ring[(_stpx_ctl.tail + _stpx_ctl.count) %
+			       STPX_CTL_SLOTS];
+	slot->line[0] = type;
+	slot->line[1] = ' ';
+	if (n)
+		memcpy(slot->line + 2, text, n);
+	slot->line[n + 2] = '\n';
+	slot->len = n + 3;
+	/* Pairs with the acquire in _stpx_ctl_pending(). */
+	smp_store_release(&_stpx_ctl.count, _stpx_ctl.count + 1);
+	raw_spin_unlock(&_stpx_ctl.lock);
+	irq_work_queue(&_stpx_ctl.work);
+	this_cpu_dec(_stpx_ctl_nest);
+	local_irq_restore(flags);
+	return;
+drop:
+	this_cpu_dec(_stpx_ctl_nest);
+	local_irq_restore(flags);
+	atomic_long_inc(&_stpx_ctl.lost);
+}
+NOKPROBE_SYMBOL(_stpx_ctl_queue);
+
+notrace void _stpx_ctl_send(char type, const char *text)
+{
+	_stpx_ctl_queue(type, text, false);
+}
+NOKPROBE_SYMBOL(_stpx_ctl_send);
+
+static void _stpx_ctl_wakeup(struct irq_work *work)
+{
+	wake_up_interruptible(&_stpx_ctl.wq);
+}
+
+static bool _stpx_ctl_pending(void)
+{
+	return smp_load_acquire(&_stpx_ctl.count) != 0;
+}
+
+static void _stpx_send_done(void)
+{
+	unsigned long errors = 0, skipped = 0, lost;
+	char text[64];
+
+	_stpx_session_counters(&errors, &skipped);
+	lost = atomic_long_read(&_stpx_lost_records) +
+	       atomic_long_read(&_stpx_ctl.lost);
+	snprintf(text, sizeof(text), "%lu %lu %lu", errors, skipped, lost);
+	_stpx_ctl_queue(STPX_MSG_DONE, text, true);
+}
+
+static int _stpx_ctl_open(struct inode *inode, struct file *file)
+{
+	/* No file position, so read() and write() never share f_pos_lock. */
+	return stream_open(inode, file);
+}
+
+static ssize_t _stpx_ctl_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct _stpx_ctl_slot *slot;
+	unsigned long flags;
+	ssize_t ret;
+	size_t len;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&_stpx_ctl.read_lock))
+			return -ERESTARTSYS;
+		if (_stpx_ctl_pending())
+			break;
+		mutex_unlock(&_stpx_ctl.read_lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(_stpx_ctl.wq, _stpx_ctl_pending()))
+			return -ERESTARTSYS;
+	}
+
+	/* Producers never touch the tail slot while it is queued. */
+	slot = &_stpx_ctl.ring[_stpx_ctl.tail];
+	len = min_t(size_t, count, slot->len);
+	if (copy_to_user(ubuf, slot->line, len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	raw_spin_lock_irqsave(&_stpx_ctl.lock, flags);
+	_stpx_ctl.tail = (_stpx_ctl.tail + 1) % STPX_CTL_SLOTS;
+	_stpx_ctl.count--;
+	raw_spin_unlock_irqrestore(&_stpx_ctl.lock, flags);
+	ret = len;
+out:
+	mutex_unlock(&_stpx_ctl.read_lock);
+	return ret;
+}
+
+static __poll_t _stpx_ctl_poll(struct file *file, poll_table *wait)
+{
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+
+	poll_wait(file, &_stpx_ctl.wq, wait);
+	if (_stpx_ctl_pending())
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
+static int _stpx_cmd_start(void)
+{
+	int rc;
+	char text[64];
+
+	if (_stpx_ctl.state != _STPX_IDLE)
+		return -EBUSY;
+	rc = _stpx_session_start();
+	if (rc) {
+		_stpx_ctl.state = _STPX_STOPPED;
+		snprintf(text, sizeof(text),
+			 "module initialization failed (%d)", rc);
+		_stpx_ctl_send(STPX_MSG_START_FAILED, text);
+		return 0;
+	}
+	_stpx_ctl.state = _STPX_RUNNING;
+	_stpx_ctl_send(STPX_MSG_STARTED, NULL);
+	return 0;
+}
+
+static void _stpx_cmd_stop(void)
+{
+	if (_stpx_ctl.state == _STPX_RUNNING)
+		_stpx_session_stop();
+	_stpx_ctl.state = _STPX_STOPPED;
+	relay_flush(_stpx_chan);
+	_stpx_send_done();
+}
+
+static ssize_t _stpx_ctl_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char cmd[16];
+	size_t n = min(count, sizeof(cmd) - 1);
+	int rc = 0;
+
+	if (copy_from_user(cmd, ubuf, n))
+		return -EFAULT;
+	cmd[n] = '\0';
+	strim(cmd);
+
+	if (mutex_lock_interruptible(&_stpx_ctl.state_lock))
+		return -ERESTARTSYS;
+	if (count < sizeof(cmd) && !strcmp(cmd, STPX_CMD_START))
+		rc = _stpx_cmd_start();
+	else if (count < sizeof(cmd) && !strcmp(cmd, STPX_CMD_STOP))
+		_stpx_cmd_stop();
+	else
+		rc = -EINVAL;
+	mutex_unlock(&_stpx_ctl.state_lock);
+	return rc ? rc : count;
+}
+
+static const struct file_operations _stpx_ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = _stpx_ctl_open,
+	.read = _stpx_ctl_read,
+	.write = _stpx_ctl_write,
+	.poll = _stpx_ctl_poll,
+};
+
+/* --------------------------------------------------------------------- */
+/* Setup and teardown                                                    */
+/* --------------------------------------------------------------------- */
+
+/* Find or create the shared stapx/ directory; returns a referenced dentry. */
+static struct dentry *_stpx_get_root_dir(void)
+{
+	struct dentry *d;
+	int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		d = debugfs_lookup(STPX_DEBUGFS_DIR, NULL);
+		if (d) {
+			if (d_is_dir(d))
+				return d;
+			dput(d);
+			return ERR_PTR(-ENOTDIR);
+		}
+		d = debugfs_create_dir(STPX_DEBUGFS_DIR, NULL);
+		if (!IS_ERR_OR_NULL(d))
+			return dget(d);
+		if (!d)
+			return ERR_PTR(-ENOMEM);
+		if (PTR_ERR(d) != -EEXIST)
+			return d;
+		/* Another module created it meanwhile: look it up again. */
+	}
+	return ERR_PTR(-EEXIST);
+}
+
+int _stpx_transport_init(void)
+{
+	struct rchan *chan;
+	struct dentry *d;
+	int rc;
+
+	_stpx_ctl.ring = vzalloc(sizeof(*_stpx_ctl.ring) * STPX_CTL_SLOTS);
+	if (!_stpx_ctl.ring)
+		return -ENOMEM;
+	init_irq_work(&_stpx_ctl.work, _stpx_ctl_wakeup);
+	_stpx_ctl.tail = 0;
+	_stpx_ctl.count = 0;
+	_stpx_ctl.state = _STPX_IDLE;
+	_stpx_ctl.live = true;
+
+	d = _stpx_get_root_dir();
+	if (IS_ERR(d)) {
+		rc = PTR_ERR(d);
+		goto err_ring;
+	}
+	_stpx_root_dir = d;
+
+	d = debugfs_create_dir(THIS_MODULE->name, _stpx_root_dir);
+	if (IS_ERR_OR_NULL(d)) {
+		rc = d ? PTR_ERR(d) : -ENOMEM;
+		goto err_root;
+	}
+	_stpx_mod_dir = d;
+
+	chan = relay_open(STPX_TRACE_PREFIX, _stpx_mod_dir,
+			  STPX_RELAY_SUBBUF_SIZE, STPX_RELAY_N_SUBBUFS,
+			  &_stpx_relay_cb, NULL);
+	if (!chan) {
+		rc = -ENOMEM;
+		goto err_dir;
+	}
+	WRITE_ONCE(_stpx_chan, chan);
+
+	d = debugfs_create_file(STPX_CTL_FILE, 0600, _stpx_mod_dir, NULL,
+				&_stpx_ctl_fops);
+	if (IS_ERR_OR_NULL(d)) {
+		rc = d ? PTR_ERR(d) : -ENOMEM;
+		goto err_chan;
+	}
+	return 0;
+
+err_chan:
+	WRITE_ONCE(_stpx_chan, NULL);
+	relay_close(chan);
+err_dir:
+	debugfs_remove(_stpx_mod_dir);
+	_stpx_mod_dir = NULL;
+err_root:
+	dput(_stpx_root_dir);
+	_stpx_root_dir = NULL;
+err_ring:
+	_stpx_ctl.live = false;
+	vfree(_stpx_ctl.ring);
+	_stpx_ctl.ring = NULL;
+	return rc;
+}
+
+void _stpx_transport_exit(void)
+{
+	struct rchan *chan = _stpx_chan;
+	unsigned long flags;
+
+	/*
+	 * Normally the daemon has sent "stop"; if it died (or the module is
+	 * removed by hand) the probes must still be disarmed before their
+	 * code and the buffers go away.  The ctl file cannot be open here: an
+	 * open file pins the module.
+	 */
+	mutex_lock(&_stpx_ctl.state_lock);
+	if (_stpx_ctl.state == _STPX_RUNNING)
+		_stpx_session_stop();
+	_stpx_ctl.state = _STPX_STOPPED;
+	mutex_unlock(&_stpx_ctl.state_lock);
+
+	/* No new messages or records; finish a pending reader wakeup. */
+	raw_spin_lock_irqsave(&_stpx_ctl.lock, flags);
+	_stpx_ctl.live = false;
+	raw_spin_unlock_irqrestore(&_stpx_ctl.lock, flags);
+	WRITE_ONCE(_stpx_chan, NULL);
+	irq_work_sync(&_stpx_ctl.work);
+
+	if (chan)
+		relay_close(chan);	/* removes traceN via remove_buf_file */
+	debugfs_remove(_stpx_mod_dir);	/* ctl and the directory */
+	_stpx_mod_dir = NULL;
+	dput(_stpx_root_dir);
+	_stpx_root_dir = NULL;
+	vfree(_stpx_ctl.ring);
+	_stpx_ctl.ring = NULL;
+}

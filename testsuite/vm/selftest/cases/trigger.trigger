@@ -1,0 +1,2 @@
+echo 1 > /sys/kernel/debug/trigger/poke
+echo 1 > /sys/kernel/debug/trigger/poke

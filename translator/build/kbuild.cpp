@@ -1,0 +1,158 @@
+// Kbuild driver and module cache. A build writes NAME.c and a Kbuild file
+// into a fresh temporary directory and runs `make -C KBUILD M=DIR modules`;
+// the .ko lands in ~/.cache/stapx/modules/<key>/ where <key> hashes the C
+// source, the runtime's files, the kernel and the stapx version.
+#include "translator/build/kbuild.h"
+
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "translator/version.h"
+
+namespace stapx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ULL;
+  void add(std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ULL;
+  }
+};
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+fs::path cache_root() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "stapx";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "stapx";
+  return fs::temp_directory_path() / "stapx-cache";
+}
+
+}  // namespace
+
+std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
+  KernelTarget k;
+  if (spec.find('/') != std::string::npos) {
+    k.kbuild_dir = spec;
+    k.release = trim(read_file(fs::path(spec) / "include/config/kernel.release"));
+    if (!fs::exists(fs::path(spec) / "Makefile") || k.release.empty()) {
+      std::cerr << "stapx: '" << spec << "' is not a configured kernel build tree "
+                << "(no Makefile or include/config/kernel.release)\n";
+      return std::nullopt;
+    }
+    return k;
+  }
+  k.release = spec;
+  if (k.release.empty()) {
+    utsname u{};
+    uname(&u);
+    k.release = u.release;
+  }
+  for (std::string dir : {"/lib/modules/" + k.release + "/build", "/usr/src/linux-headers-" + k.release}) {
+    if (fs::exists(fs::path(dir) / "Makefile")) {
+      k.kbuild_dir = dir;
+      return k;
+    }
+  }
+  std::cerr << "stapx: no kernel build tree for release " << k.release << " (looked in /lib/modules/"
+            << k.release << "/build and /usr/src/linux-headers-" << k.release << ")\n"
+            << "stapx: hint: install linux-headers-" << k.release
+            << ", or pass -r RELEASE or -r KBUILD_DIR for another kernel\n";
+  return std::nullopt;
+}
+
+std::optional<std::string> build_module(const BuildRequest& req) {
+  Fnv key;
+  key.add(kVersion);
+  key.add(req.module_name);
+  key.add(req.c_source);
+  key.add(req.kernel.release);
+  key.add(req.kernel.kbuild_dir);
+  std::error_code ec;
+  std::vector<fs::path> runtime_files;
+  for (auto& e : fs::recursive_directory_iterator(req.runtime_dir, ec))
+    if (e.is_regular_file()) runtime_files.push_back(e.path());
+  std::sort(runtime_files.begin(), runtime_files.end());
+  for (auto& p : runtime_files) {
+    key.add(p.string());
+    key.add(read_file(p));
+  }
+  fs::path cache_dir = cache_root() / "modules" / fmt::format("{:016x}", key.h);
+  fs::path ko = cache_dir / (req.module_name + ".ko");
+  if (fs::exists(ko) && !req.keep_tmp) {
+    if (req.verbose) std::cerr << "Pass 4: using cached " << ko.string() << "\n";
+    return ko.string();
+  }
+
+  std::string tmpl = (fs::temp_directory_path() / "stapxXXXXXX").string();
+  if (!mkdtemp(tmpl.data())) {
+    std::cerr << "stapx: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    return std::nullopt;
+  }
+  fs::path dir = tmpl;
+  std::ofstream(dir / (req.module_name + ".c")) << req.c_source;
+  std::ofstream(dir / "Kbuild") << "obj-m := " << req.module_name << ".o\n"
+                                << "ccflags-y := -I" << req.runtime_dir
+                                << " -Wno-declaration-after-statement -Wno-unused-label\n"
+                                << "# The runtime is a library of static functions; a script uses some.\n"
+                                << "ccflags-y += -Wno-unused-function\n"
+                                << "# Handlers must not be traceable: no ftrace hooks in the module.\n"
+                                << "CFLAGS_REMOVE_" << req.module_name << ".o := $(CC_FLAGS_FTRACE)\n";
+  if (req.keep_tmp) std::cerr << "Keeping temporary directory \"" << dir.string() << "\"\n";
+
+  std::string log = (dir / "build.log").string();
+  std::string cmd = fmt::format("make -C '{}' M='{}' modules > '{}' 2>&1", req.kernel.kbuild_dir,
+                                dir.string(), log);
+  if (req.verbose > 1) std::cerr << "Running " << cmd << "\n";
+  int status = std::system(cmd.c_str());
+  bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+            fs::exists(dir / (req.module_name + ".ko"));
+  if (!ok) {
+    std::string out = read_file(log);
+    std::cerr << out;
+    if (!req.keep_tmp) fs::remove_all(dir, ec);
+    return std::nullopt;
+  }
+  if (req.verbose > 1) std::cerr << read_file(log);
+  fs::create_directories(cache_dir, ec);
+  fs::path tmp_ko = cache_dir / (req.module_name + ".ko.tmp");
+  fs::copy_file(dir / (req.module_name + ".ko"), tmp_ko, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::rename(tmp_ko, ko, ec);
+  if (ec) {
+    std::cerr << "stapx: cannot write the module cache " << cache_dir.string() << ": " << ec.message() << "\n";
+    return std::nullopt;
+  }
+  if (!req.keep_tmp) fs::remove_all(dir, ec);
+  return ko.string();
+}
+
+}  // namespace stapx

@@ -1,0 +1,22 @@
+// Built-in functions of the language (those that are not tapset functions):
+// one table entry each, with arity and result type. Code generation for
+// each lives in codegen, keyed by ast::Builtin.
+#pragma once
+
+#include <string_view>
+
+#include "frontend/ast.h"
+
+namespace stapx {
+
+struct BuiltinInfo {
+  const char* name;
+  ast::Builtin id;
+  int min_args;
+  int max_args;  // -1: any number
+  ast::Type result;
+};
+
+const BuiltinInfo* find_builtin(std::string_view name);
+
+}  // namespace stapx

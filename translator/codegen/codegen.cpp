@@ -1,0 +1,633 @@
+// Pass 3: emits the module's C. Decisions are made here; behaviour lives in
+// runtime-c. Layout of the output (the runtime's include order):
+//   tunables, runtime_defs.h, frame structs and union _stpx_frame,
+//   runtime.h, globals, function prototypes, function and probe bodies,
+//   probe table, family tables, globals init/exit, arm/disarm,
+//   runtime_tail.h.
+// Expressions become C expressions (GNU statement expressions where they
+// need temporaries) that evaluate operands left to right, as stap does.
+// Long values are int64_t, strings `const char *` into frame buffers.
+#include "translator/codegen/codegen.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "frontend/diagnostics.h"
+#include "frontend/printer.h"
+#include "translator/builtins/format.h"
+#include "translator/codegen/cwriter.h"
+
+namespace stapx {
+
+using namespace ast;
+
+namespace {
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '?': out += "\\?"; break;  // no trigraphs
+      default:
+        if (ch < 0x20 || ch >= 0x7f)
+          out += fmt::format("\\{:03o}", ch);
+        else
+          out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+const char* c_type(Type t) { return t == Type::String ? "const char *" : "int64_t"; }
+
+// The frame of one probe body or function: its locals, temporaries and
+// (functions) return value, as a C struct in union _stpx_frame.
+struct Frame {
+  std::string member;  // union member name
+  std::string type;    // "struct _stpx_l_..."
+  std::vector<Symbol*> locals;
+  int string_temps = 0;
+  Type ret = Type::Void;
+};
+
+class Codegen {
+ public:
+  Codegen(const Program& prog, const SourceManager& sm, const CodegenOptions& opts)
+      : prog_(prog), sm_(sm), opts_(opts) {}
+
+  std::string run();
+
+ private:
+  // Bodies.
+  void function_body(const FunctionDecl* f, Frame& frame);
+  void probe_body(const ProbeDecl* p, int index, Frame& frame);
+  void zero_locals(const Frame& frame);
+  void stmt(const Stmt* s);
+  std::string expr(const Expr* e);
+  std::string lvalue_scalar(const VarRef* v);
+  std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
+  std::string map_ref(const IndexExpr* ix, std::string& pre);
+  std::string call(const CallExpr* c);
+  std::string builtin(const CallExpr* c);
+  std::string binary(const BinaryExpr* b);
+  std::string assign(const AssignExpr* a);
+  std::string incdec(const UnaryExpr* u);
+  std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
+  std::string uniq() { return std::to_string(uniq_++); }
+  std::string where(SourceLoc loc);  // C literal "operator '/' at file:l:c"
+  std::string global(const Symbol* s) { return "_stpx_g_" + s->name; }
+
+  // Declarations.
+  void frame_struct(const Frame& f);
+  void globals();
+  void tables();
+
+  const Program& prog_;
+  const SourceManager& sm_;
+  const CodegenOptions& opts_;
+  CWriter out_;
+  CWriter* w_ = nullptr;  // where bodies are written
+  Frame* frame_ = nullptr;
+  int uniq_ = 0;
+  std::map<const ProbeDecl*, int> decl_index_;
+  std::vector<const ProbeDecl*> decls_;  // in handler index order
+};
+
+std::string Codegen::where(SourceLoc loc) {
+  if (!loc.valid()) return "NULL";
+  std::string tok = DiagSink::describe_token(sm_.file(loc.file).text, loc.offset);
+  return c_string(tok + " " + sm_.describe(loc));
+}
+
+std::string Codegen::lvalue_scalar(const VarRef* v) {
+  if (v->sym->scope == Symbol::Scope::Global) return global(v->sym);
+  return "l->v_" + v->name;
+}
+
+// Emits key evaluation into `decl` (a statement list) and returns the key
+// array's name. Keys are evaluated left to right into the array.
+std::string Codegen::keys(const std::vector<Expr*>& ks, const Symbol*, std::string& decl) {
+  std::string name = "k_" + uniq();
+  decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
+  for (size_t i = 0; i < ks.size(); ++i)
+    decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
+                        expr(ks[i]));
+  return name;
+}
+
+// Statements that leave in `pre` a pointer `v_N` to the element's value
+// slot (created when absent); returns that pointer's name.
+std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
+  std::string k = keys(ix->keys, ix->array->sym, pre);
+  std::string v = "v_" + uniq();
+  pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", ix->type == Type::String ? "char" : "int64_t",
+                     v, global(ix->array->sym), k);
+  pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); ",
+                     v, where(ix->array->loc));
+  return v;
+}
+
+std::string Codegen::expr(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Number: {
+      int64_t v = static_cast<const NumberLit*>(e)->value;
+      if (v == INT64_MIN) return "((int64_t)(-9223372036854775807LL - 1))";
+      return fmt::format("((int64_t){}LL)", v);
+    }
+    case ExprKind::String:
+      return c_string(static_cast<const StringLit*>(e)->value);
+    case ExprKind::Var:
+      return lvalue_scalar(static_cast<const VarRef*>(e));
+    case ExprKind::Index: {
+      auto* ix = static_cast<const IndexExpr*>(e);
+      std::string pre;
+      std::string k = keys(ix->keys, ix->array->sym, pre);
+      if (ix->type == Type::String)
+        return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
+                           string_temp(), global(ix->array->sym), k);
+      return fmt::format("({{ {}_stpx_map_get_l({}, {}); }})", pre, global(ix->array->sym), k);
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<const InArrayExpr*>(e);
+      std::string pre;
+      std::string k = keys(in->keys, in->array->sym, pre);
+      return fmt::format("({{ {}(int64_t)(_stpx_map_get({}, {}) != NULL); }})", pre,
+                         global(in->array->sym), k);
+    }
+    case ExprKind::Call:
+      return call(static_cast<const CallExpr*>(e));
+    case ExprKind::Unary: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      switch (u->op) {
+        case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
+        case Op::Plus: return fmt::format("({})", expr(u->operand));
+        case Op::Not: return fmt::format("((int64_t)!{})", expr(u->operand));
+        case Op::BitNot: return fmt::format("(~{})", expr(u->operand));
+        default: return incdec(u);
+      }
+    }
+    case ExprKind::Binary:
+      return binary(static_cast<const BinaryExpr*>(e));
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return fmt::format("({} ? {} : {})", expr(t->cond), expr(t->then), expr(t->els));
+    }
+    case ExprKind::Assign:
+      return assign(static_cast<const AssignExpr*>(e));
+  }
+  return "0";
+}
+
+std::string Codegen::incdec(const UnaryExpr* u) {
+  bool pre = u->op == Op::PreInc || u->op == Op::PreDec;
+  const char* op = (u->op == Op::PreInc || u->op == Op::PostInc) ? "++" : "--";
+  if (u->operand->kind == ExprKind::Var) {
+    std::string x = lvalue_scalar(static_cast<const VarRef*>(u->operand));
+    return pre ? fmt::format("({}{})", op, x) : fmt::format("({}{})", x, op);
+  }
+  std::string stmts;
+  std::string v = map_ref(static_cast<const IndexExpr*>(u->operand), stmts);
+  return pre ? fmt::format("({{ {}{}*{}; }})", stmts, op, v)
+             : fmt::format("({{ {}(*{}){}; }})", stmts, v, op);
+}
+
+std::string Codegen::binary(const BinaryExpr* b) {
+  std::string n = uniq();
+  std::string L = "l_" + n, R = "r_" + n;
+  if (b->op == Op::LogAnd || b->op == Op::LogOr)
+    return fmt::format("((int64_t)({} {} {}))", expr(b->lhs), op_text(b->op), expr(b->rhs));
+  if (b->op == Op::Concat)
+    return fmt::format("({{ const char *{} = {}; const char *{} = {}; _stpx_concat({}, {}, {}); }})",
+                       L, expr(b->lhs), R, expr(b->rhs), string_temp(), L, R);
+  bool strings = b->lhs->type == Type::String;
+  std::string head = fmt::format("{0} {1} = {2}; {0} {3} = {4}; ", c_type(b->lhs->type), L,
+                                 expr(b->lhs), R, expr(b->rhs));
+  std::string value;
+  switch (b->op) {
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      value = strings ? fmt::format("(int64_t)(strcmp({}, {}) {} 0)", L, R, op_text(b->op))
+                      : fmt::format("(int64_t)({} {} {})", L, op_text(b->op), R);
+      break;
+    case Op::Div:
+    case Op::Mod:
+      head += fmt::format("if (unlikely({} == 0)) STPX_ERROR(\"division by zero\", {}); ", R,
+                          where(b->op_loc));
+      value = fmt::format("{}({}, {})", b->op == Op::Div ? "_stpx_div" : "_stpx_mod", L, R);
+      break;
+    case Op::Shl: value = fmt::format("(int64_t)((uint64_t){} << ({} & 63))", L, R); break;
+    case Op::Shr: value = fmt::format("({} >> ({} & 63))", L, R); break;
+    case Op::UShr: value = fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", L, R); break;
+    case Op::Add: value = fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", L, R); break;
+    case Op::Sub: value = fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", L, R); break;
+    case Op::Mul: value = fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", L, R); break;
+    default: value = fmt::format("({} {} {})", L, op_text(b->op), R); break;
+  }
+  return fmt::format("({{ {}{}; }})", head, value);
+}
+
+std::string Codegen::assign(const AssignExpr* a) {
+  std::string n = uniq();
+  std::string R = "r_" + n;
+  bool str = a->lhs->type == Type::String;
+  std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));
+  // The target: a scalar, or the map slot (a char * for strings).
+  std::string target;
+  if (a->lhs->kind == ExprKind::Var) {
+    target = lvalue_scalar(static_cast<const VarRef*>(a->lhs));
+  } else {
+    std::string slot = map_ref(static_cast<const IndexExpr*>(a->lhs), stmts);
+    target = str ? slot : "(*" + slot + ")";
+  }
+  if (a->op == Op::Assign) {
+    if (str) return fmt::format("({{ {}_stpx_strcpy({}, {}); }})", stmts, target, R);
+    return fmt::format("({{ {}{} = {}; }})", stmts, target, R);
+  }
+  if (a->op == Op::Concat) {
+    std::string t = string_temp();
+    return fmt::format("({{ {}_stpx_concat({}, {}, {}); _stpx_strcpy({}, {}); }})", stmts, t, target, R,
+                       target, t);
+  }
+  std::string value;
+  switch (a->op) {
+    case Op::Div:
+    case Op::Mod:
+      stmts += fmt::format("if (unlikely({} == 0)) STPX_ERROR(\"division by zero\", {}); ", R,
+                           where(a->op_loc));
+      value = fmt::format("{}({}, {})", a->op == Op::Div ? "_stpx_div" : "_stpx_mod", target, R);
+      break;
+    case Op::Shl: value = fmt::format("(int64_t)((uint64_t){} << ({} & 63))", target, R); break;
+    case Op::Shr: value = fmt::format("({} >> ({} & 63))", target, R); break;
+    case Op::UShr: value = fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", target, R); break;
+    case Op::Add: value = fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", target, R); break;
+    case Op::Sub: value = fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", target, R); break;
+    case Op::Mul: value = fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", target, R); break;
+    default: value = fmt::format("({} {} {})", target, op_text(a->op), R); break;
+  }
+  return fmt::format("({{ {}{} = {}; }})", stmts, target, value);
+}
+
+std::string Codegen::builtin(const CallExpr* c) {
+  std::string n = uniq();
+  // Arguments first, left to right, into named temporaries.
+  std::string stmts;
+  std::vector<std::string> args;
+  bool formatted = c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf;
+  for (size_t i = formatted ? 1 : 0; i < c->args.size(); ++i) {
+    std::string a = fmt::format("a{}_{}", i, n);
+    stmts += fmt::format("{} {} = {}; ", c_type(c->args[i]->type), a, expr(c->args[i]));
+    args.push_back(a);
+  }
+  if (formatted) args.insert(args.begin(), "");  // the format: a literal, used as is
+  switch (c->builtin) {
+    case Builtin::Printf:
+    case Builtin::Sprintf: {
+      ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value);
+      std::string call_args = c_string(pf.kernel_format);
+      for (size_t i = 0; i < pf.conversions.size(); ++i) {
+        const char* cast = pf.conversions[i].type == Type::String ? "(const char *)"
+                           : pf.conversions[i].conv == 'c'         ? "(int)"
+                                                                   : "(long long)";
+        call_args += fmt::format(", {}{}", cast, args[i + 1]);
+      }
+      if (c->builtin == Builtin::Printf)
+        return fmt::format("({{ {}_stpx_printf(c, {}); }})", stmts, call_args);
+      return fmt::format("({{ {}_stpx_sprintf({}, {}); }})", stmts, string_temp(), call_args);
+    }
+    case Builtin::Print:
+    case Builtin::Println: {
+      for (size_t i = 0; i < args.size(); ++i)
+        stmts += c->args[i]->type == Type::String
+                     ? fmt::format("_stpx_print_str(c, {}); ", args[i])
+                     : fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
+      if (c->builtin == Builtin::Println) stmts += "_stpx_print_str(c, \"\\n\"); ";
+      return fmt::format("({{ {}}})", stmts);
+    }
+    case Builtin::Exit:
+      return "_stpx_request_exit()";
+    case Builtin::None:
+      break;
+  }
+  return "0";
+}
+
+std::string Codegen::call(const CallExpr* c) {
+  if (c->builtin != Builtin::None) return builtin(c);
+  const FunctionDecl* f = c->fn;
+  std::string n = uniq();
+  std::string stmts;
+  std::vector<std::string> args;
+  for (size_t i = 0; i < c->args.size(); ++i) {
+    std::string a = fmt::format("a{}_{}", i, n);
+    stmts += fmt::format("{} {} = {}; ", c_type(c->args[i]->type), a, expr(c->args[i]));
+    args.push_back(a);
+  }
+  std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->name);
+  stmts += fmt::format("if (unlikely(c->nesting >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                       where(c->loc));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Symbol* p = f->param_syms[i];
+    if (p->type == Type::String)
+      stmts += fmt::format("_stpx_strcpy({}.v_{}, {}); ", callee, p->name, args[i]);
+    else
+      stmts += fmt::format("{}.v_{} = {}; ", callee, p->name, args[i]);
+  }
+  stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->name);
+  stmts += "if (unlikely(c->last_error)) goto out; ";
+  if (f->type == Type::String)
+    return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
+  if (f->type == Type::Long) return fmt::format("({{ {}{}.__retvalue; }})", stmts, callee);
+  return fmt::format("({{ {}}})", stmts);
+}
+
+void Codegen::stmt(const Stmt* s) {
+  CWriter& w = *w_;
+  if (s->kind != StmtKind::Block) w.line("STPX_ACTION({});", where(s->loc));
+  switch (s->kind) {
+    case StmtKind::Block: {
+      auto b = w.block("");
+      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) stmt(st);
+      break;
+    }
+    case StmtKind::Expr:
+      w.line("(void){};", expr(static_cast<const ExprStmt*>(s)->expr));
+      break;
+    case StmtKind::If: {
+      auto* i = static_cast<const IfStmt*>(s);
+      {
+        auto b = w.block(fmt::format("if ({})", expr(i->cond)));
+        stmt(i->then);
+      }
+      if (i->els) {
+        auto b = w.block("else");
+        stmt(i->els);
+      }
+      break;
+    }
+    case StmtKind::While: {
+      auto* wh = static_cast<const WhileStmt*>(s);
+      auto b = w.block(fmt::format("while ({})", expr(wh->cond)));
+      w.line("STPX_ACTION({});", where(s->loc));
+      stmt(wh->body);
+      break;
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<const ForStmt*>(s);
+      auto b = w.block(fmt::format("for ({}; {}; {})", f->init ? "(void)" + expr(f->init) : "",
+                                   f->cond ? expr(f->cond) : "", f->incr ? "(void)" + expr(f->incr) : ""));
+      w.line("STPX_ACTION({});", where(s->loc));
+      stmt(f->body);
+      break;
+    }
+    case StmtKind::Next:
+      w.line("goto out;");
+      break;
+    case StmtKind::Break:
+      w.line("break;");
+      break;
+    case StmtKind::Continue:
+      w.line("continue;");
+      break;
+    case StmtKind::Return: {
+      auto* r = static_cast<const ReturnStmt*>(s);
+      if (r->value && frame_->ret == Type::String)
+        w.line("_stpx_strcpy(l->__retvalue, {});", expr(r->value));
+      else if (r->value && frame_->ret == Type::Long)
+        w.line("l->__retvalue = {};", expr(r->value));
+      else if (r->value)
+        w.line("(void){};", expr(r->value));
+      w.line("goto out;");
+      break;
+    }
+    case StmtKind::Delete: {
+      auto* d = static_cast<const DeleteStmt*>(s);
+      if (d->target->kind == ExprKind::Var) {
+        auto* v = static_cast<const VarRef*>(d->target);
+        if (v->sym->arity > 0)
+          w.line("_stpx_map_clear({});", global(v->sym));
+        else if (v->sym->type == Type::String)
+          w.line("{}[0] = '\\0';", lvalue_scalar(v));
+        else
+          w.line("{} = 0;", lvalue_scalar(v));
+      } else {
+        auto* ix = static_cast<const IndexExpr*>(d->target);
+        std::string pre;
+        std::string k = keys(ix->keys, ix->array->sym, pre);
+        w.line("({{ {}_stpx_map_delete({}, {}); }});", pre, global(ix->array->sym), k);
+      }
+      break;
+    }
+    case StmtKind::Foreach:
+    case StmtKind::Null:
+      break;
+  }
+}
+
+void Codegen::zero_locals(const Frame& frame) {
+  for (const Symbol* s : frame.locals) {
+    if (s->scope == Symbol::Scope::Param) continue;
+    if (s->type == Type::String)
+      w_->line("l->v_{}[0] = '\\0';", s->name);
+    else
+      w_->line("l->v_{} = 0;", s->name);
+  }
+}
+
+void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
+  frame_ = &frame;
+  CWriter& w = *w_;
+  auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->name));
+  w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
+  zero_locals(frame);
+  if (frame.ret == Type::String)
+    w.line("l->__retvalue[0] = '\\0';");
+  else if (frame.ret == Type::Long)
+    w.line("l->__retvalue = 0;");
+  stmt(f->body);
+  w.line("out: __attribute__((unused));");
+  w.line("return;");
+}
+
+void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
+  frame_ = &frame;
+  CWriter& w = *w_;
+  auto b = w.block(fmt::format("static void _stpx_probe_{}(struct _stpx_context *c)", index));
+  w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
+  w.line("(void)l;");
+  zero_locals(frame);
+  stmt(p->body);
+  w.line("out: __attribute__((unused));");
+  w.line("return;");
+}
+
+void Codegen::frame_struct(const Frame& f) {
+  auto b = out_.block(f.type, "};");
+  for (const Symbol* s : f.locals) {
+    if (s->type == Type::String)
+      out_.line("char v_{}[MAXSTRINGLEN];", s->name);
+    else
+      out_.line("int64_t v_{};", s->name);
+  }
+  for (int i = 0; i < f.string_temps; ++i) out_.line("char t{}[MAXSTRINGLEN];", i);
+  if (f.ret == Type::String) out_.line("char __retvalue[MAXSTRINGLEN];");
+  if (f.ret == Type::Long) out_.line("int64_t __retvalue;");
+}
+
+void Codegen::globals() {
+  out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
+  out_.line("static struct _stpx_rwlock _stpx_locks[{}];", std::max<size_t>(1, prog_.globals.size()));
+  for (const Symbol* g : prog_.globals) {
+    if (g->arity > 0)
+      out_.line("static struct _stpx_map *{};", global(g));
+    else if (g->type == Type::String)
+      out_.line("static char {}[MAXSTRINGLEN];", global(g));
+    else
+      out_.line("static int64_t {};", global(g));
+  }
+  out_.blank();
+}
+
+void Codegen::tables() {
+  // Lock sets, then the probe table (one entry per probe point).
+  for (size_t index = 0; index < decls_.size(); ++index) {
+    const ProbeDecl* decl = decls_[index];
+    std::set<int> all(decl->global_reads.begin(), decl->global_reads.end());
+    all.insert(decl->global_writes.begin(), decl->global_writes.end());
+    if (all.empty()) continue;
+    std::set<int> writes(decl->global_writes.begin(), decl->global_writes.end());
+    auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_locks_p{}[] =", index), "};");
+    for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
+  }
+  {
+    auto b = out_.block("static struct _stpx_probe _stpx_probes[] =", "};");
+    for (const ProbeSpec& p : prog_.probes) {
+      int index = decl_index_.at(p.decl);
+      bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
+      bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
+      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .locks = {}, .nlocks = {}, .state = {}, "
+                ".interruptible = {} }},",
+                index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
+                locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
+                interruptible ? 1 : 0);
+    }
+  }
+  out_.blank();
+  std::map<const ProbeFamily*, std::vector<const ProbeSpec*>> by_family;
+  for (const ProbeFamily* fam : probe_families()) by_family[fam];
+  for (const ProbeSpec& p : prog_.probes) by_family[p.family].push_back(&p);
+  for (const ProbeFamily* fam : probe_families()) fam->emit_tables(out_, by_family[fam]);
+  out_.blank();
+
+  {
+    auto b = out_.block("static int _stpx_globals_init(void)");
+    for (const Symbol* g : prog_.globals) {
+      if (g->arity > 0) {
+        std::string types;
+        for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
+        out_.line("{} = _stpx_map_alloc({}, (const u8[]){{ {}}}, {}, {});", global(g), g->arity, types,
+                  g->type == Type::String ? "STPX_T_STRING" : "STPX_T_LONG",
+                  g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
+        out_.line("if (!{})", global(g));
+        out_.line("\treturn -ENOMEM;");
+      } else if (g->init) {
+        if (g->type == Type::String)
+          out_.line("_stpx_strcpy({}, {});", global(g),
+                    c_string(static_cast<const StringLit*>(g->init)->value));
+        else
+          out_.line("{} = {};", global(g), expr(g->init));
+      }
+    }
+    out_.line("return 0;");
+  }
+  {
+    auto b = out_.block("static void _stpx_globals_exit(void)");
+    for (const Symbol* g : prog_.globals)
+      if (g->arity > 0) out_.line("_stpx_map_free({});", global(g));
+  }
+  {
+    auto b = out_.block("static int _stpx_arm_probes(void)");
+    out_.line("int rc __maybe_unused = 0;");
+    for (const ProbeFamily* fam : probe_families()) fam->emit_arm(out_, by_family[fam]);
+    out_.line("return 0;");
+  }
+  {
+    auto b = out_.block("static void _stpx_disarm_probes(void)");
+    for (auto it = probe_families().rbegin(); it != probe_families().rend(); ++it)
+      (*it)->emit_disarm(out_, by_family[*it]);
+  }
+}
+
+std::string Codegen::run() {
+  // Bodies first (into their own writer): they decide the frames' temps.
+  CWriter bodies;
+  w_ = &bodies;
+  std::vector<Frame> frames;
+  frames.reserve(prog_.functions.size() + prog_.probes.size());
+  for (const FunctionDecl* f : prog_.functions) {
+    Frame& fr = frames.emplace_back();
+    fr.member = "f_" + f->name;
+    fr.type = "struct _stpx_l_f_" + f->name;
+    fr.locals = f->locals;
+    fr.ret = f->type;
+    function_body(f, fr);
+    bodies.blank();
+  }
+  for (const ProbeSpec& p : prog_.probes) {
+    if (decl_index_.count(p.decl)) continue;
+    int index = static_cast<int>(decl_index_.size());
+    decl_index_[p.decl] = index;
+    decls_.push_back(p.decl);
+    Frame& fr = frames.emplace_back();
+    fr.member = fmt::format("p{}", index);
+    fr.type = fmt::format("struct _stpx_l_p{}", index);
+    fr.locals = p.decl->locals;
+    probe_body(p.decl, index, fr);
+    bodies.blank();
+  }
+
+  out_.line("/* Generated by stapx: module {}. */", opts_.module_name);
+  for (const auto& [name, value] : opts_.defines) {
+    out_.line("#undef {}", name);
+    out_.line("#define {} {}", name, value);
+  }
+  out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
+  out_.line("#include \"runtime_defs.h\"");
+  out_.blank();
+  for (const Frame& f : frames) frame_struct(f);
+  {
+    auto b = out_.block("union _stpx_frame", "};");
+    out_.line("char _none;");
+    for (const Frame& f : frames) out_.line("{} {};", f.type, f.member);
+  }
+  out_.blank();
+  out_.line("#include \"runtime.h\"");
+  out_.blank();
+  globals();
+  for (const FunctionDecl* f : prog_.functions)
+    out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->name);
+  out_.blank();
+  std::string text = out_.str() + bodies.str();
+  out_ = CWriter();
+  tables();
+  out_.blank();
+  out_.line("#include \"runtime_tail.h\"");
+  return text + out_.str();
+}
+
+}  // namespace
+
+std::string generate_c(const Program& prog, const SourceManager& sm, const CodegenOptions& opts) {
+  return Codegen(prog, sm, opts).run();
+}
+
+}  // namespace stapx

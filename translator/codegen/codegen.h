@@ -1,0 +1,20 @@
+// Pass 3: the module's C source from an elaborated Program.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/source.h"
+#include "translator/elaborate/program.h"
+
+namespace stapx {
+
+struct CodegenOptions {
+  std::string module_name;
+  std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
+};
+
+std::string generate_c(const Program& prog, const SourceManager& sm, const CodegenOptions& opts);
+
+}  // namespace stapx

@@ -1,0 +1,858 @@
+// Pass 2. Order of work (each step needs the previous one):
+//   1. collect globals and functions (duplicates are errors);
+//   2. resolve probe points through the probe families;
+//   3. resolve names in every body: globals, then params, else a new local
+//      of the enclosing probe or function (stap's rule);
+//   4. infer types to a fixpoint across probes, functions and globals;
+//   5. check what inference could not settle, and compute each probe's
+//      transitive global reads/writes (for the runtime's locks).
+#include "translator/elaborate/elaborate.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include "translator/builtins/builtins.h"
+#include "translator/builtins/format.h"
+
+namespace stapx {
+
+using namespace ast;
+
+namespace {
+
+constexpr int kMaxKeys = 9;
+
+class Elaborator {
+ public:
+  Elaborator(Program& prog, DiagSink& diags) : prog_(prog), diags_(diags) {}
+
+  void run(const ElaborateOptions& opts);
+
+ private:
+  // --- step 1 ---
+  void collect();
+  // --- step 2 ---
+  void resolve_probes();
+  // --- step 3 ---
+  struct Scope {
+    std::map<std::string, Symbol*> names;
+    std::vector<Symbol*>* locals;
+    FunctionDecl* fn;  // the function, or the probe body's pseudo-function
+    int loop_depth = 0;
+    bool probe = false;
+  };
+  Symbol* new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc);
+  void resolve_stmt(Stmt* s, Scope& sc);
+  void resolve_expr(Expr* e, Scope& sc, bool as_array = false);
+  Symbol* lookup(VarRef* v, Scope& sc, bool as_array);
+  void set_arity(Symbol* sym, int arity, SourceLoc loc);
+  void mark_write(Expr* lvalue, Scope& sc);
+  static void touch(Symbol* sym, Scope& sc, bool write);
+  // --- step 4 ---
+  void infer_all();
+  Type infer(Expr* e);
+  void infer_stmt(Stmt* s, FunctionDecl* fn);
+  void unify(Expr* e, Type t, SourceLoc site);
+  void unify_symbol(Symbol* sym, Type t, SourceLoc site);
+  void unify_key(Symbol* sym, size_t i, Type t, SourceLoc site);
+  // --- step 5 ---
+  void check_stmt(Stmt* s);
+  void check_expr(Expr* e);
+  void compute_access();
+
+  Program& prog_;
+  DiagSink& diags_;
+  std::map<std::string, Symbol*> globals_;
+  std::map<std::string, FunctionDecl*> functions_;
+  bool changed_ = false;
+  std::set<const void*> reported_;
+  // Each probe body records its accesses and calls on a pseudo-function.
+  std::deque<FunctionDecl> pseudo_fns_;
+  std::map<ProbeDecl*, FunctionDecl*> probe_bodies_;
+};
+
+Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc) {
+  Symbol& s = prog_.symbols.emplace_back();
+  s.name = name;
+  s.scope = scope;
+  s.decl = loc;
+  return &s;
+}
+
+void Elaborator::collect() {
+  for (Script* script : prog_.scripts) {
+    for (GlobalDecl* g : script->globals) {
+      if (globals_.count(g->name)) {
+        diags_.report(DiagId::SemDuplicateGlobal, g->loc, g->name);
+        continue;
+      }
+      Symbol* sym = new_symbol(g->name, Symbol::Scope::Global, g->loc);
+      sym->index = static_cast<int>(prog_.globals.size());
+      if (g->sized) {
+        sym->arity = -2;  // an array of unknown arity
+        sym->max_entries = g->max_entries;
+      }
+      if (g->init) {
+        if (g->init->kind == ExprKind::Number || g->init->kind == ExprKind::String ||
+            (g->init->kind == ExprKind::Unary &&
+             static_cast<UnaryExpr*>(g->init)->operand->kind == ExprKind::Number)) {
+          sym->init = g->init;
+          sym->arity = 0;
+          sym->assigned = true;
+          Type t = g->init->kind == ExprKind::String ? Type::String : Type::Long;
+          sym->type = t;
+          sym->type_site = g->init->loc;
+        } else {
+          diags_.report(DiagId::SemBadInitializer, g->init->loc);
+        }
+      }
+      g->sym = sym;
+      globals_[g->name] = sym;
+      prog_.globals.push_back(sym);
+    }
+    for (FunctionDecl* f : script->functions) {
+      if (functions_.count(f->name) || find_builtin(f->name)) {
+        diags_.report(DiagId::SemDuplicateFunction, f->loc, f->name);
+        continue;
+      }
+      functions_[f->name] = f;
+    }
+  }
+}
+
+void Elaborator::resolve_probes() {
+  for (Script* script : prog_.scripts) {
+    for (ProbeDecl* decl : script->probes) {
+      for (ProbePoint* point : decl->points) {
+        ProbeSpec spec;
+        spec.decl = decl;
+        spec.point = point;
+        spec.pp = point->to_string();
+        bool claimed = false;
+        for (const ProbeFamily* fam : probe_families()) {
+          if (fam->match(*point, spec, diags_)) {  // sets spec.family when valid
+            claimed = true;
+            break;
+          }
+        }
+        if (!claimed) {
+          diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + spec.pp + "'");
+          continue;
+        }
+        if (spec.family) {
+          spec.index = static_cast<int>(prog_.probes.size());
+          prog_.probes.push_back(std::move(spec));
+        }
+      }
+    }
+  }
+}
+
+void Elaborator::set_arity(Symbol* sym, int arity, SourceLoc loc) {
+  if (sym->arity == -1 || (sym->arity == -2 && arity > 0)) {
+    sym->arity = arity;
+    sym->key_types.assign(std::max(arity, 0), Type::Unknown);
+    sym->key_sites.assign(std::max(arity, 0), SourceLoc{});
+    return;
+  }
+  if (sym->arity == -2 && arity == 0) {
+    diags_.report(DiagId::SemNotScalar, loc, sym->name);
+    return;
+  }
+  if (sym->arity == arity) return;
+  if (sym->arity == 0)
+    diags_.report(DiagId::SemNotArray, loc, sym->name);
+  else if (arity == 0)
+    diags_.report(DiagId::SemNotScalar, loc, sym->name);
+  else
+    diags_.report(DiagId::SemArityMismatch, loc, sym->arity, arity);
+}
+
+Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array) {
+  if (auto it = sc.names.find(v->name); it != sc.names.end()) return it->second;
+  if (auto it = globals_.find(v->name); it != globals_.end()) return it->second;
+  if (as_array) {
+    diags_.report(DiagId::SemLocalArray, v->loc);
+    return nullptr;
+  }
+  Symbol* sym = new_symbol(v->name, Symbol::Scope::Local, v->loc);
+  sym->arity = 0;
+  sym->index = static_cast<int>(sc.locals->size());
+  sc.locals->push_back(sym);
+  sc.names[v->name] = sym;
+  return sym;
+}
+
+void Elaborator::touch(Symbol* sym, Scope& sc, bool write) {
+  if (!sym || sym->scope != Symbol::Scope::Global) return;
+  (write ? sc.fn->global_writes : sc.fn->global_reads).push_back(sym->index);
+}
+
+void Elaborator::mark_write(Expr* lvalue, Scope& sc) {
+  VarRef* v = nullptr;
+  if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
+  if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
+  if (!v) {
+    diags_.report(DiagId::SemNotLvalue, lvalue->loc);
+    return;
+  }
+  if (v->sym) {
+    v->sym->assigned = true;
+    touch(v->sym, sc, true);
+  }
+}
+
+void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+      break;
+    case ExprKind::Var: {
+      auto* v = static_cast<VarRef*>(e);
+      v->sym = lookup(v, sc, false);
+      if (v->sym) {
+        set_arity(v->sym, 0, v->loc);
+        v->sym->used = true;
+        touch(v->sym, sc, false);
+      }
+      break;
+    }
+    case ExprKind::Index: {
+      auto* ix = static_cast<IndexExpr*>(e);
+      if (ix->keys.size() > kMaxKeys) diags_.report(DiagId::SemTooManyKeys, ix->loc, kMaxKeys);
+      ix->array->sym = lookup(ix->array, sc, true);
+      if (ix->array->sym) {
+        set_arity(ix->array->sym, static_cast<int>(ix->keys.size()), ix->loc);
+        ix->array->sym->used = true;
+        touch(ix->array->sym, sc, false);
+      }
+      for (Expr* k : ix->keys) resolve_expr(k, sc);
+      break;
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<InArrayExpr*>(e);
+      in->array->sym = lookup(in->array, sc, true);
+      if (in->array->sym) {
+        set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->loc);
+        touch(in->array->sym, sc, false);
+      }
+      for (Expr* k : in->keys) resolve_expr(k, sc);
+      break;
+    }
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (const BuiltinInfo* b = find_builtin(c->name)) {
+        c->builtin = b->id;
+        int n = static_cast<int>(c->args.size());
+        if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+          diags_.report(DiagId::SemArgCount, c->loc, c->name,
+                        b->max_args == b->min_args ? std::to_string(b->min_args)
+                                                   : "at least " + std::to_string(b->min_args),
+                        n);
+      } else if (auto it = functions_.find(c->name); it != functions_.end()) {
+        c->fn = it->second;
+        if (c->args.size() != c->fn->params.size())
+          diags_.report(DiagId::SemArgCount, c->loc, c->name, c->fn->params.size(), c->args.size());
+        sc.fn->callees.push_back(c->fn);
+      } else {
+        diags_.report(DiagId::SemUnknownFunction, c->loc);
+      }
+      for (Expr* a : c->args) resolve_expr(a, sc);
+      break;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<UnaryExpr*>(e);
+      resolve_expr(u->operand, sc);
+      if (u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec)
+        mark_write(u->operand, sc);
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<BinaryExpr*>(e);
+      resolve_expr(b->lhs, sc);
+      resolve_expr(b->rhs, sc);
+      break;
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<TernaryExpr*>(e);
+      resolve_expr(t->cond, sc);
+      resolve_expr(t->then, sc);
+      resolve_expr(t->els, sc);
+      break;
+    }
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      resolve_expr(a->rhs, sc);
+      resolve_expr(a->lhs, sc);
+      mark_write(a->lhs, sc);
+      break;
+    }
+  }
+}
+
+void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) resolve_stmt(st, sc);
+      break;
+    case StmtKind::Expr:
+      resolve_expr(static_cast<ExprStmt*>(s)->expr, sc);
+      break;
+    case StmtKind::If: {
+      auto* i = static_cast<IfStmt*>(s);
+      resolve_expr(i->cond, sc);
+      resolve_stmt(i->then, sc);
+      if (i->els) resolve_stmt(i->els, sc);
+      break;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<WhileStmt*>(s);
+      resolve_expr(w->cond, sc);
+      ++sc.loop_depth;
+      resolve_stmt(w->body, sc);
+      --sc.loop_depth;
+      break;
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<ForStmt*>(s);
+      if (f->init) resolve_expr(f->init, sc);
+      if (f->cond) resolve_expr(f->cond, sc);
+      if (f->incr) resolve_expr(f->incr, sc);
+      ++sc.loop_depth;
+      resolve_stmt(f->body, sc);
+      --sc.loop_depth;
+      break;
+    }
+    case StmtKind::Foreach:
+      diags_.report(DiagId::SemUnsupported, s->loc, "foreach");
+      break;
+    case StmtKind::Next:
+      if (!sc.probe) diags_.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
+      break;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (sc.loop_depth == 0)
+        diags_.report(DiagId::SemJumpOutside, s->loc, s->kind == StmtKind::Break ? "break" : "continue",
+                      "a loop");
+      break;
+    case StmtKind::Return: {
+      auto* r = static_cast<ReturnStmt*>(s);
+      if (sc.probe) diags_.report(DiagId::SemJumpOutside, s->loc, "return", "a function");
+      if (r->value) resolve_expr(r->value, sc);
+      break;
+    }
+    case StmtKind::Delete: {
+      auto* d = static_cast<DeleteStmt*>(s);
+      if (d->target->kind == ExprKind::Var) {
+        // "delete a" clears a whole array or resets a scalar.
+        auto* v = static_cast<VarRef*>(d->target);
+        v->sym = lookup(v, sc, false);
+        if (v->sym) v->sym->assigned = true;
+        touch(v->sym, sc, true);
+      } else if (d->target->kind == ExprKind::Index) {
+        resolve_expr(d->target, sc);
+        mark_write(d->target, sc);
+      } else {
+        diags_.report(DiagId::SemNotLvalue, d->target->loc);
+      }
+      break;
+    }
+    case StmtKind::Null:
+      break;
+  }
+}
+
+// ---- type inference ----
+
+void Elaborator::unify_symbol(Symbol* sym, Type t, SourceLoc site) {
+  if (t == Type::Unknown || !sym) return;
+  if (sym->type == Type::Unknown) {
+    sym->type = t;
+    sym->type_site = site;
+    changed_ = true;
+  } else if (sym->type != t && reported_.insert(&site).second) {
+    if (reported_.insert(sym).second) {
+      diags_.report(DiagId::SemTypeMismatch, site, type_name(t), type_name(sym->type));
+      diags_.report(DiagId::SemTypeMismatchHere, sym->type_site, type_name(sym->type));
+    }
+  }
+}
+
+void Elaborator::unify_key(Symbol* sym, size_t i, Type t, SourceLoc site) {
+  if (!sym || t == Type::Unknown || i >= sym->key_types.size()) return;
+  Type& k = sym->key_types[i];
+  if (k == Type::Unknown) {
+    k = t;
+    sym->key_sites[i] = site;
+    changed_ = true;
+  } else if (k != t && reported_.insert(sym->key_sites.data() + i).second) {
+    diags_.report(DiagId::SemTypeMismatch, site, type_name(t), type_name(k));
+    diags_.report(DiagId::SemTypeMismatchHere, sym->key_sites[i], type_name(k));
+  }
+}
+
+// Pushes an expected type down into an expression whose type comes from a
+// symbol or function.
+void Elaborator::unify(Expr* e, Type t, SourceLoc site) {
+  if (t == Type::Unknown) return;
+  switch (e->kind) {
+    case ExprKind::Var:
+      unify_symbol(static_cast<VarRef*>(e)->sym, t, site);
+      break;
+    case ExprKind::Index:
+      unify_symbol(static_cast<IndexExpr*>(e)->array->sym, t, site);
+      break;
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (c->fn && c->fn->type == Type::Unknown) {
+        c->fn->type = t;
+        c->fn->type_site = site;
+        changed_ = true;
+      }
+      break;
+    }
+    case ExprKind::Ternary:
+      unify(static_cast<TernaryExpr*>(e)->then, t, site);
+      unify(static_cast<TernaryExpr*>(e)->els, t, site);
+      break;
+    case ExprKind::Assign:
+      unify(static_cast<AssignExpr*>(e)->lhs, t, site);
+      unify(static_cast<AssignExpr*>(e)->rhs, t, site);
+      break;
+    default:
+      break;
+  }
+  Type have = infer(e);
+  if (have != Type::Unknown && have != t && reported_.insert(e).second)
+    diags_.report(DiagId::SemTypeMismatch, e->loc, type_name(have), type_name(t));
+}
+
+Type Elaborator::infer(Expr* e) {
+  Type t = Type::Unknown;
+  switch (e->kind) {
+    case ExprKind::Number:
+      t = Type::Long;
+      break;
+    case ExprKind::String:
+      t = Type::String;
+      break;
+    case ExprKind::Var: {
+      auto* v = static_cast<VarRef*>(e);
+      t = v->sym ? v->sym->type : Type::Unknown;
+      break;
+    }
+    case ExprKind::Index: {
+      auto* ix = static_cast<IndexExpr*>(e);
+      Symbol* sym = ix->array->sym;
+      for (size_t i = 0; i < ix->keys.size(); ++i) {
+        Type kt = infer(ix->keys[i]);
+        unify_key(sym, i, kt, ix->keys[i]->loc);
+        if (sym && i < sym->key_types.size()) unify(ix->keys[i], sym->key_types[i], ix->keys[i]->loc);
+      }
+      t = sym ? sym->type : Type::Unknown;
+      break;
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<InArrayExpr*>(e);
+      Symbol* sym = in->array->sym;
+      for (size_t i = 0; i < in->keys.size(); ++i) {
+        unify_key(sym, i, infer(in->keys[i]), in->keys[i]->loc);
+        if (sym && i < sym->key_types.size()) unify(in->keys[i], sym->key_types[i], in->keys[i]->loc);
+      }
+      t = Type::Long;
+      break;
+    }
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (c->builtin != Builtin::None) {
+        for (Expr* a : c->args) infer(a);
+        if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf) {
+          if (!c->args.empty()) unify(c->args[0], Type::String, c->args[0]->loc);
+        }
+        t = find_builtin(c->name)->result;
+      } else if (c->fn) {
+        for (size_t i = 0; i < c->args.size() && i < c->fn->param_syms.size(); ++i) {
+          Symbol* p = c->fn->param_syms[i];
+          unify_symbol(p, infer(c->args[i]), c->args[i]->loc);
+          unify(c->args[i], p->type, c->args[i]->loc);
+        }
+        t = c->fn->type;
+      }
+      break;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<UnaryExpr*>(e);
+      infer(u->operand);
+      unify(u->operand, Type::Long, u->loc);
+      t = Type::Long;
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<BinaryExpr*>(e);
+      Type l = infer(b->lhs), r = infer(b->rhs);
+      switch (b->op) {
+        case Op::Concat:
+          unify(b->lhs, Type::String, b->op_loc);
+          unify(b->rhs, Type::String, b->op_loc);
+          t = Type::String;
+          break;
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+          if (l == Type::Unknown) l = r;
+          unify(b->lhs, l, b->op_loc);
+          unify(b->rhs, l, b->op_loc);
+          t = Type::Long;
+          break;
+        case Op::RegexMatch:
+        case Op::RegexNoMatch:
+          diags_.report(DiagId::SemUnsupported, b->op_loc, "regular expression matching");
+          t = Type::Long;
+          break;
+        default:
+          unify(b->lhs, Type::Long, b->op_loc);
+          unify(b->rhs, Type::Long, b->op_loc);
+          t = Type::Long;
+      }
+      break;
+    }
+    case ExprKind::Ternary: {
+      auto* te = static_cast<TernaryExpr*>(e);
+      infer(te->cond);
+      unify(te->cond, Type::Long, te->cond->loc);
+      Type a = infer(te->then), b = infer(te->els);
+      t = a != Type::Unknown ? a : b;
+      unify(te->then, t, te->then->loc);
+      unify(te->els, t, te->els->loc);
+      break;
+    }
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      Type r = infer(a->rhs), l = infer(a->lhs);
+      if (a->op == Op::AggregateInto) {
+        diags_.report(DiagId::SemUnsupported, a->op_loc, "statistics aggregates");
+        t = Type::Long;
+        break;
+      }
+      if (a->op == Op::Assign) {
+        t = l != Type::Unknown ? l : r;
+      } else {
+        t = a->op == Op::Concat ? Type::String : Type::Long;
+      }
+      unify(a->lhs, t, a->op_loc);
+      unify(a->rhs, t, a->op_loc);
+      break;
+    }
+  }
+  if (t == Type::Void && e->type != Type::Void) changed_ = true;
+  e->type = t;
+  return t;
+}
+
+void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) infer_stmt(st, fn);
+      break;
+    case StmtKind::Expr:
+      infer(static_cast<ExprStmt*>(s)->expr);
+      break;
+    case StmtKind::If: {
+      auto* i = static_cast<IfStmt*>(s);
+      infer(i->cond);
+      unify(i->cond, Type::Long, i->cond->loc);
+      infer_stmt(i->then, fn);
+      if (i->els) infer_stmt(i->els, fn);
+      break;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<WhileStmt*>(s);
+      infer(w->cond);
+      unify(w->cond, Type::Long, w->cond->loc);
+      infer_stmt(w->body, fn);
+      break;
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<ForStmt*>(s);
+      if (f->init) infer(f->init);
+      if (f->cond) {
+        infer(f->cond);
+        unify(f->cond, Type::Long, f->cond->loc);
+      }
+      if (f->incr) infer(f->incr);
+      infer_stmt(f->body, fn);
+      break;
+    }
+    case StmtKind::Return: {
+      auto* r = static_cast<ReturnStmt*>(s);
+      if (!fn || !r->value) break;
+      Type t = infer(r->value);
+      if (fn->type == Type::Unknown && t != Type::Unknown) {
+        fn->type = t;
+        fn->type_site = r->value->loc;
+        changed_ = true;
+      }
+      unify(r->value, fn->type, r->value->loc);
+      break;
+    }
+    case StmtKind::Delete: {
+      auto* d = static_cast<DeleteStmt*>(s);
+      if (d->target->kind == ExprKind::Index) infer(d->target);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Elaborator::infer_all() {
+  for (int round = 0; round < 100; ++round) {
+    changed_ = false;
+    for (FunctionDecl* f : prog_.functions) infer_stmt(f->body, f);
+    for (Script* script : prog_.scripts)
+      for (ProbeDecl* p : script->probes) infer_stmt(p->body, nullptr);
+    if (!changed_) break;
+  }
+}
+
+// ---- checks after inference ----
+
+void Elaborator::check_expr(Expr* e) {
+  auto unresolved = [&](SourceLoc loc, const void* key) {
+    if (reported_.insert(key).second) diags_.report(DiagId::SemUnresolvedType, loc);
+  };
+  switch (e->kind) {
+    case ExprKind::Var: {
+      auto* v = static_cast<VarRef*>(e);
+      if (v->sym && v->sym->type == Type::Unknown) {
+        if (!v->sym->assigned && v->sym->scope == Symbol::Scope::Local &&
+            reported_.insert(&v->sym->assigned).second)
+          diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
+        unresolved(v->loc, v->sym);
+      }
+      break;
+    }
+    case ExprKind::Index: {
+      auto* ix = static_cast<IndexExpr*>(e);
+      if (ix->array->sym && ix->array->sym->type == Type::Unknown) unresolved(ix->loc, ix->array->sym);
+      for (Expr* k : ix->keys) check_expr(k);
+      break;
+    }
+    case ExprKind::InArray:
+      for (Expr* k : static_cast<InArrayExpr*>(e)->keys) check_expr(k);
+      break;
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      for (Expr* a : c->args) check_expr(a);
+      if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf) {
+        if (c->args.empty()) break;
+        if (c->args[0]->kind != ExprKind::String) {
+          diags_.report(DiagId::SemFormatArgs, c->args[0]->loc, "format string must be a literal");
+          break;
+        }
+        ParsedFormat pf = parse_format(static_cast<StringLit*>(c->args[0])->value);
+        if (!pf.error.empty()) {
+          diags_.report(DiagId::SemFormatArgs, c->args[0]->loc, pf.error);
+          break;
+        }
+        if (pf.conversions.size() != c->args.size() - 1) {
+          diags_.report(DiagId::SemFormatArgs, c->loc,
+                        fmt::format("format string expects {} arguments, {} given",
+                                    pf.conversions.size(), c->args.size() - 1));
+          break;
+        }
+        for (size_t i = 0; i < pf.conversions.size(); ++i) {
+          Expr* a = c->args[i + 1];
+          if (a->type != Type::Unknown && a->type != pf.conversions[i].type)
+            diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(a->type),
+                          type_name(pf.conversions[i].type));
+        }
+      } else {
+        for (Expr* a : c->args)
+          if (a->type == Type::Void) diags_.report(DiagId::SemTypeMismatch, a->loc, "void", "a value");
+      }
+      if (c->fn && c->fn->type == Type::Unknown) c->fn->type = Type::Void;
+      break;
+    }
+    case ExprKind::Unary:
+      check_expr(static_cast<UnaryExpr*>(e)->operand);
+      break;
+    case ExprKind::Binary:
+      check_expr(static_cast<BinaryExpr*>(e)->lhs);
+      check_expr(static_cast<BinaryExpr*>(e)->rhs);
+      break;
+    case ExprKind::Ternary:
+      check_expr(static_cast<TernaryExpr*>(e)->cond);
+      check_expr(static_cast<TernaryExpr*>(e)->then);
+      check_expr(static_cast<TernaryExpr*>(e)->els);
+      break;
+    case ExprKind::Assign:
+      check_expr(static_cast<AssignExpr*>(e)->lhs);
+      check_expr(static_cast<AssignExpr*>(e)->rhs);
+      if (static_cast<AssignExpr*>(e)->rhs->type == Type::Void)
+        diags_.report(DiagId::SemTypeMismatch, static_cast<AssignExpr*>(e)->rhs->loc, "void", "a value");
+      break;
+    default:
+      break;
+  }
+}
+
+void Elaborator::check_stmt(Stmt* s) {
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) check_stmt(st);
+      break;
+    case StmtKind::Expr:
+      check_expr(static_cast<ExprStmt*>(s)->expr);
+      break;
+    case StmtKind::If:
+      check_expr(static_cast<IfStmt*>(s)->cond);
+      check_stmt(static_cast<IfStmt*>(s)->then);
+      if (static_cast<IfStmt*>(s)->els) check_stmt(static_cast<IfStmt*>(s)->els);
+      break;
+    case StmtKind::While:
+      check_expr(static_cast<WhileStmt*>(s)->cond);
+      check_stmt(static_cast<WhileStmt*>(s)->body);
+      break;
+    case StmtKind::For: {
+      auto* f = static_cast<ForStmt*>(s);
+      if (f->init) check_expr(f->init);
+      if (f->cond) check_expr(f->cond);
+      if (f->incr) check_expr(f->incr);
+      check_stmt(f->body);
+      break;
+    }
+    case StmtKind::Return:
+      if (static_cast<ReturnStmt*>(s)->value) check_expr(static_cast<ReturnStmt*>(s)->value);
+      break;
+    case StmtKind::Delete:
+      check_expr(static_cast<DeleteStmt*>(s)->target);
+      break;
+    default:
+      break;
+  }
+}
+
+// A probe's lock set is what its body touches plus what every function it
+// can reach touches.
+void Elaborator::compute_access() {
+  struct Collector {
+    std::set<int> reads, writes;
+    std::set<FunctionDecl*> seen;
+    void fn(FunctionDecl* f) {
+      if (!seen.insert(f).second) return;
+      reads.insert(f->global_reads.begin(), f->global_reads.end());
+      writes.insert(f->global_writes.begin(), f->global_writes.end());
+      for (FunctionDecl* c : f->callees) fn(c);
+    }
+  };
+  for (Script* script : prog_.scripts) {
+    for (ProbeDecl* p : script->probes) {
+      // The probe body's own accesses were recorded on a pseudo-function.
+      Collector col;
+      FunctionDecl* body = probe_bodies_.at(p);
+      col.fn(body);
+      p->global_reads.assign(col.reads.begin(), col.reads.end());
+      p->global_writes.assign(col.writes.begin(), col.writes.end());
+      for (FunctionDecl* f : col.seen)
+        if (f != body) f->used = true;
+    }
+  }
+}
+
+void Elaborator::run(const ElaborateOptions& opts) {
+  collect();
+  resolve_probes();
+
+  // Function parameters are symbols before any body is resolved, so that
+  // calls can unify argument types with them.
+  for (auto& [name, f] : functions_) {
+    for (const Param& p : f->params) {
+      Symbol* sym = new_symbol(p.name, Symbol::Scope::Param, p.loc);
+      sym->arity = 0;
+      sym->assigned = true;
+      sym->index = static_cast<int>(f->locals.size());
+      if (p.declared != Type::Unknown) {
+        sym->type = p.declared;
+        sym->type_site = p.loc;
+      }
+      f->param_syms.push_back(sym);
+      f->locals.push_back(sym);
+    }
+    if (f->declared != Type::Unknown) {
+      f->type = f->declared;
+      f->type_site = f->loc;
+    }
+    prog_.functions.push_back(f);
+  }
+  for (FunctionDecl* f : prog_.functions) {
+    Scope sc{{}, &f->locals, f};
+    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
+    resolve_stmt(f->body, sc);
+  }
+  for (Script* script : prog_.scripts) {
+    for (ProbeDecl* p : script->probes) {
+      // Accesses are recorded through a pseudo-function standing for the body.
+      auto& pseudo = pseudo_fns_.emplace_back();
+      probe_bodies_[p] = &pseudo;
+      Scope sc{{}, &p->locals, &pseudo};
+      sc.probe = true;
+      resolve_stmt(p->body, sc);
+    }
+  }
+  infer_all();
+  for (FunctionDecl* f : prog_.functions) check_stmt(f->body);
+  for (Script* script : prog_.scripts)
+    for (ProbeDecl* p : script->probes) check_stmt(p->body);
+  for (Symbol* g : prog_.globals) {
+    if (g->arity < 0) {
+      g->arity = 0;  // declared but never used: a scalar
+    }
+    if (g->type == Type::Unknown && reported_.insert(g).second)
+      diags_.report(DiagId::SemUnresolvedType, g->decl);
+  }
+  compute_access();
+  if (!opts.keep_unused)
+    std::erase_if(prog_.functions, [](FunctionDecl* f) { return !f->used; });
+
+  // Call depth bounds MAXNESTING: recursion gets ten extra levels, as stap.
+  std::map<FunctionDecl*, int> depth;
+  std::function<int(FunctionDecl*, std::set<FunctionDecl*>&)> walk =
+      [&](FunctionDecl* f, std::set<FunctionDecl*>& stack) -> int {
+    if (stack.count(f)) {
+      prog_.recursive = true;
+      return 0;
+    }
+    if (auto it = depth.find(f); it != depth.end()) return it->second;
+    stack.insert(f);
+    int d = 0;
+    for (FunctionDecl* c : f->callees) d = std::max(d, walk(c, stack));
+    stack.erase(f);
+    return depth[f] = d + 1;
+  };
+  int deepest = 0;
+  for (auto& [p, body] : probe_bodies_) {
+    std::set<FunctionDecl*> stack;
+    for (FunctionDecl* c : body->callees) deepest = std::max(deepest, walk(c, stack));
+  }
+  prog_.max_nesting = std::max(1, deepest) + (prog_.recursive ? 10 : 0);
+
+  if (prog_.probes.empty() && diags_.errors() == 0) diags_.report(DiagId::SemNoProbes, SourceLoc{});
+}
+
+}  // namespace
+
+Program elaborate(std::vector<Script*> scripts, const ElaborateOptions& opts, DiagSink& diags) {
+  Program prog;
+  prog.scripts = std::move(scripts);
+  Elaborator(prog, diags).run(opts);
+  return prog;
+}
+
+}  // namespace stapx

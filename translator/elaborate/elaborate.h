@@ -1,0 +1,20 @@
+// Pass 2: symbol resolution, probe point resolution, type inference and
+// checks. Produces a Program; errors go to the sink.
+#pragma once
+
+#include "frontend/diagnostics.h"
+#include "translator/elaborate/program.h"
+
+namespace stapx {
+
+struct ElaborateOptions {
+  bool keep_unused = false;  // -u
+};
+
+Program elaborate(std::vector<ast::Script*> scripts, const ElaborateOptions& opts,
+                  DiagSink& diags);
+
+// The -p2 listing, in stap's layout.
+void print_program(std::ostream& out, const Program& program);
+
+}  // namespace stapx

@@ -1,0 +1,25 @@
+// The result of pass 2: a checked, typed program ready for translation.
+// Invariants: every VarRef has a Symbol and every CallExpr a target; all
+// types are known; `probes` is in table order; each probe and function
+// lists the globals it (transitively) reads and writes, in global order.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+struct Program {
+  std::vector<ast::Script*> scripts;
+  std::vector<ast::Symbol*> globals;          // in declaration order
+  std::vector<ast::FunctionDecl*> functions;  // reachable ones, callees first not guaranteed
+  std::vector<ProbeSpec> probes;
+  std::deque<ast::Symbol> symbols;            // storage for every Symbol
+  int max_nesting = 1;                        // deepest call chain + 1 (recursion: +10)
+  bool recursive = false;
+};
+
+}  // namespace stapx

@@ -1,0 +1,135 @@
+// Option parsing, with stap's letters where stapx has the same option.
+#include "translator/options.h"
+
+#include <getopt.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "translator/version.h"
+
+namespace stapx {
+
+namespace {
+
+const char kUsage[] =
+    "Usage: stapx [options] FILE [ARGS...]       run a script file\n"
+    "   or: stapx [options] -e SCRIPT [ARGS...]  run a script given on the command line\n"
+    "\n"
+    "Options:\n"
+    "  -e SCRIPT      run SCRIPT, given as text\n"
+    "  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 translate to C,\n"
+    "                 4 build the module, 5 run it (default)\n"
+    "  -v             more verbose; repeat for more (pass timings from -v)\n"
+    "  -k             keep the temporary build directory and print its path\n"
+    "  -m NAME        name the module NAME (with -p4: leave NAME.ko here)\n"
+    "  -r RELEASE|DIR build for kernel RELEASE, or for the kbuild tree DIR\n"
+    "  -o FILE        send the script's output to FILE\n"
+    "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
+    "  -I DIR         add DIR to the tapset search path\n"
+    "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
+    "  -u             keep unused functions and globals\n"
+    "  -w             suppress warnings\n"
+    "  -W             turn warnings into errors\n"
+    "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
+    "  -h, --help     show this help\n"
+    "  -V, --version  show the version\n";
+
+int fail(const std::string& msg) {
+  std::cerr << "stapx: " << msg << "\nTry 'stapx --help' for more information.\n";
+  return 1;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
+  Options o;
+  static const option long_opts[] = {{"help", no_argument, nullptr, 'h'},
+                                     {"version", no_argument, nullptr, 'V'},
+                                     {"vm", no_argument, nullptr, 1000},
+                                     {nullptr, 0, nullptr, 0}};
+  opterr = 0;
+  optind = 1;
+  int ch;
+  // '+': stop at the first non-option, which is the script (its args follow).
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:uwWhV", long_opts, nullptr)) != -1) {
+    switch (ch) {
+      case 'e':
+        o.script_text = optarg;
+        o.from_command_line = true;
+        o.script_path = "<input>";
+        break;
+      case 'p': {
+        char* end = nullptr;
+        long p = std::strtol(optarg, &end, 10);
+        if (*end || p < 1 || p > 5) {
+          exit_code = fail(std::string("invalid pass number '") + optarg + "' (expected 1 to 5)");
+          return std::nullopt;
+        }
+        o.last_pass = static_cast<int>(p);
+        break;
+      }
+      case 'v': ++o.verbose; break;
+      case 'k': o.keep_tmp = true; break;
+      case 'm': o.module_name = optarg; break;
+      case 'r': o.kernel = optarg; break;
+      case 'o': o.output_file = optarg; break;
+      case 'D': {
+        std::string d = optarg;
+        size_t eq = d.find('=');
+        std::string name = d.substr(0, eq);
+        if (name.empty() || name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+          exit_code = fail("invalid -D definition '" + d + "' (expected NAME or NAME=VALUE)");
+          return std::nullopt;
+        }
+        o.defines.emplace_back(name, eq == std::string::npos ? "1" : d.substr(eq + 1));
+        break;
+      }
+      case 'I': o.include_dirs.push_back(optarg); break;
+      case 'c': o.target_cmd = optarg; break;
+      case 'u': o.keep_unused = true; break;
+      case 'w': o.suppress_warnings = true; break;
+      case 'W': o.warnings_as_errors = true; break;
+      case 1000: o.vm = true; break;
+      case 'h':
+        std::cout << kUsage;
+        exit_code = 0;
+        return std::nullopt;
+      case 'V':
+        std::cout << "stapx " << kVersion << "\n";
+        exit_code = 0;
+        return std::nullopt;
+      case ':':
+        exit_code = fail(std::string("option '-") + static_cast<char>(optopt) + "' needs an argument");
+        return std::nullopt;
+      default:
+        if (optopt)
+          exit_code = fail(std::string("invalid option -- '") + static_cast<char>(optopt) + "'");
+        else
+          exit_code = fail(std::string("unrecognized option '") + argv[optind - 1] + "'");
+        return std::nullopt;
+    }
+  }
+  int i = optind;
+  if (!o.from_command_line) {
+    if (i >= argc) {
+      exit_code = fail("no script given (a FILE or -e SCRIPT)");
+      return std::nullopt;
+    }
+    o.script_path = argv[i++];
+  }
+  for (; i < argc; ++i) o.script_args.push_back(argv[i]);
+  if (!o.module_name.empty()) {
+    bool ok = o.module_name.size() <= 55 &&
+              o.module_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                  std::string::npos;
+    if (!ok) {
+      exit_code = fail("invalid module name '" + o.module_name +
+                       "' (letters, digits and '_' only, at most 55 characters)");
+      return std::nullopt;
+    }
+  }
+  return o;
+}
+
+}  // namespace stapx

@@ -1,0 +1,36 @@
+// Command-line options: parsed once into an immutable Options that every
+// pass reads.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stapx {
+
+struct Options {
+  std::string script_path;  // a file, or "<input>" for -e
+  std::string script_text;  // -e text
+  bool from_command_line = false;
+  std::vector<std::string> script_args;
+  int last_pass = 5;
+  int verbose = 0;
+  bool keep_tmp = false;
+  std::string module_name;  // -m
+  std::string kernel;       // -r RELEASE or KBUILD_DIR
+  std::string output_file;  // -o
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::string> include_dirs;
+  std::string target_cmd;   // -c
+  bool vm = false;
+  bool keep_unused = false;        // -u
+  bool suppress_warnings = false;  // -w
+  bool warnings_as_errors = false; // -W
+};
+
+// Returns the options, or nullopt after printing help, the version or an
+// error; `exit_code` then says how to exit.
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+
+}  // namespace stapx

@@ -1,0 +1,220 @@
+// The one ordered list of passes. Ordering constraints:
+//  - pass 2 needs every parsed file (tapsets are parsed on demand in pass 2);
+//  - pass 3 needs a Program without errors: codegen assumes all types known;
+//  - pass 4 needs the kernel target resolved before the cache key is made;
+//  - pass 5 runs the module where it can be loaded: here (stapx-run) or in
+//    the QEMU guest (--vm, testsuite/vm/vm-run), which fixes the target
+//    kernel to the guest's before pass 4.
+#include "translator/pipeline.h"
+
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "frontend/diagnostics.h"
+#include "frontend/parse/parser.h"
+#include "frontend/printer.h"
+#include "translator/build/kbuild.h"
+#include "translator/codegen/codegen.h"
+#include "translator/config.h"
+#include "translator/elaborate/elaborate.h"
+
+namespace stapx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// "Xusr/Ysys/Zreal ms" since the last mark, like stap's -v.
+class PassTimer {
+ public:
+  PassTimer() { mark(); }
+  void mark() {
+    getrusage(RUSAGE_SELF, &ru_);
+    t_ = std::chrono::steady_clock::now();
+  }
+  std::string elapsed() const {
+    rusage now{};
+    getrusage(RUSAGE_SELF, &now);
+    auto ms = [](const timeval& a, const timeval& b) {
+      return (b.tv_sec - a.tv_sec) * 1000 + (b.tv_usec - a.tv_usec) / 1000;
+    };
+    auto real = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t_);
+    return fmt::format("{}usr/{}sys/{}real ms", ms(ru_.ru_utime, now.ru_utime),
+                       ms(ru_.ru_stime, now.ru_stime), real.count());
+  }
+
+ private:
+  rusage ru_{};
+  std::chrono::steady_clock::time_point t_;
+};
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string self_dir() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "." : p.parent_path().string();
+}
+
+std::string find_stapx_run() {
+  std::string next = self_dir() + "/stapx-run";
+  if (fs::exists(next)) return next;
+  return env_or("STAPX_RUN", STAPX_RUN_PATH);
+}
+
+uint64_t fnv(const std::string& s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+int exec_argv(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(argv[0], argv.data());
+  std::cerr << "stapx: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int run_pipeline(const Options& opts) {
+  SourceManager sm;
+  DiagSink diags(sm, std::cerr);
+  diags.set_suppress_warnings(opts.suppress_warnings);
+  diags.set_warnings_as_errors(opts.warnings_as_errors);
+  PassTimer timer;
+
+  // Pass 1: parse.
+  std::string text = opts.script_text;
+  if (!opts.from_command_line) {
+    std::ifstream in(opts.script_path, std::ios::binary);
+    if (!in) {
+      std::cerr << "stapx: cannot open script file '" << opts.script_path << "': " << std::strerror(errno)
+                << "\n";
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  uint32_t file = sm.add(opts.script_path, text);
+  ast::Arena arena;
+  ast::Script* script = parse_file(sm, file, arena, diags);
+  if (diags.parse_errors()) {
+    std::cerr << diags.parse_errors() << " parse error" << (diags.parse_errors() > 1 ? "s" : "") << ".\n";
+    std::cerr << "Pass 1: parse failed.\n";
+    return 1;
+  }
+  if (opts.verbose)
+    std::cerr << "Pass 1: parsed user script and 0 library scripts in " << timer.elapsed() << ".\n";
+  if (opts.last_pass == 1) {
+    print_script(std::cout, *script);
+    return 0;
+  }
+
+  // Pass 2: elaborate.
+  timer.mark();
+  Program prog = elaborate({script}, ElaborateOptions{opts.keep_unused}, diags);
+  if (diags.errors()) {
+    std::cerr << "Pass 2: analysis failed.\n";
+    return 1;
+  }
+  if (opts.verbose)
+    std::cerr << fmt::format("Pass 2: analyzed script: {} probe(s), {} function(s), {} global(s) in {}.\n",
+                             prog.probes.size(), prog.functions.size(), prog.globals.size(),
+                             timer.elapsed());
+  if (opts.last_pass == 2) {
+    print_program(std::cout, prog);
+    return 0;
+  }
+
+  // Pass 3: translate.
+  timer.mark();
+  CodegenOptions cg;
+  std::string key = text;
+  for (auto& [n, v] : opts.defines) key += "\n-D" + n + "=" + v;
+  cg.module_name = opts.module_name.empty() ? fmt::format("stapx_{:012x}", fnv(key) & 0xffffffffffffULL)
+                                            : opts.module_name;
+  cg.defines = opts.defines;
+  std::string c_source = generate_c(prog, sm, cg);
+  if (opts.verbose) std::cerr << "Pass 3: translated to C into \"" << cg.module_name << ".c\" in " << timer.elapsed() << ".\n";
+  if (opts.last_pass == 3) {
+    std::cout << c_source;
+    return 0;
+  }
+
+  // Pass 4: build.
+  timer.mark();
+  std::string vm_kernel_dir = env_or("STAPX_KERNEL_DIR", STAPX_KERNEL_DIR);
+  std::string kernel_spec = opts.kernel;
+  if (opts.vm && kernel_spec.empty()) {
+    std::ifstream rel(vm_kernel_dir + "/release");
+    if (!(rel >> kernel_spec)) {
+      std::cerr << "stapx: --vm needs the guest kernel in " << vm_kernel_dir
+                << " (missing 'release'); hint: run 'make deps', or set STAPX_KERNEL_DIR\n";
+      return 1;
+    }
+  }
+  auto kernel = resolve_kernel(kernel_spec);
+  if (!kernel) return 1;
+  BuildRequest req{cg.module_name, c_source, *kernel, env_or("STAPX_RUNTIME_DIR", STAPX_RUNTIME_DIR),
+                   opts.keep_tmp, opts.verbose};
+  auto ko = build_module(req);
+  if (!ko) {
+    std::cerr << "Pass 4: compilation failed.\n";
+    return 1;
+  }
+  if (opts.verbose)
+    std::cerr << "Pass 4: compiled C into \"" << cg.module_name << ".ko\" in " << timer.elapsed() << ".\n";
+  if (opts.last_pass == 4) {
+    if (!opts.module_name.empty()) {
+      std::error_code ec;
+      fs::copy_file(*ko, opts.module_name + ".ko", fs::copy_options::overwrite_existing, ec);
+      if (ec) {
+        std::cerr << "stapx: cannot copy the module here: " << ec.message() << "\n";
+        return 1;
+      }
+      std::cout << opts.module_name << ".ko\n";
+    } else {
+      std::cout << *ko << "\n";
+    }
+    return 0;
+  }
+
+  // Pass 5: run.
+  std::vector<std::string> run_args;
+  if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
+  if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
+  for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
+  if (opts.vm) {
+    std::vector<std::string> argv = {env_or("STAPX_VM_DIR", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
+                                     vm_kernel_dir, "--stapx-run", find_stapx_run(), *ko, "--"};
+    argv.insert(argv.end(), run_args.begin(), run_args.end());
+    return exec_argv(argv);
+  }
+  std::vector<std::string> argv = {find_stapx_run()};
+  argv.insert(argv.end(), run_args.begin(), run_args.end());
+  argv.push_back(*ko);
+  return exec_argv(argv);
+}
+
+}  // namespace stapx

@@ -1,0 +1,13 @@
+// The probe families stapx knows; registry.cpp lists them in match order.
+#pragma once
+
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+const ProbeFamily& begin_family();
+const ProbeFamily& end_family();
+const ProbeFamily& timer_family();
+const ProbeFamily& kprobe_family();
+
+}  // namespace stapx

@@ -1,0 +1,51 @@
+// A probe family ("begin", "timer", "kprobe", ...) is one plugin: it claims
+// the probe points it understands during elaboration and emits the tables
+// that the runtime's probes code arms and disarms. Families are listed once,
+// in registry.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+
+namespace stapx {
+
+class CWriter;
+class ProbeFamily;
+
+// One resolved probe point of one probe declaration.
+struct ProbeSpec {
+  const ProbeFamily* family = nullptr;
+  ast::ProbeDecl* decl = nullptr;
+  ast::ProbePoint* point = nullptr;
+  std::string pp;  // canonical probe point text, as pp() shows it
+  int index = 0;   // position in the module's probe table
+  // Family-specific data.
+  std::string symbol;       // kprobe: function symbol
+  bool is_return = false;   // kprobe: .return
+  int64_t interval_ns = 0;  // timer
+  int64_t priority = 0;     // begin/end sequence
+};
+
+class ProbeFamily {
+ public:
+  virtual ~ProbeFamily() = default;
+  virtual const char* name() const = 0;
+  // True if this family owns the point (its first component); fills `spec`
+  // or reports why the point is malformed.
+  virtual bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const = 0;
+  // C declarations of this family's probe table, for the given probes (all
+  // of this family, in table order).
+  virtual void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  // C statements that arm (return an errno on failure) and disarm them.
+  virtual void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  virtual void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  // Probe handlers run in this runtime state (begin: STARTING, end: STOPPING).
+  virtual const char* run_state() const { return "STPX_STATE_RUNNING"; }
+};
+
+const std::vector<const ProbeFamily*>& probe_families();
+
+}  // namespace stapx

@@ -1,0 +1,12 @@
+// The one list of probe families, in the order they are asked to match.
+#include "translator/probes/families.h"
+
+namespace stapx {
+
+const std::vector<const ProbeFamily*>& probe_families() {
+  static const std::vector<const ProbeFamily*> families = {
+      &begin_family(), &end_family(), &timer_family(), &kprobe_family()};
+  return families;
+}
+
+}  // namespace stapx
