@@ -286,7 +286,14 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Assign: {
       auto* a = static_cast<AssignExpr*>(e);
       resolve_expr(a->rhs, sc);
-      resolve_expr(a->lhs, sc);
+      if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
+        // A plain store does not read its target.
+        auto* v = static_cast<VarRef*>(a->lhs);
+        v->sym = lookup(v, sc, false);
+        if (v->sym) set_arity(v->sym, 0, v->loc);
+      } else {
+        resolve_expr(a->lhs, sc);
+      }
       mark_write(a->lhs, sc);
       break;
     }
@@ -542,11 +549,19 @@ Type Elaborator::infer(Expr* e) {
       }
       if (a->op == Op::Assign) {
         t = l != Type::Unknown ? l : r;
+        const Symbol* target = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)->sym
+                               : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array->sym
+                                                                 : nullptr;
+        if (l != Type::Unknown && r != Type::Unknown && l != r && target &&
+            reported_.insert(a->rhs).second) {
+          diags_.report(DiagId::SemTypeMismatch, a->rhs->loc, type_name(r), type_name(l));
+          diags_.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
+        }
       } else {
         t = a->op == Op::Concat ? Type::String : Type::Long;
       }
-      unify(a->lhs, t, a->op_loc);
-      unify(a->rhs, t, a->op_loc);
+      unify(a->lhs, t, a->rhs->loc);
+      unify(a->rhs, t, a->lhs->loc);
       break;
     }
   }

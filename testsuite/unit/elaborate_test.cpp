@@ -1,0 +1,155 @@
+// Pass 2: name resolution, type inference, probe point checks and the
+// diagnostics they produce.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace stapx::test {
+namespace {
+
+struct Elaborated : Parsed {
+  Program prog;
+  explicit Elaborated(const std::string& text) : Parsed(text) {
+    EXPECT_EQ(diags.parse_errors(), 0u) << diag_text.str();
+    prog = elaborate({script}, ElaborateOptions{}, diags);
+  }
+  const ast::Symbol* global(const std::string& name) const {
+    for (const ast::Symbol* s : prog.globals)
+      if (s->name == name) return s;
+    return nullptr;
+  }
+};
+
+TEST(Elaborate, InfersTypesAcrossGlobalsFunctionsAndLocals) {
+  Elaborated e(
+      "global count, names\n"
+      "function label(n) { return \"n=\" . sprintf(\"%d\", n) }\n"
+      "probe begin { count++; names[count] = label(count); x = names[1] }\n");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  EXPECT_EQ(e.global("count")->type, ast::Type::Long);
+  const ast::Symbol* names = e.global("names");
+  EXPECT_EQ(names->type, ast::Type::String);
+  ASSERT_EQ(names->arity, 1);
+  EXPECT_EQ(names->key_types[0], ast::Type::Long);
+  ASSERT_EQ(e.prog.functions.size(), 1u);
+  EXPECT_EQ(e.prog.functions[0]->type, ast::Type::String);
+  EXPECT_EQ(e.prog.functions[0]->param_syms[0]->type, ast::Type::Long);
+  ASSERT_EQ(e.script->probes[0]->locals.size(), 1u);
+  EXPECT_EQ(e.script->probes[0]->locals[0]->type, ast::Type::String);
+}
+
+TEST(Elaborate, ParameterTypeComesFromCallSite) {
+  Elaborated e("function id(v) { return v } probe begin { s = id(\"x\") . \"y\" }");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  EXPECT_EQ(e.prog.functions[0]->param_syms[0]->type, ast::Type::String);
+}
+
+TEST(Elaborate, TypeMismatchNamesBothSites) {
+  Elaborated e("probe begin { x = 1; x = \"a\" }");
+  EXPECT_EQ(e.diags.semantic_errors(), 2u) << e.diag_text.str();
+  std::string d = e.diag_text.str();
+  EXPECT_NE(d.find("semantic error: type mismatch (string vs. long): string 'a' at <input>:1:26"),
+            std::string::npos) << d;
+  EXPECT_NE(d.find("type was first inferred here (long): number '1' at <input>:1:19"),
+            std::string::npos) << d;
+}
+
+TEST(Elaborate, UnresolvedTypeAndNeverAssignedWarning) {
+  Elaborated e("probe begin { print(y) }");
+  std::string d = e.diag_text.str();
+  EXPECT_EQ(e.diags.semantic_errors(), 1u) << d;
+  EXPECT_NE(d.find("WARNING: never-assigned local variable 'y': identifier 'y' at <input>:1:21"),
+            std::string::npos) << d;
+  EXPECT_NE(d.find("semantic error: unresolved type: identifier 'y' at <input>:1:21"), std::string::npos)
+      << d;
+}
+
+TEST(Elaborate, ArraysMustBeGlobalAndKeepTheirArity) {
+  Elaborated local("probe begin { a[1] = 2 }");
+  EXPECT_NE(local.diag_text.str().find("array locals not supported"), std::string::npos);
+  Elaborated arity("global a probe begin { a[1] = 2; a[1, 2] = 3 }");
+  EXPECT_NE(arity.diag_text.str().find("inconsistent arity (1 vs 2)"), std::string::npos)
+      << arity.diag_text.str();
+  Elaborated scalar("global a probe begin { a = 1; a[1] = 2 }");
+  EXPECT_NE(scalar.diag_text.str().find("'a' used as an array but declared a scalar"), std::string::npos)
+      << scalar.diag_text.str();
+}
+
+TEST(Elaborate, FunctionsAndCalls) {
+  Elaborated unknown("probe begin { nosuch(1) }");
+  EXPECT_NE(unknown.diag_text.str().find("semantic error: unresolved function: identifier 'nosuch'"),
+            std::string::npos) << unknown.diag_text.str();
+  Elaborated count("function f(a, b) { return a + b } probe begin { x = f(1) }");
+  EXPECT_NE(count.diag_text.str().find("wrong number of arguments to function 'f' (expected 2, got 1)"),
+            std::string::npos) << count.diag_text.str();
+  Elaborated dup("function f() { return 1 } function f() { return 2 } probe begin { f() }");
+  EXPECT_NE(dup.diag_text.str().find("duplicate function definition 'f'"), std::string::npos);
+}
+
+TEST(Elaborate, PrintfFormatIsChecked) {
+  Elaborated few("probe begin { printf(\"%d %s\\n\", 1) }");
+  EXPECT_NE(few.diag_text.str().find("format string expects 2 arguments, 1 given"), std::string::npos)
+      << few.diag_text.str();
+  Elaborated type("probe begin { printf(\"%d\\n\", \"str\") }");
+  EXPECT_NE(type.diag_text.str().find("type mismatch (string vs. long)"), std::string::npos)
+      << type.diag_text.str();
+  Elaborated bad("probe begin { printf(\"%q\\n\", 1) }");
+  EXPECT_NE(bad.diag_text.str().find("invalid or unsupported conversion '%q'"), std::string::npos);
+}
+
+TEST(Elaborate, JumpsOnlyWhereTheyMeanSomething) {
+  Elaborated brk("probe begin { break }");
+  EXPECT_NE(brk.diag_text.str().find("'break' outside of a loop"), std::string::npos);
+  Elaborated next("function f() { next } probe begin { f() }");
+  EXPECT_NE(next.diag_text.str().find("'next' outside of a probe handler"), std::string::npos);
+  Elaborated ret("probe begin { return 1 }");
+  EXPECT_NE(ret.diag_text.str().find("'return' outside of a function"), std::string::npos);
+}
+
+TEST(Elaborate, ProbePointsAreResolvedByTheirFamily) {
+  Elaborated ok(
+      "probe begin, end(5), timer.ms(100), timer.s(2), kprobe.function(\"vfs_read\"),"
+      " kprobe.function(\"vfs_read\").return { }");
+  ASSERT_EQ(ok.diags.errors(), 0u) << ok.diag_text.str();
+  ASSERT_EQ(ok.prog.probes.size(), 6u);
+  EXPECT_EQ(ok.prog.probes[1].priority, 5);
+  EXPECT_EQ(ok.prog.probes[2].interval_ns, 100000000);
+  EXPECT_EQ(ok.prog.probes[3].interval_ns, 2000000000);
+  EXPECT_EQ(ok.prog.probes[4].symbol, "vfs_read");
+  EXPECT_FALSE(ok.prog.probes[4].is_return);
+  EXPECT_TRUE(ok.prog.probes[5].is_return);
+
+  Elaborated unknown("probe nosuch.point { }");
+  EXPECT_NE(unknown.diag_text.str().find("probe point mismatch: unknown probe point 'nosuch.point'"),
+            std::string::npos) << unknown.diag_text.str();
+  Elaborated unit("probe timer.fortnight(1) { }");
+  EXPECT_NE(unit.diag_text.str().find("unknown timer unit 'fortnight'"), std::string::npos);
+  Elaborated noarg("probe kprobe.function { }");
+  EXPECT_NE(noarg.diag_text.str().find("needs a function name string"), std::string::npos)
+      << noarg.diag_text.str();
+}
+
+TEST(Elaborate, LockSetsFollowCallsTransitively) {
+  Elaborated e(
+      "global a, b, c\n"
+      "function bump() { b++ }\n"
+      "function read_c() { return c }\n"
+      "probe begin { a = read_c(); bump() }\n"
+      "probe end { c = 1 }\n");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  const ast::ProbeDecl* p = e.script->probes[0];
+  EXPECT_EQ(p->global_writes, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p->global_reads, (std::vector<int>{1, 2}));  // b++ reads b
+}
+
+TEST(Elaborate, RecursionRaisesNesting) {
+  Elaborated flat("function f() { return 1 } function g() { return f() } probe begin { x = g() }");
+  EXPECT_FALSE(flat.prog.recursive);
+  EXPECT_EQ(flat.prog.max_nesting, 2);
+  Elaborated rec("function f(n) { return n ? f(n - 1) : 0 } probe begin { x = f(3) }");
+  EXPECT_TRUE(rec.prog.recursive);
+  EXPECT_EQ(rec.prog.max_nesting, 11);
+}
+
+}  // namespace
+}  // namespace stapx::test
