@@ -69,6 +69,15 @@ std::string self_dir() {
   return ec ? "." : p.parent_path().string();
 }
 
+// An installed stapx finds its runtime and guest files next to its prefix.
+std::string data_dir(const char* env, const char* installed, const char* built) {
+  if (const char* v = std::getenv(env); v && *v) return v;
+  fs::path p = fs::path(self_dir()) / ".." / "share" / "stapx" / installed;
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) return fs::canonical(p, ec).string();
+  return built;
+}
+
 std::string find_stapx_run() {
   std::string next = self_dir() + "/stapx-run";
   if (fs::exists(next)) return next;
@@ -176,7 +185,7 @@ int run_pipeline(const Options& opts) {
   }
   auto kernel = resolve_kernel(kernel_spec);
   if (!kernel) return 1;
-  BuildRequest req{cg.module_name, c_source, *kernel, env_or("STAPX_RUNTIME_DIR", STAPX_RUNTIME_DIR),
+  BuildRequest req{cg.module_name, c_source, *kernel, data_dir("STAPX_RUNTIME_DIR", "runtime", STAPX_RUNTIME_DIR),
                    opts.keep_tmp, opts.verbose};
   auto ko = build_module(req);
   if (!ko) {
@@ -206,7 +215,7 @@ int run_pipeline(const Options& opts) {
   if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
   for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
   if (opts.vm) {
-    std::vector<std::string> argv = {env_or("STAPX_VM_DIR", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
+    std::vector<std::string> argv = {data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
                                      vm_kernel_dir, "--stapx-run", find_stapx_run(), *ko, "--"};
     argv.insert(argv.end(), run_args.begin(), run_args.end());
     return exec_argv(argv);

@@ -16,12 +16,12 @@ Two serial ports keep test output apart from kernel messages:
   ttyS1  results, raw mode -> results.log: lines "@@stapx WORD ARGS" and
          base64 blocks between "@@stapx data WHAT" and "@@stapx .".
 
-After each job /init clears the kernel log into the job's result (dmesg -c),
-unloads any module left loaded, and if the log shows a kernel problem (Oops,
-WARN splat, lockdep report...) powers the guest off early so that the next
-jobs run on a clean kernel: run_all() reboots for them.  If the guest dies or
-hangs mid-job, that job is reported as crashed (with the tail of the console)
-and the rest as not run.
+After each job /init unloads any module left loaded and moves the kernel log
+into the job's result (dmesg -c).  If that log shows a kernel problem (Oops,
+WARN splat, lockdep report...) or a module cannot be unloaded, the guest
+powers off early so that the next jobs run on a clean kernel: run_all()
+reboots for them.  If the guest dies or hangs mid-job, that job is reported
+as crashed (with the console from the job's start) and the rest as not run.
 """
 
 import base64
@@ -30,8 +30,10 @@ import gzip
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,9 +55,11 @@ BAD_LOG = [
     "Unable to handle kernel", "possible recursive locking",
     "circular locking dependency", "inconsistent lock state", "INFO: possible",
     "lockdep", "Call Trace", "Kernel panic", "kernel panic",
+    "detected stall", "blocked for more than", "UBSAN:",
 ]
 
 MARK = "@@stapx "             # prefix of the guest's control lines on ttyS1
+BATCH_BYTES = 256 << 20       # most job bytes in one initramfs (the guest has 1 GiB)
 
 
 def bad_log_lines(text):
@@ -288,6 +292,20 @@ def make_init(jobs):
     return head + "\n".join(lines) + "\n" + INIT_TAIL
 
 
+def read_job_file(path):
+    """The bytes of a job file; modules lose their debug info (often 95% of
+    a kbuild .ko, useless in the guest) when binutils' strip is there."""
+    if path.endswith(".ko") and shutil.which("strip"):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "m.ko")
+            if subprocess.run(["strip", "--strip-debug", "-o", out, path],
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                with open(out, "rb") as f:
+                    return f.read()
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
     """Write the gzip'd newc initramfs that runs JOBS with STAPX_RUN."""
     check_static(stapx_run)
@@ -314,8 +332,7 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
         files = dict(j.files)
         files[os.path.basename(j.module)] = j.module
         for gname, host in files.items():
-            with open(host, "rb") as f:
-                c.file(f"t/{j.name}/{gname}", f.read(), 0o755)
+            c.file(f"t/{j.name}/{gname}", read_job_file(host), 0o755)
     c.file("init", make_init(jobs).encode(), 0o755)
     with open(out_path, "wb") as f:
         f.write(gzip.compress(c.data(), compresslevel=1))
@@ -400,7 +417,7 @@ class _Parser:
             r.seconds = time.monotonic() - self.begun_at
             self.current = None
 
-    def deadline(self, boot_timeout, slack):
+    def deadline(self, slack):
         """Host time by which the guest must show progress."""
         if not self.ready:
             return None  # handled by the caller from the start time
@@ -450,7 +467,7 @@ def boot(jobs, vmlinuz, stapx_run, workdir, boot_timeout=BOOT_TIMEOUT,
                 if exited:
                     break
                 now = time.monotonic()
-                dl = parser.deadline(boot_timeout, slack)
+                dl = parser.deadline(slack)
                 if dl is None:
                     dl = start + boot_timeout
                 if now > dl:
@@ -478,7 +495,7 @@ def boot(jobs, vmlinuz, stapx_run, workdir, boot_timeout=BOOT_TIMEOUT,
         r.state = "crashed"
         marker = f"stapx-vm: begin job {r.name}"
         tail = console[console.rfind(marker):] if marker in console else console
-        r.console = "\n".join(tail.splitlines()[-60:])
+        r.console = "\n".join(tail.splitlines()[:400])
         bad = bad_log_lines(r.console)
         r.note = hung or "guest crashed during the job" + (
             ": " + re.sub(r"^\[[ 0-9.]+\] ", "", bad[0]) if bad else "")
@@ -502,6 +519,9 @@ def run_all(jobs, vmlinuz, stapx_run, workdir, log=None, **kw):
     """Run all JOBS, booting again after each crash or early stop to run the
     remaining ones.  Returns (results in order, list of boot infos).  Boot N's
     files are in WORKDIR/boot-N."""
+    def size(j):
+        return sum(os.path.getsize(p) for p in [j.module, *j.files.values()])
+
     results = {}
     infos = []
     todo = list(jobs)
@@ -509,16 +529,24 @@ def run_all(jobs, vmlinuz, stapx_run, workdir, log=None, **kw):
         n = len(infos) + 1
         if log and n > 1:
             log(f"rebooting for {len(todo)} remaining job(s)")
-        rs, info = boot(todo, vmlinuz, stapx_run, os.path.join(workdir, f"boot-{n}"),
+        batch, total = [], 0   # a prefix of todo that fits in the guest
+        for j in todo:
+            total += size(j)
+            if batch and total > BATCH_BYTES:
+                break
+            batch.append(j)
+        rs, info = boot(batch, vmlinuz, stapx_run, os.path.join(workdir, f"boot-{n}"),
                         log=log, **kw)
         infos.append(info)
         for r in rs:
             if r.state != "not-run":
                 results[r.name] = r
-        rest = [j for j, r in zip(todo, rs) if r.state == "not-run"]
-        if not info["ready"] or len(rest) == len(todo):
+        rest = [j for j, r in zip(batch, rs) if r.state == "not-run"]
+        if not info["ready"] or len(rest) == len(batch):
             for r in rs:  # no progress: give up on the rest
                 results[r.name] = r
+            for j in todo[len(batch):]:
+                results[j.name] = Result(j.name, note="not run: the guest made no progress")
             break
-        todo = rest
+        todo = rest + todo[len(batch):]
     return [results[j.name] for j in jobs], infos
