@@ -3,8 +3,11 @@
  * Reader/writer locks for script globals, built on one atomic so that they
  * never sleep (also on PREEMPT_RT). Handlers take every lock they need at
  * entry, in the canonical (global declaration) order, each with a bounded
- * number of attempts (MAXTRYLOCK); a handler that cannot get them is
- * skipped and counted rather than risking a deadlock.
+ * number of attempts (MAXTRYLOCK, TRYLOCKDELAY ns apart); a handler that
+ * cannot get them is skipped and counted rather than risking a deadlock.
+ * The wait is about 1 ms by default: far above any real handler's hold
+ * time, yet long enough for a lock holder whose (virtual) CPU the host
+ * preempted for a moment.
  */
 #ifndef _STPX_LOCK_H_
 #define _STPX_LOCK_H_
@@ -53,7 +56,7 @@ static inline bool _stpx_lock(const struct _stpx_lock_req *req, unsigned int n)
 				_stpx_unlock(req, i);
 				return false;
 			}
-			cpu_relax();
+			ndelay(TRYLOCKDELAY);
 		}
 	}
 	return true;

@@ -15,6 +15,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/jhash.h>
@@ -48,6 +49,9 @@
 #endif
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 1000
+#endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY 1000	/* ns between lock attempts */
 #endif
 #ifndef MAXERRORS
 #define MAXERRORS 0
