@@ -19,11 +19,14 @@
  * Records are parsed from per-CPU byte buffers (reads may end inside a
  * record) and merged by sequence number.  A record is held back while a
  * lower sequence number may still be in flight on another CPU, but only
- * for GAP_MS; after that the gap is given up.
+ * for GAP_MS (environment STAPX_GAP_MS overrides); after that the gap is
+ * given up and a record that turns up later is printed when it arrives.
  *
  * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c -pthread
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +61,7 @@
 #define TICK_MS 50          /* periodic read of every relay file */
 #define GAP_MS 100          /* longest hold-back for a missing seq */
 #define DONE_TIMEOUT_MS 5000 /* 'D' overdue after "stop" returned */
+#define RESCAN_MS 1000      /* look for traceN of newly onlined CPUs */
 #define READ_CHUNK 65536
 #define MAX_REC_LEN (16u << 20) /* larger lengths are garbage */
 
@@ -78,11 +82,13 @@ static FILE *out;
 static bool out_broken;
 static int out_errno;
 
+static char trace_dir[256];
 static struct trace *traces;
 static int ntraces;
 
 static unsigned long long next_seq = 1;
 static long long gap_since = -1;
+static long long gap_ms = GAP_MS;
 static unsigned long corrupt_count;
 static unsigned long n_polls, n_pumps, n_records;
 
@@ -242,11 +248,26 @@ static int cmp_trace(const void *a, const void *b)
 	return ((const struct trace *)a)->cpu - ((const struct trace *)b)->cpu;
 }
 
+static bool have_trace(int cpu)
+{
+	int i;
+
+	for (i = 0; i < ntraces; i++)
+		if (traces[i].cpu == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * Open every traceN in dir not open yet (relay adds one when a CPU comes
+ * online).  Returns the number opened, or -1 on error.
+ */
 static int open_traces(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	size_t plen = strlen(STPX_TRACE_PREFIX);
+	int opened = 0;
 
 	if (!d) {
 		fprintf(stderr, "ERROR: Couldn't open %s: %s\n", dir,
@@ -262,7 +283,7 @@ static int open_traces(const char *dir)
 		    !de->d_name[plen])
 			continue;
 		cpu = strtoul(de->d_name + plen, &end, 10);
-		if (*end || cpu > INT_MAX)
+		if (*end || cpu > INT_MAX || have_trace((int)cpu))
 			continue;
 		t = realloc(traces, (ntraces + 1) * sizeof(*traces));
 		if (!t) {
@@ -283,15 +304,18 @@ static int open_traces(const char *dir)
 			return -1;
 		}
 		ntraces++;
+		opened++;
 	}
 	closedir(d);
 	if (!ntraces) {
 		fprintf(stderr, "ERROR: No relay files in %s\n", dir);
 		return -1;
 	}
-	qsort(traces, ntraces, sizeof(*traces), cmp_trace);
-	vlog("opened %d relay file(s)", ntraces);
-	return 0;
+	if (opened) {
+		qsort(traces, ntraces, sizeof(*traces), cmp_trace);
+		vlog("opened %d relay file(s)", opened);
+	}
+	return opened;
 }
 
 /* Make room for at least READ_CHUNK more bytes. */
@@ -330,8 +354,8 @@ static void trace_parse(struct trace *t)
 		if (h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN) {
 			if (t->in_garbage) {
 				t->in_garbage = false;
-				fprintf(stderr, "ERROR: transport: resynchronized "
-					"on trace%d\n", t->cpu);
+				fprintf(stderr, "ERROR: transport: "
+					"resynchronized on trace%d\n", t->cpu);
 			}
 			if (t->len - t->pos < sizeof(h) + h.len)
 				return; /* partial record */
@@ -398,11 +422,17 @@ static void write_output(const char *p, size_t n)
 	}
 }
 
+enum emit_mode {
+	EMIT_HOLD,      /* stop at any gap */
+	EMIT_TIMEOUT,   /* stop at a gap younger than gap_ms */
+	EMIT_ALL,       /* final: everything, in order */
+};
+
 /*
- * Emit records in sequence order.  Unless final, stop at a gap that is
- * younger than GAP_MS.  Returns true while a gap holds records back.
+ * Emit records in sequence order.  Returns true while a gap holds records
+ * back.
  */
-static bool emit_records(bool final)
+static bool emit_records(enum emit_mode mode)
 {
 	bool emitted = false, gap = false;
 
@@ -422,12 +452,12 @@ static bool emit_records(bool final)
 			gap_since = -1;
 			break;
 		}
-		if (!final && best->head_seq > next_seq) {
+		if (mode != EMIT_ALL && best->head_seq > next_seq) {
 			long long now = now_ms();
 
 			if (gap_since < 0)
 				gap_since = now;
-			if (now - gap_since < GAP_MS) {
+			if (mode == EMIT_HOLD || now - gap_since < gap_ms) {
 				gap = true;
 				break;
 			}
@@ -435,9 +465,9 @@ static bool emit_records(bool final)
 			     "(next is %llu on trace%d)", next_seq,
 			     now - gap_since, best->head_seq, best->cpu);
 		}
-		write_output(best->buf + best->pos + sizeof(struct stpx_rec_hdr),
-			     best->head_len);
-		best->pos += sizeof(struct stpx_rec_hdr) + best->head_len;
+		best->pos += sizeof(struct stpx_rec_hdr);
+		write_output(best->buf + best->pos, best->head_len);
+		best->pos += best->head_len;
 		best->head = false;
 		if (best->head_seq >= next_seq)
 			next_seq = best->head_seq + 1;
@@ -460,10 +490,14 @@ static void pump(void)
 {
 	n_pumps++;
 	read_traces();
-	if (emit_records(false)) {
-		/* The missing record may have landed meanwhile. */
+	if (emit_records(EMIT_HOLD)) {
+		/*
+		 * The missing record may have landed meanwhile, possibly on a
+		 * CPU that just came online.
+		 */
+		open_traces(trace_dir);
 		read_traces();
-		emit_records(false);
+		emit_records(EMIT_TIMEOUT);
 	}
 }
 
@@ -699,18 +733,26 @@ static void handle_cmd_done(void)
 static void event_loop(void)
 {
 	long long next_tick = now_ms() + TICK_MS;
-	struct pollfd *pfd = calloc(4 + ntraces, sizeof(*pfd));
-	int i;
+	long long next_scan = now_ms() + RESCAN_MS;
+	struct pollfd *pfd = NULL;
+	int i, npfd = 0;
 
-	if (!pfd) {
-		perror("calloc");
-		return;
-	}
 	while (state != FINISHED && !got_done) {
 		long long now = now_ms();
 		int timeout = next_tick > now ? (int)(next_tick - now) : 0;
 		int n = 0;
 
+		if (npfd != 3 + ntraces) {
+			struct pollfd *p = realloc(pfd, (3 + ntraces) *
+						   sizeof(*pfd));
+
+			if (!p) {
+				perror("realloc");
+				break;
+			}
+			pfd = p;
+			npfd = 3 + ntraces;
+		}
 		pfd[n++] = (struct pollfd){ .fd = ctl_rfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = cmd_pipe[0],
@@ -733,6 +775,10 @@ static void event_loop(void)
 			if (pfd[3 + i].revents)
 				next_tick = 0;
 		now = now_ms();
+		if (now >= next_scan) {
+			open_traces(trace_dir);
+			next_scan = now + RESCAN_MS;
+		}
 		if (now >= next_tick) {
 			pump();
 			next_tick = now + TICK_MS;
@@ -753,15 +799,16 @@ static void event_loop(void)
 
 static void drain(void)
 {
-	/* Relay read() returns 0 once a buffer is empty. */
+	open_traces(trace_dir);
+	/* read() on traceN returns 0 once the buffer is empty. */
 	while (read_traces() > 0)
 		;
-	emit_records(true);
+	emit_records(EMIT_ALL);
 }
 
 int main(int argc, char **argv)
 {
-	char dir[256], path[sizeof(dir) + 16];
+	char path[sizeof(trace_dir) + 16];
 	const char *modpath;
 	char *name;
 	sigset_t mask;
@@ -797,6 +844,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* For test rigs with very slow (emulated) CPUs; see the top. */
+	if (getenv("STAPX_GAP_MS"))
+		gap_ms = atoll(getenv("STAPX_GAP_MS"));
+
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
@@ -828,9 +879,9 @@ int main(int argc, char **argv)
 			  argc - optind - 1) < 0)
 		return 1;
 
-	snprintf(dir, sizeof(dir), "%s/%s/%s", DEBUGFS_PATH,
+	snprintf(trace_dir, sizeof(trace_dir), "%s/%s/%s", DEBUGFS_PATH,
 		 STPX_DEBUGFS_DIR, name);
-	snprintf(path, sizeof(path), "%s/%s", dir, STPX_CTL_FILE);
+	snprintf(path, sizeof(path), "%s/%s", trace_dir, STPX_CTL_FILE);
 	ctl_rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ctl_rfd >= 0)
 		ctl_wfd = open(path, O_WRONLY | O_CLOEXEC);
@@ -838,7 +889,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ERROR: Couldn't open %s: %s\n", path,
 			strerror(errno));
 		status = 1;
-	} else if (open_traces(dir) < 0) {
+	} else if (open_traces(trace_dir) < 0) {
 		status = 1;
 	} else if (send_cmd(STPX_CMD_START) < 0) {
 		status = 1;

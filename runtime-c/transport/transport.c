@@ -17,23 +17,41 @@
  * Data (traceN): one relay channel with a buffer per CPU (relay creates
  * the traceN files through our create_buf_file callback, for each online
  * CPU and for CPUs hotplugged later).  The channel runs in no-overwrite
- * mode: subbuf_start refuses to switch into a sub-buffer the reader has
- * not consumed yet, so a full buffer drops new records and never
- * overwrites old ones.
+ * mode: a full buffer drops new records and never overwrites old ones.
  *
  * _stpx_transport_write() is an open-coded relay_write(): with interrupts
  * off it makes room (relay_switch_subbuf() when the record does not fit in
  * the current sub-buffer, so a record never straddles two), takes the next
  * global sequence number, copies header and payload straight into the
- * sub-buffer and only then advances buf->offset.  The reader (relay's
- * read(), which also returns the not yet complete current sub-buffer) can
- * therefore never see a half-written record, which would not hold with
- * relay_reserve() (it advances the offset before the data is copied).  No
- * staging copy, no allocation, no locks.  The sequence number is taken
- * only once the space is secured, so dropped records leave no gaps in the
- * sequence.  Interrupts are off, so the only way to re-enter the write on
- * one CPU is an NMI (or a probe on something we call); a per-CPU nesting
- * counter catches that and the nested record is dropped and counted.
+ * sub-buffer and only then advances buf->offset, so a reader can never
+ * see a half-written record (relay_reserve() would advance the offset
+ * before the copy).  No staging copy, no allocation, no locks.  The
+ * sequence number is taken only once the space is secured, so dropped
+ * records leave no gaps in the sequence.  The writer checks for a free
+ * sub-buffer itself before asking relay to switch; subbuf_start refusing
+ * the switch remains only as a backstop.  Interrupts are off, so the only
+ * way to re-enter the write on one CPU is an NMI (or a probe on something
+ * we call); a per-CPU nesting counter catches that and the nested record
+ * is dropped and counted.
+ *
+ * The traceN files use relay's open/poll/release but our own read().
+ * relay's read() also returns the unfinished current sub-buffer, but it
+ * reads the writer's state (subbufs_produced, offset, data, padding) with
+ * no consistency check, and relay_switch_subbuf() updates those fields one
+ * at a time in an order that lets a concurrent read() copy stale bytes of
+ * the next sub-buffer or skip a whole unread one; testing with small
+ * buffers hit both (garbage headers, records lost but not counted).
+ * _stpx_trace_read() takes a consistent snapshot instead: buf->data is
+ * read before and after offset and subbufs_produced and the snapshot is
+ * retried if a switch happened in between; a sub-buffer is read up to its
+ * padding once it is complete (produced past it), and the current one
+ * only up to the committed offset, and only while buf->data already points
+ * at it (between "produced++" and "data = new" the writer is mid-switch
+ * and nothing new is readable).  Consumption is reported with
+ * relay_subbufs_consumed() after the copy, which is what lets the writer
+ * reuse the sub-buffer.  relay_flush() is not used: everything committed
+ * is readable without it, and it would switch other CPUs' buffers from
+ * this one.
  *
  * Control (ctl): a fixed ring of message slots allocated at init, each
  * holding a complete "<type> <text>\n" line.  Producers (any context)
@@ -118,6 +136,93 @@ static notrace int _stpx_subbuf_start(struct rchan_buf *buf, void *subbuf,
 }
 NOKPROBE_SYMBOL(_stpx_subbuf_start);
 
+/*
+ * read() on traceN: copy out committed records (see the top of the file).
+ * buf->bytes_consumed, which only relay's own read() uses, holds the read
+ * position inside the oldest unconsumed sub-buffer.
+ */
+static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct rchan_buf *buf = filp->private_data;
+	size_t size = buf->chan->subbuf_size;
+	size_t n_subbufs = buf->chan->n_subbufs;
+	ssize_t copied = 0;
+
+	inode_lock(file_inode(filp));
+	while (count) {
+		size_t consumed = buf->subbufs_consumed;
+		char *sub = (char *)buf->start + (consumed % n_subbufs) * size;
+		size_t off, produced, end, len;
+		void *data;
+		bool complete;
+
+		data = READ_ONCE(buf->data);
+		smp_rmb();
+		off = READ_ONCE(buf->offset);
+		smp_rmb();
+		produced = READ_ONCE(buf->subbufs_produced);
+		smp_rmb();
+		if (READ_ONCE(buf->data) != data)
+			continue;	/* a switch happened: snapshot again */
+
+		complete = produced != consumed;
+		if (complete)
+			end = size - READ_ONCE(buf->padding[consumed %
+							   n_subbufs]);
+		else if (data == sub)
+			end = min(off, size);
+		else
+			break;		/* writer is mid-switch */
+
+		if (buf->bytes_consumed < end) {
+			len = min(count, end - buf->bytes_consumed);
+			if (copy_to_user(ubuf + copied,
+					 sub + buf->bytes_consumed, len)) {
+				if (!copied)
+					copied = -EFAULT;
+				break;
+			}
+			buf->bytes_consumed += len;
+			copied += len;
+			count -= len;
+		}
+		if (!complete)
+			break;
+		if (buf->bytes_consumed >= end) {
+			/* Our copy is done before the writer may reuse it. */
+			smp_mb();
+			relay_subbufs_consumed(buf->chan, buf->cpu, 1);
+			buf->bytes_consumed = 0;
+		}
+	}
+	inode_unlock(file_inode(filp));
+	return copied;
+}
+
+static int _stpx_trace_open(struct inode *inode, struct file *filp)
+{
+	return relay_file_operations.open(inode, filp);
+}
+
+static __poll_t _stpx_trace_poll(struct file *filp, poll_table *wait)
+{
+	return relay_file_operations.poll(filp, wait);
+}
+
+static int _stpx_trace_release(struct inode *inode, struct file *filp)
+{
+	return relay_file_operations.release(inode, filp);
+}
+
+static const struct file_operations _stpx_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = _stpx_trace_open,
+	.read = _stpx_trace_read,
+	.poll = _stpx_trace_poll,
+	.release = _stpx_trace_release,
+};
+
 static struct dentry *_stpx_create_buf_file(const char *filename,
 					    struct dentry *parent,
 					    umode_t mode,
@@ -128,7 +233,7 @@ static struct dentry *_stpx_create_buf_file(const char *filename,
 
 	*is_global = 0;
 	d = debugfs_create_file(filename, mode, parent, buf,
-				&relay_file_operations);
+				&_stpx_trace_fops);
 	return IS_ERR(d) ? NULL : d;
 }
 
@@ -152,6 +257,7 @@ notrace int _stpx_transport_write(const char *data, size_t len)
 	size_t total = sizeof(hdr) + len;
 	struct rchan_buf *buf;
 	unsigned long flags;
+	size_t ready;
 	char *dst;
 	int ret = -ENOSPC;
 
@@ -167,9 +273,16 @@ notrace int _stpx_transport_write(const char *data, size_t len)
 	buf = *this_cpu_ptr(chan->buf);
 	if (unlikely(!buf))
 		goto out;
-	if (unlikely(buf->offset + total > chan->subbuf_size) &&
-	    !relay_switch_subbuf(buf, total))
-		goto out;		/* buffer full: drop */
+	if (unlikely(buf->offset + total > chan->subbuf_size)) {
+		/* Switching needs a free sub-buffer, else drop. */
+		ready = buf->subbufs_produced -
+			READ_ONCE(buf->subbufs_consumed);
+		if (buf->offset <= chan->subbuf_size)
+			ready++;	/* the one being closed */
+		if (ready >= chan->n_subbufs ||
+		    !relay_switch_subbuf(buf, total))
+			goto out;
+	}
 
 	hdr.magic = STPX_REC_MAGIC;
 	hdr.len = len;
@@ -323,6 +436,8 @@ static ssize_t _stpx_ctl_read(struct file *file, char __user *ubuf,
 	ssize_t ret;
 	size_t len;
 
+	if (!count)
+		return 0;
 	for (;;) {
 		if (mutex_lock_interruptible(&_stpx_ctl.read_lock))
 			return -ERESTARTSYS;
@@ -335,7 +450,10 @@ static ssize_t _stpx_ctl_read(struct file *file, char __user *ubuf,
 			return -ERESTARTSYS;
 	}
 
-	/* Producers never touch the tail slot while it is queued. */
+	/*
+	 * Producers never touch the tail slot while it is queued.  A short
+	 * read gets the start of the line; the rest is discarded.
+	 */
 	slot = &_stpx_ctl.ring[_stpx_ctl.tail];
 	len = min_t(size_t, count, slot->len);
 	if (copy_to_user(ubuf, slot->line, len)) {
@@ -387,27 +505,31 @@ static void _stpx_cmd_stop(void)
 	if (_stpx_ctl.state == _STPX_RUNNING)
 		_stpx_session_stop();
 	_stpx_ctl.state = _STPX_STOPPED;
-	relay_flush(_stpx_chan);
+	/*
+	 * Everything written so far is committed and readable (no
+	 * relay_flush(), see top), so 'D' can go out right away.
+	 */
 	_stpx_send_done();
 }
 
 static ssize_t _stpx_ctl_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	char cmd[16];
-	size_t n = min(count, sizeof(cmd) - 1);
+	char buf[16], *cmd;
 	int rc = 0;
 
-	if (copy_from_user(cmd, ubuf, n))
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
-	cmd[n] = '\0';
-	strim(cmd);
+	buf[count] = '\0';
+	cmd = strim(buf);
 
 	if (mutex_lock_interruptible(&_stpx_ctl.state_lock))
 		return -ERESTARTSYS;
-	if (count < sizeof(cmd) && !strcmp(cmd, STPX_CMD_START))
+	if (!strcmp(cmd, STPX_CMD_START))
 		rc = _stpx_cmd_start();
-	else if (count < sizeof(cmd) && !strcmp(cmd, STPX_CMD_STOP))
+	else if (!strcmp(cmd, STPX_CMD_STOP))
 		_stpx_cmd_stop();
 	else
 		rc = -EINVAL;
