@@ -45,6 +45,7 @@ const char* op_text(Op op) {
     case Op::PostInc: return "++";
     case Op::PreDec:
     case Op::PostDec: return "--";
+    case Op::AddressOf: return "&";
     case Op::Assign: return "=";
     case Op::AggregateInto: return "<<<";
   }

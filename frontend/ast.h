@@ -62,7 +62,8 @@ struct Symbol {
 // ---- Expressions ----
 
 enum class ExprKind : uint8_t {
-  Number, String, Var, Index, Call, Unary, Binary, Ternary, Assign, InArray
+  Number, String, Var, Index, Call, Unary, Binary, Ternary, Assign, InArray, Target, AtOp, Embedded,
+  Member, Wildcard
 };
 
 enum class Op : uint8_t {
@@ -70,7 +71,7 @@ enum class Op : uint8_t {
   Add, Sub, Mul, Div, Mod, Shl, Shr, UShr, BitAnd, BitOr, BitXor,
   LogAnd, LogOr, Eq, Ne, Lt, Le, Gt, Ge, RegexMatch, RegexNoMatch, Concat,
   // unary
-  Neg, Plus, Not, BitNot, PreInc, PreDec, PostInc, PostDec,
+  Neg, Plus, Not, BitNot, PreInc, PreDec, PostInc, PostDec, AddressOf,
   // assignment: Assign, or a compound whose binary op is in AssignExpr::op
   Assign, AggregateInto,
 };
@@ -149,10 +150,54 @@ struct InArrayExpr : Expr {
   VarRef* array = nullptr;
 };
 
+// "->field" or "[index]" applied to a target variable or an @ operator.
+struct TargetComponent {
+  std::string field;     // empty for an index
+  Expr* index = nullptr;
+  SourceLoc loc;
+};
+
+// $var, $$vars, $var->a->b[3], $var$ ...
+struct TargetExpr : Expr {
+  TargetExpr() : Expr(ExprKind::Target) {}
+  std::string base;  // with its '$' or '$$'
+  std::vector<TargetComponent> components;
+  std::string pretty;  // "", "$", "$$"
+};
+
+// @cast(...), @defined(...), @entry(...), @var(...), @count(...), @hist_log(...)...
+struct AtOpExpr : Expr {
+  AtOpExpr() : Expr(ExprKind::AtOp) {}
+  std::string name;  // without the '@'
+  std::vector<Expr*> args;
+  std::vector<TargetComponent> components;
+  std::string pretty;
+};
+
+// "->field" on a plain expression: a pointer whose type an earlier @cast
+// gave it (stap's autocast).
+struct MemberExpr : Expr {
+  MemberExpr() : Expr(ExprKind::Member) {}
+  Expr* base = nullptr;
+  std::vector<TargetComponent> components;
+  std::string pretty;
+};
+
+// "*" as an array key: any value (delete a[k, *], [*, k] in a).
+struct WildcardExpr : Expr {
+  WildcardExpr() : Expr(ExprKind::Wildcard) {}
+};
+
+// %{ C %} used as an expression (guru mode).
+struct EmbeddedExpr : Expr {
+  EmbeddedExpr() : Expr(ExprKind::Embedded) {}
+  std::string code;
+};
+
 // ---- Statements ----
 
 enum class StmtKind : uint8_t {
-  Block, Expr, If, While, For, Foreach, Next, Break, Continue, Return, Delete, Null
+  Block, Expr, If, While, For, Foreach, Next, Break, Continue, Return, Delete, Null, Try
 };
 
 struct Stmt : Node {
@@ -196,6 +241,8 @@ struct ForeachStmt : Stmt {
   VarRef* value = nullptr;     // "v = [k] in a", may be null
   std::vector<VarRef*> keys;
   VarRef* array = nullptr;
+  std::vector<Expr*> slice;    // "in a[k, *]": keys to match, may be empty
+  std::string aggregate;       // "in s @sum-": sort statistics by it, may be empty
   int sort_column = 0;         // 0 none, 1..N key column, -1 the value
   bool sort_descending = false;
   Expr* limit = nullptr;       // may be null
@@ -210,6 +257,13 @@ struct ReturnStmt : Stmt {
 struct DeleteStmt : Stmt {
   DeleteStmt() : Stmt(StmtKind::Delete) {}
   Expr* target = nullptr;  // VarRef or IndexExpr
+};
+
+struct TryStmt : Stmt {
+  TryStmt() : Stmt(StmtKind::Try) {}
+  BlockStmt* body = nullptr;
+  VarRef* var = nullptr;  // catch (var), may be null
+  BlockStmt* handler = nullptr;
 };
 
 struct SimpleStmt : Stmt {  // next, break, continue, ";"
@@ -228,6 +282,7 @@ struct ProbePoint : Node {
   std::vector<ProbePointComponent> components;
   bool optional = false;    // "?"
   bool sufficient = false;  // "!"
+  Expr* condition = nullptr;  // "if (cond)", may be null
   std::string to_string() const;
 };
 
@@ -239,11 +294,27 @@ struct ProbeDecl : Node {
   std::vector<int> global_reads, global_writes;  // Symbol::index, ascending
 };
 
+// probe NAME = P, Q { prologue }   or   probe NAME += P { epilogue }
+struct AliasDecl : Node {
+  std::vector<ProbePoint*> names;
+  std::vector<ProbePoint*> targets;
+  bool epilogue = false;          // "+=": body is an epilogue
+  BlockStmt* body = nullptr;
+  BlockStmt* second = nullptr;    // "= P { prologue }, { epilogue }", may be null
+};
+
+// %{ C %} at the top level.
+struct EmbeddedDecl : Node {
+  std::string code;
+};
+
 struct GlobalDecl : Node {
   std::string name;
   Expr* init = nullptr;  // literal, may be null
   int64_t max_entries = 0;
   bool sized = false;
+  bool is_private = false;
+  bool wrap = false;  // "%": a full array drops its oldest entry
   Symbol* sym = nullptr;
 };
 
@@ -255,6 +326,9 @@ struct Param {
 
 struct FunctionDecl : Node {
   std::string name;
+  bool is_private = false;
+  bool is_embedded = false;  // the body is embedded C
+  std::string embedded_code;
   Type declared = Type::Unknown;  // "function f:long (...)"
   std::vector<Param> params;
   BlockStmt* body = nullptr;
@@ -273,6 +347,8 @@ struct Script : Node {
   std::vector<ProbeDecl*> probes;
   std::vector<GlobalDecl*> globals;
   std::vector<FunctionDecl*> functions;
+  std::vector<AliasDecl*> aliases;
+  std::vector<EmbeddedDecl*> embedded;
 };
 
 }  // namespace stapx::ast

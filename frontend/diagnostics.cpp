@@ -29,7 +29,7 @@ constexpr std::string_view kKeywords[] = {
 constexpr std::string_view kOperators[] = {
     "<<<=", ">>>=", "<<<", ">>>", "<<=", ">>=", "...", "&&", "||", "==", "!=", "<=",
     ">=",   "<<",   ">>",  "++",  "--",  "+=",  "-=",  "*=", "/=", "%=", ".=", "&=",
-    "|=",   "^=",   "=~",  "!~",  "->",  "%{",  "%}",  "+",  "-",  "*",  "/",  "%",
+    "|=",   "^=",   "=~",  "!~",  "->",  "%{",  "%}",  "%(",  "%?",  "%:",  "%)",  "+",  "-",  "*",  "/",  "%",
     "<",    ">",    "=",   "!",   "~",   "&",   "|",   "^",  ".",  "?",  ":",  "{",
     "}",    "(",    ")",   "[",   "]",   ",",   ";",   "$"};
 
@@ -116,6 +116,18 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
     LineCol lc = sm_.line_col(d.loc);
     for (uint32_t i = 0; i + 1 < lc.col && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
     out += caret + "^";
+    // A token that came from a macro: show each call site, innermost first.
+    for (uint32_t exp = sm_.resolve(d.loc).second; exp;) {
+      const Expansion& e = sm_.expansion(exp);
+      LineCol site = sm_.line_col(e.site);
+      std::string_view site_line = sm_.line_text(e.site);
+      out += "\n" + std::string(indent - 8, ' ') + "in expansion of macro: operator '" + e.macro + "' at " +
+             sm_.describe(e.site) + "\n" + label + std::string(site_line) + "\n" + std::string(indent, ' ');
+      for (uint32_t i = 0; i + 1 < site.col && i < site_line.size(); ++i)
+        out += site_line[i] == '\t' ? '\t' : ' ';
+      out += "^";
+      exp = e.parent;
+    }
   }
   out_ << out << "\n";
   if (sev == Severity::ParseError) out_ << "\n";

@@ -111,6 +111,49 @@ class Printer {
         out_ << "] in " << in->array->name << ")";
         break;
       }
+      case ExprKind::Target: {
+        auto* t = static_cast<const TargetExpr*>(e);
+        out_ << t->base;
+        components(t->components);
+        out_ << t->pretty;
+        break;
+      }
+      case ExprKind::AtOp: {
+        auto* a = static_cast<const AtOpExpr*>(e);
+        out_ << "@" << a->name << "(";
+        list(a->args);
+        out_ << ")";
+        components(a->components);
+        out_ << a->pretty;
+        break;
+      }
+      case ExprKind::Embedded:
+        out_ << "%{" << static_cast<const EmbeddedExpr*>(e)->code << "%}";
+        break;
+      case ExprKind::Member: {
+        auto* m = static_cast<const MemberExpr*>(e);
+        out_ << "(";
+        expr(m->base);
+        out_ << ")";
+        components(m->components);
+        out_ << m->pretty;
+        break;
+      }
+      case ExprKind::Wildcard:
+        out_ << "*";
+        break;
+    }
+  }
+
+  void components(const std::vector<TargetComponent>& cs) {
+    for (const TargetComponent& c : cs) {
+      if (c.index) {
+        out_ << "[";
+        expr(c.index);
+        out_ << "]";
+      } else {
+        out_ << "->" << c.field;
+      }
     }
   }
 
@@ -120,7 +163,7 @@ class Printer {
       case StmtKind::Block: block(static_cast<const BlockStmt*>(s), depth); out_ << "\n"; break;
       case StmtKind::Expr:
         expr(static_cast<const ExprStmt*>(s)->expr);
-        out_ << "\n";
+        out_ << ";\n";
         break;
       case StmtKind::If: {
         auto* i = static_cast<const IfStmt*>(s);
@@ -173,6 +216,12 @@ class Printer {
           mark(static_cast<int>(i) + 1);
         }
         out_ << "] in " << f->array->name;
+        if (!f->slice.empty()) {
+          out_ << "[";
+          list(f->slice);
+          out_ << "]";
+        }
+        if (!f->aggregate.empty()) out_ << " @" << f->aggregate;
         if (!f->value) mark(-1);
         if (f->limit) {
           out_ << " limit ";
@@ -182,9 +231,19 @@ class Printer {
         stmt(f->body, depth + 1);
         break;
       }
-      case StmtKind::Next: out_ << "next\n"; break;
-      case StmtKind::Break: out_ << "break\n"; break;
-      case StmtKind::Continue: out_ << "continue\n"; break;
+      case StmtKind::Next: out_ << "next;\n"; break;
+      case StmtKind::Break: out_ << "break;\n"; break;
+      case StmtKind::Continue: out_ << "continue;\n"; break;
+      case StmtKind::Try: {
+        auto* t = static_cast<const TryStmt*>(s);
+        out_ << "try ";
+        block(t->body, depth);
+        out_ << " catch ";
+        if (t->var) out_ << "(" << t->var->name << ") ";
+        block(t->handler, depth);
+        out_ << "\n";
+        break;
+      }
       case StmtKind::Return: {
         auto* r = static_cast<const ReturnStmt*>(s);
         out_ << "return";
@@ -192,13 +251,13 @@ class Printer {
           out_ << " ";
           expr(r->value);
         }
-        out_ << "\n";
+        out_ << ";\n";
         break;
       }
       case StmtKind::Delete:
         out_ << "delete ";
         expr(static_cast<const DeleteStmt*>(s)->target);
-        out_ << "\n";
+        out_ << ";\n";
         break;
       case StmtKind::Null: out_ << ";\n"; break;
     }
@@ -211,10 +270,25 @@ class Printer {
     out_ << "}";
   }
 
+  void points(const std::vector<ProbePoint*>& ps) {
+    for (size_t i = 0; i < ps.size(); ++i) {
+      if (i) out_ << ", ";
+      out_ << ps[i]->to_string();
+      if (ps[i]->condition) {
+        out_ << " if (";
+        expr(ps[i]->condition);
+        out_ << ")";
+      }
+    }
+  }
+
   void script(const Script& s) {
+    for (const EmbeddedDecl* e : s.embedded) out_ << "%{" << e->code << "%}\n";
     for (const GlobalDecl* g : s.globals) {
+      if (g->is_private) out_ << "private ";
       out_ << "global " << g->name;
       if (g->sized) out_ << "[" << g->max_entries << "]";
+      if (g->wrap) out_ << "%";
       if (g->init) {
         out_ << " = ";
         expr(g->init);
@@ -222,6 +296,7 @@ class Printer {
       out_ << "\n";
     }
     for (const FunctionDecl* f : s.functions) {
+      if (f->is_private) out_ << "private ";
       out_ << "function " << f->name;
       if (f->declared != Type::Unknown) out_ << ":" << type_name(f->declared);
       out_ << " (";
@@ -231,15 +306,28 @@ class Printer {
         if (f->params[i].declared != Type::Unknown) out_ << ":" << type_name(f->params[i].declared);
       }
       out_ << ") ";
-      block(f->body, 0);
+      if (f->is_embedded)
+        out_ << "%{" << f->embedded_code << "%}";
+      else
+        block(f->body, 0);
+      out_ << "\n";
+    }
+    for (const AliasDecl* a : s.aliases) {
+      out_ << "probe ";
+      points(a->names);
+      out_ << (a->epilogue ? " += " : " = ");
+      points(a->targets);
+      out_ << " ";
+      block(a->body, 0);
+      if (a->second) {
+        out_ << ", ";
+        block(a->second, 0);
+      }
       out_ << "\n";
     }
     for (const ProbeDecl* p : s.probes) {
       out_ << "probe ";
-      for (size_t i = 0; i < p->points.size(); ++i) {
-        if (i) out_ << ", ";
-        out_ << p->points[i]->to_string();
-      }
+      points(p->points);
       out_ << " ";
       block(p->body, 0);
       out_ << "\n";

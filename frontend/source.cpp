@@ -17,8 +17,35 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
   return static_cast<uint32_t>(files_.size());
 }
 
+uint32_t SourceManager::add_preprocessed(std::string name, std::string text, std::vector<Segment> segments,
+                                         bool is_tapset) {
+  uint32_t id = add(std::move(name), std::move(text), is_tapset);
+  files_.back()->segments = std::move(segments);
+  return id;
+}
+
+uint32_t SourceManager::add_expansion(Expansion e) {
+  expansions_.push_back(std::move(e));
+  return static_cast<uint32_t>(expansions_.size());
+}
+
+std::pair<SourceLoc, uint32_t> SourceManager::resolve(SourceLoc loc) const {
+  if (!loc.valid()) return {loc, 0};
+  const SourceFile& f = file(loc.file);
+  if (f.segments.empty()) return {loc, 0};
+  // The last segment starting at or before loc.
+  auto it = std::upper_bound(f.segments.begin(), f.segments.end(), loc.offset,
+                             [](uint32_t off, const Segment& s) { return off < s.out; });
+  if (it == f.segments.begin()) return {f.segments.front().src, f.segments.front().expansion};
+  --it;
+  SourceLoc real = it->src;
+  real.offset += std::min(loc.offset - it->out, it->len ? it->len - 1 : 0);
+  return {real, it->expansion};
+}
+
 LineCol SourceManager::line_col(SourceLoc loc) const {
   if (!loc.valid()) return {};
+  loc = resolve(loc).first;
   const SourceFile& f = file(loc.file);
   auto it = std::upper_bound(f.line_starts.begin(), f.line_starts.end(), loc.offset);
   uint32_t line = static_cast<uint32_t>(it - f.line_starts.begin());
@@ -27,6 +54,7 @@ LineCol SourceManager::line_col(SourceLoc loc) const {
 
 std::string_view SourceManager::line_text(SourceLoc loc) const {
   if (!loc.valid()) return {};
+  loc = resolve(loc).first;
   const SourceFile& f = file(loc.file);
   LineCol lc = line_col(loc);
   size_t begin = f.line_starts[lc.line - 1];
@@ -37,6 +65,7 @@ std::string_view SourceManager::line_text(SourceLoc loc) const {
 
 std::string SourceManager::describe(SourceLoc loc) const {
   if (!loc.valid()) return "<unknown>";
+  loc = resolve(loc).first;
   LineCol lc = line_col(loc);
   return file(loc.file).name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
 }

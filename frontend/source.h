@@ -18,11 +18,30 @@ struct SourceLoc {
   bool valid() const { return file != 0; }
 };
 
+// A macro expansion: the call site, and the expansion it happened inside.
+struct Expansion {
+  std::string macro;    // "@name"
+  SourceLoc site;       // of the "@name" token, in a real file
+  uint32_t parent = 0;  // the expansion the call site itself came from
+};
+
+// Where a run of a preprocessed file's text came from: text[out, out+len)
+// is the token at `src` (in a real file), reached through `expansion`
+// (0: none, else index + 1 into SourceManager's expansions).
+struct Segment {
+  uint32_t out;
+  uint32_t len;
+  SourceLoc src;
+  uint32_t expansion;
+};
+
 struct SourceFile {
   std::string name;  // as shown to users: path, or "<input>" for -e
   std::string text;
   std::vector<uint32_t> line_starts;  // offset of each line's first byte
   bool is_tapset = false;
+  // A preprocessed file has segments mapping its text back to real files.
+  std::vector<Segment> segments;
 };
 
 struct LineCol {
@@ -34,13 +53,23 @@ class SourceManager {
  public:
   // Returns the file index + 1, usable as SourceLoc::file.
   uint32_t add(std::string name, std::string text, bool is_tapset = false);
+  // Adds a preprocessed view of other files (see Segment).
+  uint32_t add_preprocessed(std::string name, std::string text, std::vector<Segment> segments,
+                            bool is_tapset);
+  uint32_t add_expansion(Expansion e);
+  const Expansion& expansion(uint32_t id) const { return expansions_.at(id - 1); }
   const SourceFile& file(uint32_t id) const { return *files_.at(id - 1); }
+
+  // A location in a real file, and the expansion (0: none) it came through.
+  std::pair<SourceLoc, uint32_t> resolve(SourceLoc loc) const;
+  // These resolve preprocessed locations to the user's text.
   LineCol line_col(SourceLoc loc) const;
   std::string_view line_text(SourceLoc loc) const;
   std::string describe(SourceLoc loc) const;  // "file:line:col"
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;
+  std::vector<Expansion> expansions_;
 };
 
 }  // namespace stapx

@@ -21,7 +21,9 @@
 #include <fmt/format.h>
 
 #include "frontend/diagnostics.h"
+#include "frontend/library.h"
 #include "frontend/parse/parser.h"
+#include "frontend/preprocess.h"
 #include "frontend/printer.h"
 #include "translator/build/kbuild.h"
 #include "translator/codegen/codegen.h"
@@ -112,6 +114,26 @@ int run_pipeline(const Options& opts) {
   diags.set_warnings_as_errors(opts.warnings_as_errors);
   PassTimer timer;
 
+  // The target kernel: -r, the --vm guest's, or the running one. Pass 1
+  // needs its version and configuration for %( %) conditionals.
+  std::string vm_kernel_dir = env_or("STAPX_KERNEL_DIR", STAPX_KERNEL_DIR);
+  std::string kernel_spec = opts.kernel;
+  if (opts.vm && kernel_spec.empty()) {
+    std::ifstream rel(vm_kernel_dir + "/release");
+    if (!(rel >> kernel_spec)) {
+      std::cerr << "stapx: --vm needs the guest kernel in " << vm_kernel_dir
+                << " (missing 'release'); hint: run 'make deps', or set STAPX_KERNEL_DIR\n";
+      return 1;
+    }
+  }
+  auto kernel = resolve_kernel(kernel_spec);
+  if (!kernel) return 1;
+  PreprocessFacts facts;
+  facts.kernel_vr = kernel->release;
+  facts.kernel_v = kernel->release.substr(0, kernel->release.find('-'));
+  facts.config = kernel_config(*kernel);
+  facts.args = opts.script_args;
+
   // Pass 1: parse.
   std::string text = opts.script_text;
   if (!opts.from_command_line) {
@@ -125,16 +147,20 @@ int run_pipeline(const Options& opts) {
     ss << in.rdbuf();
     text = ss.str();
   }
-  uint32_t file = sm.add(opts.script_path, text);
+  MacroTable macros;
+  size_t library_files =
+      load_library_macros(sm, library_dirs(opts.include_dirs, facts), facts, macros, diags);
+  uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
-  ast::Script* script = parse_file(sm, file, arena, diags);
+  ast::Script* script = parse_file(sm, file, arena, diags, opts.script_args);
   if (diags.parse_errors()) {
     std::cerr << diags.parse_errors() << " parse error" << (diags.parse_errors() > 1 ? "s" : "") << ".\n";
     std::cerr << "Pass 1: parse failed.\n";
     return 1;
   }
   if (opts.verbose)
-    std::cerr << "Pass 1: parsed user script and 0 library scripts in " << timer.elapsed() << ".\n";
+    std::cerr << "Pass 1: parsed user script and " << library_files << " library scripts in "
+              << timer.elapsed() << ".\n";
   if (opts.last_pass == 1) {
     print_script(std::cout, *script);
     return 0;
@@ -173,18 +199,7 @@ int run_pipeline(const Options& opts) {
 
   // Pass 4: build.
   timer.mark();
-  std::string vm_kernel_dir = env_or("STAPX_KERNEL_DIR", STAPX_KERNEL_DIR);
-  std::string kernel_spec = opts.kernel;
-  if (opts.vm && kernel_spec.empty()) {
-    std::ifstream rel(vm_kernel_dir + "/release");
-    if (!(rel >> kernel_spec)) {
-      std::cerr << "stapx: --vm needs the guest kernel in " << vm_kernel_dir
-                << " (missing 'release'); hint: run 'make deps', or set STAPX_KERNEL_DIR\n";
-      return 1;
-    }
-  }
-  auto kernel = resolve_kernel(kernel_spec);
-  if (!kernel) return 1;
+  if (!require_kbuild(*kernel)) return 1;
   BuildRequest req{cg.module_name, c_source, *kernel, data_dir("STAPX_RUNTIME_DIR", "runtime", STAPX_RUNTIME_DIR),
                    opts.keep_tmp, opts.verbose};
   auto ko = build_module(req);

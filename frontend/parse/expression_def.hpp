@@ -27,7 +27,7 @@ inline const Keywords keywords;
 struct BinaryOps : x3::symbols<std::string> {
   BinaryOps() {
     for (const char* op : {"||", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=", "=~", "!~",
-                           "<<", ">>", ">>>", ".", "+", "-", "*", "/", "%"})
+                           "<<", ">>", ">>>", ".", "+", "-", "*", "/"})
       add(op, op);
   }
 };
@@ -49,9 +49,23 @@ const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
 const x3::rule<class paren_class, Operand> paren = "parenthesized expression";
+const x3::rule<class expr_list_class, std::vector<Operand>> expr_list = "expression";
 const x3::rule<class call_class, Call> call = "function call";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
+const x3::rule<class char_class, CharLit> char_lit = "character";
+const argref_type arg_ref = "command line argument";
+const embedded_type embedded = "embedded C";
+const x3::rule<class dollar_name_class, std::string> dollar_name = "target variable";
+const x3::rule<class at_name_class, std::string> at_name = "@ operator";
+const x3::rule<class tcomp_class, TargetComponent> target_component = "'->' or '['";
+const x3::rule<class field_class, std::string> field_name = "field name";
+const x3::rule<class member_comp_class, TargetComponent> member_comp = "'->'";
+const x3::rule<class key_class, Operand> key = "expression";
+const key_list_type key_list = "expression";
+const x3::rule<class pretty_class, std::string> pretty = "'$'";
+const x3::rule<class target_class, Target> target = "target variable";
+const x3::rule<class atop_class, AtOp> at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
 const x3::rule<class postfix_class, Operand> postfix = "expression";
 const x3::rule<class unary_class, Operand> unary = "expression";
@@ -67,8 +81,9 @@ const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
 const auto keyword = x3::lexeme[keywords >> !(x3::alnum | '_')];
 
+// Letters, digits, '_' and '$' (stap allows '$' after the first character).
 const auto identifier_def =
-    x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+    x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_("_$"))];
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
   _val(ctx).name = std::move(_attr(ctx));
@@ -81,34 +96,105 @@ const auto number_rule_def = x3::raw[x3::lexeme[x3::digit >> *x3::alnum]][([](au
   _val(ctx).pos = r.begin();
 })];
 
-const auto string_rule_def =
-    x3::raw[x3::lexeme['"' >> *(('\\' >> x3::char_) | ~x3::char_("\"\\\n")) > '"']][(
-        [](auto& ctx) {
-          auto& r = _attr(ctx);
-          _val(ctx).raw.assign(r.begin() + 1, r.end() - 1);
-          _val(ctx).pos = r.begin();
-        })];
+// Adjacent string literals are one string, as in C: "__x64_" "sys_read".
+const auto string_piece = x3::raw[x3::lexeme['"' >> *(('\\' >> x3::char_) | ~x3::char_("\"\\\n")) > '"']];
+const auto string_rule_def = +string_piece[([](auto& ctx) {
+  auto& r = _attr(ctx);
+  if (!_val(ctx).pos) _val(ctx).pos = r.begin();
+  _val(ctx).raw.append(r.begin() + 1, r.end() - 1);
+})];
 
-const auto paren_def = '(' > expr_rule > ')';
+// (expr), or (expr)[i]->f: components applied to a parenthesized pointer.
+const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
+                       -((+target_component >> -pretty)[([](auto& ctx) {
+                         Member m;
+                         m.base = std::move(_val(ctx));
+                         m.components = std::move(at_c<0>(_attr(ctx)));
+                         if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
+                         _val(ctx) = std::move(m);
+                       })]);
+const auto expr_list_def = expr_rule % ',';
+// Array keys: an expression, or "*" for any key (delete a[k, *]).
+const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
+  Wildcard w;
+  w.pos = nullptr;
+  _val(ctx) = w;
+})] | expr_rule[to_val];
+const auto key_list_def = key % ',';
+
+// 'a', '\n', '\101'
+const auto char_lit_def = x3::raw[x3::lexeme['\'' >> (('\\' >> +(x3::alnum) ) | ('\\' >> x3::char_) | ~x3::char_("'\\\n")) >> '\'']][(
+    [](auto& ctx) {
+      auto& r = _attr(ctx);
+      _val(ctx).raw.assign(r.begin() + 1, r.end() - 1);
+      _val(ctx).pos = r.begin();
+    })];
+
+// $1 @2 $# @#
+const auto arg_ref_def =
+    x3::raw[x3::lexeme[x3::char_("$@") >> (+x3::digit | x3::char_('#'))]][([](auto& ctx) {
+      auto& r = _attr(ctx);
+      _val(ctx).text.assign(r.begin(), r.end());
+      _val(ctx).pos = r.begin();
+    })];
+
+const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"]][([](auto& ctx) {
+  auto& r = _attr(ctx);
+  _val(ctx).code.assign(r.begin() + 2, r.end() - 2);
+  _val(ctx).pos = r.begin();
+})];
+
+// $var, $$vars, $$parms, $$locals, $$return
+const auto dollar_name_def =
+    x3::raw[x3::lexeme['$' >> -x3::lit('$') >> (x3::alpha | '_') >> *(x3::alnum | '_')]];
+const auto at_name_def = x3::lexeme['@' >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+
+const auto target_component_def =
+    mark >> ((x3::lit("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
+             ('[' > expr_rule > ']')[([](auto& ctx) { _val(ctx).index = std::move(_attr(ctx)); })]);
+
+// "$" or "$$" right after a target path: pretty-print it.
+const auto pretty_def = x3::no_skip[x3::string("$$") | x3::string("$")];
+
+// Struct fields may be named like keywords ("->next").
+const auto field_name_def = x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+
+const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
+  _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).components = std::move(at_c<1>(_attr(ctx)));
+  if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = *p;
+})];
+
+// @cast(p, "type"[, "module"])->f, @defined(x), @count(s), @hist_log(s)[i]...
+const auto at_op_def = mark >> ((at_name >> '(') > -(expr_rule % ',') > ')' > *target_component >
+                                -pretty)[([](auto& ctx) {
+  auto& a = _attr(ctx);
+  _val(ctx).name = std::move(at_c<0>(a));
+  if (auto& args = at_c<1>(a)) _val(ctx).args = std::move(*args);
+  _val(ctx).components = std::move(at_c<2>(a));
+  if (auto& p = at_c<3>(a)) _val(ctx).pretty = *p;
+})];
 
 const auto call_def = mark >> ((identifier >> '(') > -(expr_rule % ',') > ')')[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
   if (auto& a = at_c<1>(_attr(ctx))) _val(ctx).args = std::move(*a);
 })];
 
-const auto index_def = mark >> ((ident_rule >> '[') > (expr_rule % ',') > ']')[([](auto& ctx) {
+const auto index_def = mark >> ((ident_rule >> '[') > key_list > ']')[([](auto& ctx) {
   _val(ctx).array = std::move(at_c<0>(_attr(ctx)));
   _val(ctx).keys = std::move(at_c<1>(_attr(ctx)));
 })];
 
 const auto multi_in_def = mark >>
-    (('[' > (expr_rule % ',') > ']') > kw("in") > ident_rule)[([](auto& ctx) {
+    (('[' > key_list > ']') > kw("in") > ident_rule)[([](auto& ctx) {
       _val(ctx).keys = std::move(at_c<0>(_attr(ctx)));
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
 
-const auto primary_def = number_rule[to_val] | string_rule[to_val] | paren[to_val] |
-                         multi_in[to_val] | call[to_val] | index[to_val] | ident_rule[to_val];
+const auto primary_def = number_rule[to_val] | string_rule[to_val] | char_lit[to_val] |
+                         paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
+                         at_op[to_val] | embedded[to_val] | call[to_val] | index[to_val] |
+                         ident_rule[to_val];
 
 inline const auto make_op = [](auto& ctx) {
   _val(ctx).op = std::move(_attr(ctx));
@@ -117,18 +203,34 @@ const x3::rule<class op_text_class, std::string> postfix_text = "operator";
 const auto postfix_text_def = x3::string("++") | x3::string("--");
 const auto postfix_op_def = mark >> postfix_text[make_op];
 
-const auto postfix_def = primary[to_val] >>
-                         *(postfix_op[([](auto& ctx) {
-                           Unary u;
-                           u.op = "post" + _attr(ctx).op;
-                           u.pos = _attr(ctx).pos;
-                           u.operand = std::move(_val(ctx));
-                           _val(ctx) = std::move(u);
-                         })]);
+// After any operand: "->field" chains (typed pointers), and ++ / --.
+const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
+                               _val(ctx).field = std::move(_attr(ctx));
+                             })];
+const auto member_chain = +member_comp >> *target_component >> -pretty;
+
+const auto postfix_def =
+    primary[to_val] >>
+    -(member_chain[([](auto& ctx) {
+      Member m;
+      m.base = std::move(_val(ctx));
+      m.components = std::move(at_c<0>(_attr(ctx)));
+      for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
+      if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
+      _val(ctx) = std::move(m);
+    })]) >>
+    *(postfix_op[([](auto& ctx) {
+      Unary u;
+      u.op = "post" + _attr(ctx).op;
+      u.pos = _attr(ctx).pos;
+      u.operand = std::move(_val(ctx));
+      _val(ctx) = std::move(u);
+    })]);
 
 const x3::rule<class unary_text_class, std::string> unary_text = "operator";
 const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!") |
-                            x3::string("~") | x3::string("-") | x3::string("+");
+                            x3::string("~") | x3::string("-") | x3::string("+") |
+                            x3::lexeme[x3::string("&") >> !x3::lit('&')];
 const auto unary_op_def = mark >> unary_text[make_op];
 
 const auto unary_def = (unary_op > unary)[([](auto& ctx) {
@@ -144,6 +246,8 @@ const auto unary_def = (unary_op > unary)[([](auto& ctx) {
 // nor of the aggregation operator "<<<".
 const x3::rule<class binary_text_class, std::string> binary_text = "operator";
 const auto binary_text_def = x3::lexeme[binary_ops >> !x3::char_("=<")] |
+                             // "%" but not "%=" nor a preprocessor or embedded-C token
+                             x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
                              x3::lexeme[x3::string("in") >> !(x3::alnum | '_')];
 const auto binary_op_def = mark >> binary_text[make_op];
 const x3::rule<class assign_text_class, std::string> assign_text = "operator";
@@ -194,6 +298,9 @@ const auto expr_rule_def = assign;
 
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,
                     assign_text, assign_op)
+BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
+BOOST_SPIRIT_DEFINE(char_lit, arg_ref, embedded, dollar_name, at_name, target_component, pretty,
+                    target, at_op)
 BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
                     primary, postfix, unary, chain, binary, ternary, assign, expr_rule)
 

@@ -43,7 +43,11 @@ using expr_type = x3::rule<class expr_class, x3ast::Operand>;
 using ident_type = x3::rule<class ident_class, x3ast::Ident>;
 using number_type = x3::rule<class number_class, x3ast::Number>;
 using string_type = x3::rule<class string_class, x3ast::String>;
-BOOST_SPIRIT_DECLARE(expr_type, ident_type, number_type, string_type)
+using embedded_type = x3::rule<class embedded_class, x3ast::Embedded>;
+using argref_type = x3::rule<class argref_class, x3ast::ArgRef>;
+using key_list_type = x3::rule<class key_list_class, std::vector<x3ast::Operand>>;
+BOOST_SPIRIT_DECLARE(expr_type, ident_type, number_type, string_type, embedded_type, argref_type,
+                     key_list_type)
 
 // Statements and declarations (statement.cpp).
 using toplevel_type = x3::rule<class toplevel_class, x3ast::TopLevel>;
@@ -55,7 +59,10 @@ inline const expr_type expr_ref = "expression";
 inline const ident_type ident_ref = "identifier";
 inline const number_type number_ref = "number";
 inline const string_type string_ref = "string";
-inline const toplevel_type toplevel_ref = "'probe', 'global' or 'function'";
+inline const embedded_type embedded_ref = "embedded C";
+inline const argref_type argref_ref = "command line argument";
+inline const key_list_type key_list_ref = "expression";
+inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
 
 // A reserved word, not the prefix of a longer identifier.
 inline auto kw(const char* word) { return x3::lexeme[x3::lit(word) >> !(x3::alnum | '_')]; }

@@ -4,7 +4,9 @@
 #include "frontend/parse/lower.h"
 
 #include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <map>
 
 namespace stapx::parse {
@@ -50,8 +52,9 @@ const std::map<std::string, Op>& assign_table() {
 
 }  // namespace
 
-Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink& diags)
-    : sm_(sm), file_(file), text_(sm.file(file).text), arena_(arena), diags_(diags) {}
+Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink& diags,
+                 const std::vector<std::string>& args)
+    : sm_(sm), file_(file), text_(sm.file(file).text), arena_(arena), diags_(diags), args_(args) {}
 
 SourceLoc Lowerer::loc(const char* pos) const {
   if (!pos) return {file_, 0};
@@ -76,7 +79,8 @@ SourceLoc Lowerer::loc(const char* pos) const {
 
 NumberLit* Lowerer::number(const x3ast::Number& n) {
   auto* lit = arena_.make<NumberLit>(loc(n.pos));
-  const std::string& t = n.text;
+  bool negative = !n.text.empty() && n.text[0] == '-';  // a probe point's begin(-1)
+  const std::string t = negative ? n.text.substr(1) : n.text;
   int base = 10;
   size_t i = 0;
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
@@ -97,15 +101,21 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
     v = v * base + d;
     if (v > UINT64_MAX) ok = false;
   }
+  if (negative && v > static_cast<unsigned __int128>(INT64_MAX) + 1) ok = false;
   if (!ok) diags_.report(DiagId::ParseBadNumber, lit->loc);
-  lit->value = static_cast<int64_t>(static_cast<uint64_t>(v));
+  uint64_t bits = static_cast<uint64_t>(v);
+  lit->value = static_cast<int64_t>(negative ? 0 - bits : bits);
   return lit;
 }
 
 StringLit* Lowerer::string(const x3ast::String& s) {
   auto* lit = arena_.make<StringLit>(loc(s.pos));
-  const std::string& r = s.raw;
-  std::string& out = lit->value;
+  lit->value = unescape(s.raw, lit->loc);
+  return lit;
+}
+
+std::string Lowerer::unescape(const std::string& r, SourceLoc at) {
+  std::string out;
   for (size_t i = 0; i < r.size(); ++i) {
     if (r[i] != '\\') {
       out += r[i];
@@ -131,7 +141,7 @@ StringLit* Lowerer::string(const x3ast::String& s) {
           v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : h - 'a' + 10);
           ++n;
         }
-        if (n == 0) diags_.report(DiagId::ParseBadEscape, lit->loc);
+        if (n == 0) diags_.report(DiagId::ParseBadEscape, at);
         out += static_cast<char>(v);
         break;
       }
@@ -144,11 +154,61 @@ StringLit* Lowerer::string(const x3ast::String& s) {
           }
           out += static_cast<char>(v);
         } else {
-          diags_.report(DiagId::ParseBadEscape, lit->loc);
+          out += c;  // an unknown escape stands for the character itself
         }
     }
   }
-  return lit;
+  return out;
+}
+
+// $N and @N become literals of the N-th command-line argument; $# and @#
+// the number of arguments.
+Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
+  SourceLoc at = loc(a.pos);
+  if (a.text[1] == '#') {
+    auto* n = arena_.make<NumberLit>(at);
+    n->value = static_cast<int64_t>(args_.size());
+    return n;
+  }
+  size_t index = std::strtoul(a.text.c_str() + 1, nullptr, 10);
+  if (index == 0 || index > args_.size()) {
+    diags_.report(DiagId::ParseArgRange, at, index, args_.size());
+    return arena_.make<NumberLit>(at);
+  }
+  const std::string& v = args_[index - 1];
+  if (a.text[0] == '@') {
+    auto* str = arena_.make<StringLit>(at);
+    str->value = v;
+    return str;
+  }
+  auto* n = arena_.make<NumberLit>(at);
+  char* end = nullptr;
+  errno = 0;
+  long long x = std::strtoll(v.c_str(), &end, 0);
+  if (v.empty() || *end || errno) {
+    unsigned long long u = std::strtoull(v.c_str(), &end, 0);
+    if (v.empty() || *end || errno) {
+      diags_.report(DiagId::ParseArgNotNumber, at, index, v);
+      return n;
+    }
+    x = static_cast<long long>(u);
+  }
+  n->value = x;
+  return n;
+}
+
+std::vector<TargetComponent> Lowerer::components(const std::vector<x3ast::TargetComponent>& cs) {
+  std::vector<TargetComponent> out;
+  for (auto& c : cs) {
+    TargetComponent tc;
+    tc.loc = loc(c.pos);
+    if (c.index)
+      tc.index = expr(*c.index);
+    else
+      tc.field = c.field;
+    out.push_back(std::move(tc));
+  }
+  return out;
 }
 
 VarRef* Lowerer::var(const x3ast::Ident& id) {
@@ -210,6 +270,43 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
     Expr* operator()(const x3ast::Number& n) const { return l.number(n); }
     Expr* operator()(const x3ast::String& s) const { return l.string(s); }
     Expr* operator()(const x3ast::Ident& id) const { return l.var(id); }
+    Expr* operator()(const x3ast::ArgRef& a) const { return l.arg_ref(a); }
+    Expr* operator()(const x3ast::CharLit& ch) const {
+      auto* n = l.arena_.make<NumberLit>(l.loc(ch.pos));
+      std::string v = l.unescape(ch.raw, n->loc);
+      if (v.size() != 1) l.diags_.report(DiagId::ParseBadChar, n->loc);
+      n->value = v.empty() ? 0 : static_cast<unsigned char>(v[0]);
+      return n;
+    }
+    Expr* operator()(const x3ast::Embedded& em) const {
+      auto* e = l.arena_.make<EmbeddedExpr>(l.loc(em.pos));
+      e->code = em.code;
+      return e;
+    }
+    Expr* operator()(const x3ast::Target& t) const {
+      auto* e = l.arena_.make<TargetExpr>(l.loc(t.pos));
+      e->base = t.base;
+      e->components = l.components(t.components);
+      e->pretty = t.pretty;
+      return e;
+    }
+    Expr* operator()(const x3ast::Member& m) const {
+      auto* e = l.arena_.make<MemberExpr>(SourceLoc{});
+      e->base = l.expr(m.base);
+      e->loc = e->base->loc;
+      e->components = l.components(m.components);
+      e->pretty = m.pretty;
+      return e;
+    }
+    Expr* operator()(const x3ast::Wildcard& w) const { return l.arena_.make<WildcardExpr>(l.loc(w.pos)); }
+    Expr* operator()(const x3ast::AtOp& a) const {
+      auto* e = l.arena_.make<AtOpExpr>(l.loc(a.pos));
+      e->name = a.name;
+      for (auto& arg : a.args) e->args.push_back(l.expr(arg));
+      e->components = l.components(a.components);
+      e->pretty = a.pretty;
+      return e;
+    }
     Expr* operator()(const x3ast::Call& c) const {
       auto* call = l.arena_.make<CallExpr>(l.loc(c.pos));
       call->name = c.name;
@@ -231,7 +328,7 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
     Expr* operator()(const x3ast::Unary& u) const {
       static const std::map<std::string, Op> ops = {
           {"-", Op::Neg},        {"+", Op::Plus},       {"!", Op::Not},
-          {"~", Op::BitNot},     {"++", Op::PreInc},    {"--", Op::PreDec},
+          {"~", Op::BitNot},     {"++", Op::PreInc},    {"--", Op::PreDec},   {"&", Op::AddressOf},
           {"post++", Op::PostInc}, {"post--", Op::PostDec}};
       Expr* operand = l.expr(u.operand);
       auto* e = l.arena_.make<UnaryExpr>(u.op.rfind("post", 0) == 0 ? operand->loc : l.loc(u.pos));
@@ -295,6 +392,13 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
       return st;
     }
     Stmt* operator()(const x3ast::Block& b) const { return l.block(b); }
+    Stmt* operator()(const x3ast::Try& t) const {
+      auto* st = l.arena_.make<TryStmt>(l.loc(t.pos));
+      st->body = l.block(t.body);
+      if (t.var) st->var = l.var(*t.var);
+      st->handler = l.block(t.handler);
+      return st;
+    }
     Stmt* operator()(const x3ast::If& i) const {
       auto* st = l.arena_.make<IfStmt>(l.loc(i.pos));
       st->cond = l.expr(i.cond);
@@ -337,6 +441,16 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
       }
       st->array = l.var(f.array.ident);
       sorted(f.array, -1);
+      for (auto& k : f.slice) st->slice.push_back(l.expr(k));
+      if (f.aggregate) {
+        st->aggregate = f.aggregate->name;
+        if (!f.aggregate->sort.empty()) {
+          x3ast::SortedIdent marker;
+          marker.sort = f.aggregate->sort;
+          marker.pos = f.aggregate->pos;
+          sorted(marker, -1);
+        }
+      }
       if (f.limit) st->limit = l.expr(*f.limit);
       st->body = l.body(f.body);
       return st;
@@ -352,27 +466,80 @@ Stmt* Lowerer::body(const x3ast::Statement& s) {
   return st;
 }
 
+// Brace groups multiply out: a.{b,c}.d is a.b.d and a.c.d.
+void Lowerer::expand_point(const x3ast::ProbePoint& pp,
+                           std::vector<std::vector<ProbePointComponent>>& out) {
+  out.assign(1, {});
+  for (const x3ast::PointElement& el : pp.elements) {
+    if (const auto* c = boost::get<x3ast::ProbePointComponent>(&el)) {
+      ProbePointComponent comp;
+      comp.name = c->name;
+      comp.loc = loc(c->pos);
+      if (c->arg) comp.arg = expr(*c->arg);
+      for (auto& prefix : out) prefix.push_back(comp);
+      continue;
+    }
+    std::vector<const x3ast::ProbePoint*> alternatives;
+    for (auto& alt : boost::get<x3ast::x3::forward_ast<x3ast::PointGroup>>(el).get().alternatives)
+      alternatives.push_back(&alt);
+    std::vector<std::vector<ProbePointComponent>> next;
+    for (const x3ast::ProbePoint* alt : alternatives) {
+      std::vector<std::vector<ProbePointComponent>> tails;
+      expand_point(*alt, tails);
+      for (auto& prefix : out)
+        for (auto& tail : tails) {
+          auto joined = prefix;
+          joined.insert(joined.end(), tail.begin(), tail.end());
+          next.push_back(std::move(joined));
+        }
+    }
+    out = std::move(next);
+  }
+}
+
+std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& pps) {
+  std::vector<ProbePoint*> out;
+  for (const x3ast::ProbePoint& pp : pps) {
+    std::vector<std::vector<ProbePointComponent>> expanded;
+    expand_point(pp, expanded);
+    Expr* cond = pp.condition ? expr(*pp.condition) : nullptr;
+    for (auto& comps : expanded) {
+      auto* point = arena_.make<ProbePoint>(loc(pp.pos));
+      point->optional = pp.suffix == "?";
+      point->sufficient = pp.suffix == "!";
+      point->components = std::move(comps);
+      point->condition = cond;
+      out.push_back(point);
+    }
+  }
+  return out;
+}
+
 void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
   struct Visitor {
     Lowerer& l;
     Script& script;
     void operator()(const x3ast::Probe& p) const {
-      auto* probe = l.arena_.make<ProbeDecl>(l.loc(p.pos));
-      for (auto& pp : p.points) {
-        auto* point = l.arena_.make<ProbePoint>(l.loc(pp.pos));
-        point->optional = pp.suffix == "?";
-        point->sufficient = pp.suffix == "!";
-        for (auto& c : pp.components) {
-          ProbePointComponent comp;
-          comp.name = c.name;
-          comp.loc = l.loc(c.pos);
-          if (c.arg) comp.arg = l.expr(*c.arg);
-          point->components.push_back(std::move(comp));
-        }
-        probe->points.push_back(point);
+      if (!p.alias_op.empty()) {
+        auto* alias = l.arena_.make<AliasDecl>(l.loc(p.pos));
+        alias->names = l.points(p.points);
+        alias->targets = l.points(p.alias_points);
+        alias->epilogue = p.alias_op == "+=";
+        alias->body = l.block(p.body);
+        if (p.epilogue) alias->second = l.block(*p.epilogue);
+        script.aliases.push_back(alias);
+        return;
       }
+      auto* probe = l.arena_.make<ProbeDecl>(l.loc(p.pos));
+      if (p.epilogue) l.diags_.report(DiagId::ParseExpected, l.loc(p.epilogue->pos), "'=' or '+=' (only an alias has a second block)");
+      probe->points = l.points(p.points);
       probe->body = l.block(p.body);
       script.probes.push_back(probe);
+    }
+    void operator()(const x3ast::Embedded& em) const {
+      auto* e = l.arena_.make<EmbeddedDecl>(l.loc(em.pos));
+      e->code = em.code;
+      script.embedded.push_back(e);
     }
     void operator()(const x3ast::Global& g) const {
       for (auto& v : g.vars) {
@@ -383,6 +550,8 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
           decl->max_entries = l.number(*v.size)->value;
         }
         if (v.init) decl->init = l.expr(*v.init);
+        decl->wrap = v.wrap;
+        decl->is_private = g.is_private;
         script.globals.push_back(decl);
       }
     }
@@ -394,7 +563,14 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       };
       fn->declared = type_of(f.type);
       for (auto& p : f.params) fn->params.push_back({p.name.name, type_of(p.type), l.loc(p.pos)});
-      fn->body = l.block(f.body);
+      fn->is_private = f.is_private;
+      if (f.embedded) {
+        fn->is_embedded = true;
+        fn->embedded_code = f.embedded->code;
+        fn->body = l.arena_.make<BlockStmt>(l.loc(f.embedded->pos));
+      } else {
+        fn->body = l.block(f.body);
+      }
       script.functions.push_back(fn);
     }
   };

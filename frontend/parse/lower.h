@@ -10,7 +10,9 @@ namespace stapx::parse {
 
 class Lowerer {
  public:
-  Lowerer(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags);
+  // `args` are the script's command-line arguments ($1, @1, $#).
+  Lowerer(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
+          const std::vector<std::string>& args);
   void lower(const x3ast::TopLevel& top, ast::Script& script);
   SourceLoc loc(const char* pos) const;
 
@@ -24,12 +26,18 @@ class Lowerer {
   ast::VarRef* var(const x3ast::Ident& id);
   ast::NumberLit* number(const x3ast::Number& n);
   ast::StringLit* string(const x3ast::String& s);
+  std::string unescape(const std::string& raw, SourceLoc loc);
+  ast::Expr* arg_ref(const x3ast::ArgRef& a);
+  std::vector<ast::TargetComponent> components(const std::vector<x3ast::TargetComponent>& cs);
+  std::vector<ast::ProbePoint*> points(const std::vector<x3ast::ProbePoint>& pps);
+  void expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
 
   const SourceManager& sm_;
   uint32_t file_;
   const std::string& text_;
   ast::Arena& arena_;
   DiagSink& diags_;
+  const std::vector<std::string>& args_;
 };
 
 }  // namespace stapx::parse

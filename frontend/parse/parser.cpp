@@ -67,19 +67,22 @@ const char* recovery_point(const char* p, const char* end) {
 // "keyword" for the lexeme parsers of reserved words.
 std::string expected_text(const std::string& which) {
   if (which.find("lexeme") != std::string::npos) return "keyword";
+  // An unnamed X3 parser describes itself by its C++ type: say what it is.
+  if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos)
+    return "valid syntax";
   return which;
 }
 
 }  // namespace
 
-ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& arena,
-                        DiagSink& diags) {
+ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
+                        const std::vector<std::string>& args) {
   auto* script = arena.make<ast::Script>(SourceLoc{file, 0});
   script->file = file;
   const std::string& text = sm.file(file).text;
   const char* begin = text.data();
   const char* end = begin + text.size();
-  parse::Lowerer lower(sm, file, arena, diags);
+  parse::Lowerer lower(sm, file, arena, diags, args);
 
   if (const char* deep = too_deep(begin, end)) {
     diags.report(DiagId::ParseTooDeep, lower.loc(deep));
@@ -98,7 +101,7 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
         continue;
       }
       diags.report(DiagId::ParseExpected, lower.loc(start),
-                   "'probe', 'global', 'private' or 'function'");
+                   "'probe', 'global', 'private', 'function' or '%{'");
       p = recovery_point(start, end);
     } catch (const x3::expectation_failure<const char*>& f) {
       diags.report(DiagId::ParseExpected, lower.loc(f.where()), expected_text(f.which()));

@@ -22,6 +22,10 @@ const x3::rule<class if_class, If> if_stmt = "if statement";
 const x3::rule<class while_class, While> while_stmt = "while statement";
 const x3::rule<class for_class, For> for_stmt = "for statement";
 const x3::rule<class foreach_class, Foreach> foreach_stmt = "foreach statement";
+const x3::rule<class try_class, Try> try_stmt = "try statement";
+const x3::rule<class foreach_agg_class, ForeachAggregate> foreach_aggregate = "aggregate";
+const x3::rule<class aggregate_name_class, std::string> aggregate_name = "aggregate";
+const x3::rule<class foreach_slice_class, std::vector<Operand>> foreach_slice = "array slice";
 const x3::rule<class sorted_class, SortedIdent> sorted_ident = "identifier";
 const x3::rule<class simple_class, Simple> simple_stmt = "statement";
 const x3::rule<class return_class, Return> return_stmt = "return statement";
@@ -31,13 +35,18 @@ const x3::rule<class fkeys_class, std::vector<SortedIdent>> foreach_keys = "fore
 const x3::rule<class literal_class, Operand> literal = "literal string or number";
 const x3::rule<class component_class, ProbePointComponent> component = "probe point component";
 const x3::rule<class point_class, ProbePoint> probe_point = "probe point";
+const x3::rule<class point_element_class, PointElement> point_element = "probe point";
+const x3::rule<class point_list_class, std::vector<ProbePoint>> point_list = "probe point";
 const x3::rule<class probe_class, Probe> probe = "probe";
 const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
+const x3::rule<class global_vars_class, std::vector<GlobalVar>> global_vars = "global variable";
 const x3::rule<class param_class, Param> param = "parameter";
 const x3::rule<class type_class, std::string> type_name = "type name ('long' or 'string')";
 const x3::rule<class function_class, Function> function = "function";
-const toplevel_type toplevel_rule = "'probe', 'global' or 'function'";
+const x3::rule<class alias_op_class, std::string> alias_op = "'=' or '+='";
+const x3::rule<class alias_part_class, AliasPart> alias_part = "probe alias";
+const toplevel_type toplevel_rule = "'probe', 'global', 'private', 'function' or '%{'";
 
 const auto block_def = mark >> (x3::lit('{') > *statement > '}')[([](auto& ctx) {
   _val(ctx).stmts = std::move(_attr(ctx));
@@ -78,16 +87,38 @@ const auto sorted_ident_def = mark >>
 const auto foreach_keys_def = ('[' > (sorted_ident % ',') > ']')[to_val] |
                               sorted_ident[([](auto& ctx) { _val(ctx).push_back(_attr(ctx)); })];
 
+// The value form is tried only when "v =" is really there: X3 does not undo
+// a partly parsed optional's attribute when it backtracks.
+const auto aggregate_name_def = x3::lexeme['@' >> (x3::string("count") | x3::string("sum") |
+                                                     x3::string("min") | x3::string("max") |
+                                                     x3::string("avg")) >> !(x3::alnum | '_')];
+const auto foreach_aggregate_def =
+    mark >> (aggregate_name >> -sort_mark)[([](auto& ctx) {
+      _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
+      if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).sort = *s;
+    })];
+
+const auto foreach_slice_def = '[' > key_list_ref > ']';
+
 const auto foreach_stmt_def = mark >>
-    (kw("foreach") > '(' > -(sorted_ident >> '=') > foreach_keys > kw("in") > sorted_ident >
-     -(kw("limit") > expr_ref) > ')' > statement)[([](auto& ctx) {
+    (kw("foreach") > '(' > -(&(sorted_ident >> '=') >> sorted_ident >> '=') > foreach_keys > kw("in") > sorted_ident >
+     -foreach_slice > -foreach_aggregate > -(kw("limit") > expr_ref) > ')' > statement)[([](auto& ctx) {
       auto& a = _attr(ctx);
       _val(ctx).value = std::move(at_c<0>(a));
       _val(ctx).keys = std::move(at_c<1>(a));
       _val(ctx).array = std::move(at_c<2>(a));
-      _val(ctx).limit = std::move(at_c<3>(a));
-      _val(ctx).body = std::move(at_c<4>(a));
+      if (auto& slice = at_c<3>(a)) _val(ctx).slice = std::move(*slice);
+      _val(ctx).aggregate = std::move(at_c<4>(a));
+      _val(ctx).limit = std::move(at_c<5>(a));
+      _val(ctx).body = std::move(at_c<6>(a));
     })];
+
+const auto try_stmt_def = mark >> (kw("try") > block > kw("catch") > -('(' > ident_ref > ')') > block)[(
+                                      [](auto& ctx) {
+                                        _val(ctx).body = std::move(at_c<0>(_attr(ctx)));
+                                        _val(ctx).var = std::move(at_c<1>(_attr(ctx)));
+                                        _val(ctx).handler = std::move(at_c<2>(_attr(ctx)));
+                                      })];
 
 const auto simple_stmt_def = mark >>
     (x3::raw[kw("next") | kw("break") | kw("continue")])[([](auto& ctx) {
@@ -115,12 +146,17 @@ const auto null_stmt = x3::lit(';')[([](auto& ctx) {
 
 // Any statement may be followed by one ';'.
 const auto statement_def = ((block[to_val] | if_stmt[to_val] | while_stmt[to_val] |
-                             for_stmt[to_val] | foreach_stmt[to_val] | simple_stmt[to_val] |
+                             for_stmt[to_val] | foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
                              return_stmt[to_val] | delete_stmt[to_val] | expr_stmt[to_val]) >>
                             -x3::lit(';')) |
                            null_stmt;
 
-const auto literal_def = number_ref[to_val] | string_ref[to_val];
+const auto literal_def = number_ref[to_val] | string_ref[to_val] | argref_ref[to_val] |
+                         ('-' >> number_ref)[([](auto& ctx) {
+                           Number n = std::move(_attr(ctx));
+                           n.text = "-" + n.text;
+                           _val(ctx) = std::move(n);
+                         })];
 
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
 const auto component_name_def = x3::lexeme[+(x3::alnum | x3::char_("_*"))];
@@ -133,27 +169,58 @@ const auto component_def = mark >>
       _val(ctx).arg = std::move(at_c<1>(_attr(ctx)));
     })];
 
+const auto point_element_def =
+    component[to_val] | ('{' > point_list > '}')[([](auto& ctx) {
+      PointGroup g;
+      g.alternatives = std::move(_attr(ctx));
+      _val(ctx) = std::move(g);
+    })];
+
+const auto point_list_def = probe_point % ',';
+
 const auto probe_point_def = mark >>
-    ((component % '.') >> -point_suffix)[([](auto& ctx) {
-      _val(ctx).components = std::move(at_c<0>(_attr(ctx)));
+    ((point_element % '.') >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'))[([](auto& ctx) {
+      _val(ctx).elements = std::move(at_c<0>(_attr(ctx)));
       if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).suffix = *s;
+      _val(ctx).condition = std::move(at_c<2>(_attr(ctx)));
     })];
 
-const auto probe_def = mark >> (kw("probe") > (probe_point % ',') > block)[([](auto& ctx) {
-  _val(ctx).points = std::move(at_c<0>(_attr(ctx)));
-  _val(ctx).body = std::move(at_c<1>(_attr(ctx)));
+// probe P, Q { }   or an alias:  probe NAME = P, Q { }  /  probe NAME += P { }
+const auto alias_part_def = mark >> (alias_op > point_list)[([](auto& ctx) {
+  _val(ctx).op = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).points = std::move(at_c<1>(_attr(ctx)));
 })];
 
-const auto global_var_def = mark >>
-    (ident_ref >> -('[' > number_ref > ']') >> -('=' > expr_ref))[([](auto& ctx) {
-      _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
-      _val(ctx).size = std::move(at_c<1>(_attr(ctx)));
-      _val(ctx).init = std::move(at_c<2>(_attr(ctx)));
-    })];
-
-const auto global_def = mark >> (kw("global") > (global_var % ',') >> -x3::lit(';'))[([](auto& ctx) {
-  _val(ctx).vars = std::move(_attr(ctx));
+const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
+                                -(',' > block))[([](auto& ctx) {
+  auto& a = _attr(ctx);
+  _val(ctx).points = std::move(at_c<0>(a));
+  if (auto& alias = at_c<1>(a)) {
+    _val(ctx).alias_op = std::move(alias->op);
+    _val(ctx).alias_points = std::move(alias->points);
+  }
+  _val(ctx).body = std::move(at_c<2>(a));
+  _val(ctx).epilogue = std::move(at_c<3>(a));
 })];
+
+// name, name[100], name%, name[100]%, name%[100], name = literal
+const auto wrap_mark = (x3::lit('%') >> !x3::char_("{(?:)"))[([](auto& ctx) { _val(ctx).wrap = true; })];
+const auto global_vars_def = (global_var % ',') >> -x3::lit(';');
+
+const auto global_var_def = mark >> ident_ref[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] >>
+                            -wrap_mark >>
+                            -(('[' > number_ref > ']')[([](auto& ctx) { _val(ctx).size = std::move(_attr(ctx)); })]) >>
+                            -wrap_mark >>
+                            -(('=' > expr_ref)[([](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); })]);
+
+// "global a, b", "private global a", or "private a" (a private global).
+const auto set_vars = [](auto& ctx) { _val(ctx).vars = std::move(_attr(ctx)); };
+const auto global_def =
+    mark >> (((kw("private") >> -kw("global"))[([](auto& ctx) { _val(ctx).is_private = true; })] >>
+              global_vars[set_vars]) |
+             (kw("global") > global_vars[set_vars]));
+
+const auto alias_op_def = x3::string("+=") | x3::lexeme[x3::string("=") >> !x3::lit('=')];
 
 const auto type_name_def = x3::lexeme[(x3::string("long") | x3::string("string")) >> !(x3::alnum | '_')];
 
@@ -162,18 +229,22 @@ const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) 
   if (auto& t = at_c<1>(_attr(ctx))) _val(ctx).type = *t;
 })];
 
-const auto function_def = mark >> (kw("function") > ident_ref > -(':' > type_name) > '(' >
-                           -(param % ',') > ')' > block)[([](auto& ctx) {
-  auto& a = _attr(ctx);
-  _val(ctx).name = std::move(at_c<0>(a));
-  if (auto& t = at_c<1>(a)) _val(ctx).type = *t;
-  if (auto& p = at_c<2>(a)) _val(ctx).params = std::move(*p);
-  _val(ctx).body = std::move(at_c<3>(a));
-})];
+const auto function_def =
+    mark >> -kw("private")[([](auto& ctx) { _val(ctx).is_private = true; })] >>
+    ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > ')')[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      _val(ctx).name = std::move(at_c<0>(a));
+      if (auto& t = at_c<1>(a)) _val(ctx).type = *t;
+      if (auto& p = at_c<2>(a)) _val(ctx).params = std::move(*p);
+    })] > (block[([](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); })] |
+           embedded_ref[([](auto& ctx) { _val(ctx).embedded = std::move(_attr(ctx)); })]));
 
-const auto toplevel_rule_def = probe[to_val] | global[to_val] | function[to_val];
+const auto toplevel_rule_def =
+    probe[to_val] | global[to_val] | function[to_val] | embedded_ref[to_val];
 
 BOOST_SPIRIT_DEFINE(sort_mark, component_name, point_suffix)
+BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice)
+BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, global_vars)
 BOOST_SPIRIT_DEFINE(statement, block, if_stmt, while_stmt, for_stmt, foreach_keys, foreach_stmt,
                     sorted_ident, simple_stmt, return_stmt, delete_stmt, expr_stmt, literal,
                     component, probe_point, probe, global_var, global, type_name, param, function,

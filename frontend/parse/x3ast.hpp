@@ -30,6 +30,15 @@ struct Ident : Tagged {
 struct OpTok : Tagged {
   std::string op;
 };
+struct CharLit : Tagged {
+  std::string raw;  // between the quotes
+};
+struct ArgRef : Tagged {
+  std::string text;  // "$1", "@2", "$#", "@#"
+};
+struct Embedded : Tagged {
+  std::string code;  // between %{ and %}
+};
 
 struct Call;
 struct Index;
@@ -39,10 +48,20 @@ struct Chain;
 struct Ternary;
 struct Assign;
 
+struct Target;
+struct AtOp;
+struct Member;
+// "*" as an array key in delete and membership tests: any value.
+struct Wildcard : Tagged {
+  char unused = 0;
+};
+
 struct Operand
-    : x3::variant<Number, String, Ident, x3::forward_ast<Call>, x3::forward_ast<Index>,
-                  x3::forward_ast<MultiIn>, x3::forward_ast<Unary>, x3::forward_ast<Chain>,
-                  x3::forward_ast<Ternary>, x3::forward_ast<Assign>> {
+    : x3::variant<Number, String, Ident, CharLit, ArgRef, Embedded, x3::forward_ast<Call>,
+                  x3::forward_ast<Index>, x3::forward_ast<MultiIn>, x3::forward_ast<Unary>,
+                  x3::forward_ast<Chain>, x3::forward_ast<Ternary>, x3::forward_ast<Assign>,
+                  x3::forward_ast<Target>, x3::forward_ast<AtOp>, x3::forward_ast<Member>,
+                  Wildcard> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -80,6 +99,28 @@ struct Assign : Tagged {
   std::string op;
   Operand rhs;
 };
+// "->name" or "[index]" after a target variable, @cast, @var...
+struct TargetComponent : Tagged {
+  std::string field;               // for "->field"
+  boost::optional<Operand> index;  // for "[index]"
+};
+struct Target : Tagged {
+  std::string base;  // "$var", "$$vars", "$$return"...
+  std::vector<TargetComponent> components;
+  std::string pretty;  // "", "$", "$$"
+};
+struct AtOp : Tagged {
+  std::string name;  // "cast", "defined", "count", "hist_log"...
+  std::vector<Operand> args;
+  std::vector<TargetComponent> components;
+  std::string pretty;
+};
+// "->field" on a plain expression (a pointer typed by an earlier @cast).
+struct Member : Tagged {
+  Operand base;
+  std::vector<TargetComponent> components;
+  std::string pretty;
+};
 
 // ---- statements ----
 struct Block;
@@ -101,9 +142,12 @@ struct Delete : Tagged {
   Operand target;
 };
 
+struct Try;
+
 struct Statement
     : x3::variant<Simple, ExprStmt, Return, Delete, x3::forward_ast<Block>, x3::forward_ast<If>,
-                  x3::forward_ast<While>, x3::forward_ast<For>, x3::forward_ast<Foreach>> {
+                  x3::forward_ast<While>, x3::forward_ast<For>, x3::forward_ast<Foreach>,
+                  x3::forward_ast<Try>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -128,10 +172,21 @@ struct SortedIdent : Tagged {
   Ident ident;
   std::string sort;  // "", "+", "-"
 };
+struct Try : Tagged {
+  Block body;
+  boost::optional<Ident> var;
+  Block handler;
+};
+struct ForeachAggregate : Tagged {
+  std::string name;  // "sum", "max"... sorting an aggregate array by it
+  std::string sort;
+};
 struct Foreach : Tagged {
   boost::optional<SortedIdent> value;
   std::vector<SortedIdent> keys;
   SortedIdent array;
+  std::vector<Operand> slice;  // "in a[k, *]": only matching keys
+  boost::optional<ForeachAggregate> aggregate;
   boost::optional<Operand> limit;
   Statement body;
 };
@@ -141,20 +196,41 @@ struct ProbePointComponent : Tagged {
   std::string name;
   boost::optional<Operand> arg;
 };
+
+// One dotted element of a probe point: a component, or a brace group of
+// alternatives ("kernel.{function("a"), function("b")}").
+struct PointGroup;
+struct PointElement : x3::variant<ProbePointComponent, x3::forward_ast<PointGroup>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
 struct ProbePoint : Tagged {
-  std::vector<ProbePointComponent> components;
+  std::vector<PointElement> elements;
   std::string suffix;  // "", "?", "!"
+  boost::optional<Operand> condition;  // "if (cond)"
+};
+struct PointGroup : Tagged {
+  std::vector<ProbePoint> alternatives;
+};
+struct AliasPart : Tagged {
+  std::string op;  // "=" or "+="
+  std::vector<ProbePoint> points;
 };
 struct Probe : Tagged {
   std::vector<ProbePoint> points;
+  std::string alias_op;  // "", "=", "+="
+  std::vector<ProbePoint> alias_points;
   Block body;
+  boost::optional<Block> epilogue;  // alias "= P { prologue }, { epilogue }"
 };
 struct GlobalVar : Tagged {
   Ident name;
   boost::optional<Number> size;
+  bool wrap = false;  // "%"
   boost::optional<Operand> init;
 };
 struct Global : Tagged {
+  bool is_private = false;  // "private global x" or "private x"
   std::vector<GlobalVar> vars;
 };
 struct Param : Tagged {
@@ -162,13 +238,15 @@ struct Param : Tagged {
   std::string type;
 };
 struct Function : Tagged {
+  bool is_private = false;
   Ident name;
   std::string type;
   std::vector<Param> params;
   Block body;
+  boost::optional<Embedded> embedded;  // a %{ C %} body instead
 };
 
-struct TopLevel : x3::variant<Probe, Global, Function> {
+struct TopLevel : x3::variant<Probe, Global, Function, Embedded> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -83,16 +83,10 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
 }
 
 TEST(Parser, ProbePointsAndDeclarations) {
-  Parsed p(
-      "global a, b[100], c = 5, d = \"s\"\n"
-      "function f:long (x:long, y) { return x }\n"
-      "probe kprobe.function(\"ksys_read\").return, timer.ms(100)?, begin(-1)! { next }\n");
-  // begin(-1): a negative literal is not yet a probe point argument.
-  EXPECT_EQ(p.diags.parse_errors(), 1u) << p.diag_text.str();
   Parsed q(
       "global a, b[100], c = 5, d = \"s\"\n"
       "function f:long (x:long, y) { return x }\n"
-      "probe kprobe.function(\"ksys_read\").return, timer.ms(100)?, begin! { next }\n");
+      "probe kprobe.function(\"ksys_read\").return, timer.ms(100)?, begin(-1)! { next }\n");
   ASSERT_EQ(q.diags.errors(), 0u) << q.diag_text.str();
   ASSERT_EQ(q.script->globals.size(), 4u);
   EXPECT_TRUE(q.script->globals[1]->sized);
@@ -103,6 +97,16 @@ TEST(Parser, ProbePointsAndDeclarations) {
   EXPECT_EQ(q.script->probes[0]->points[0]->to_string(), "kprobe.function(\"ksys_read\").return");
   EXPECT_TRUE(q.script->probes[0]->points[1]->optional);
   EXPECT_TRUE(q.script->probes[0]->points[2]->sufficient);
+  EXPECT_EQ(q.script->probes[0]->points[2]->to_string(), "begin(-1)!");
+}
+
+TEST(Parser, BraceGroupsMultiplyOut) {
+  Parsed p("probe kernel.{function(\"a\"), function(\"b\")}.return, {x, y}.z { }");
+  ASSERT_EQ(p.diags.errors(), 0u) << p.diag_text.str();
+  std::vector<std::string> pts;
+  for (auto* pt : p.script->probes[0]->points) pts.push_back(pt->to_string());
+  EXPECT_EQ(pts, (std::vector<std::string>{"kernel.function(\"a\").return", "kernel.function(\"b\").return",
+                                           "x.z", "y.z"}));
 }
 
 TEST(Parser, CommentsOfAllThreeKinds) {

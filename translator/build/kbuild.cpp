@@ -80,14 +80,35 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
   for (std::string dir : {"/lib/modules/" + k.release + "/build", "/usr/src/linux-headers-" + k.release}) {
     if (fs::exists(fs::path(dir) / "Makefile")) {
       k.kbuild_dir = dir;
-      return k;
+      break;
     }
   }
+  return k;
+}
+
+bool require_kbuild(const KernelTarget& k) {
+  if (!k.kbuild_dir.empty()) return true;
   std::cerr << "stapx: no kernel build tree for release " << k.release << " (looked in /lib/modules/"
             << k.release << "/build and /usr/src/linux-headers-" << k.release << ")\n"
             << "stapx: hint: install linux-headers-" << k.release
             << ", or pass -r RELEASE or -r KBUILD_DIR for another kernel\n";
-  return std::nullopt;
+  return false;
+}
+
+std::map<std::string, std::string> kernel_config(const KernelTarget& k) {
+  std::map<std::string, std::string> config;
+  if (k.kbuild_dir.empty()) return config;
+  std::ifstream in(fs::path(k.kbuild_dir) / ".config");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("CONFIG_", 0) != 0) continue;
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string v = line.substr(eq + 1);
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+    config[line.substr(0, eq)] = v;
+  }
+  return config;
 }
 
 std::optional<std::string> build_module(const BuildRequest& req) {

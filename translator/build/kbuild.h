@@ -2,6 +2,7 @@
 // kbuild tree, through a cache keyed by everything that affects the .ko.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -13,8 +14,17 @@ struct KernelTarget {
 };
 
 // Resolves -r (a release, a kbuild directory, or empty for the running
-// kernel). On failure prints a one-line cause and hint and returns nullopt.
+// kernel). kbuild_dir stays empty when no build tree is installed for the
+// release; nullopt (after a one-line cause) when a given directory is not
+// a kernel build tree.
 std::optional<KernelTarget> resolve_kernel(const std::string& spec);
+
+// Pass 4 needs a build tree: prints the cause and a hint when there is none.
+bool require_kbuild(const KernelTarget& k);
+
+// CONFIG_* values of the target's .config ("y", "m", or the value without
+// quotes); empty without a build tree.
+std::map<std::string, std::string> kernel_config(const KernelTarget& k);
 
 struct BuildRequest {
   std::string module_name;

@@ -180,6 +180,12 @@ std::string Codegen::expr(const Expr* e) {
     }
     case ExprKind::Assign:
       return assign(static_cast<const AssignExpr*>(e));
+    case ExprKind::Target:
+    case ExprKind::AtOp:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      break;  // elaboration rejects these for now
   }
   return "0";
 }
@@ -428,6 +434,7 @@ void Codegen::stmt(const Stmt* s) {
       break;
     }
     case StmtKind::Foreach:
+    case StmtKind::Try:
     case StmtKind::Null:
       break;
   }

@@ -84,6 +84,8 @@ Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, Sou
 
 void Elaborator::collect() {
   for (Script* script : prog_.scripts) {
+    for (AliasDecl* a : script->aliases) diags_.report(DiagId::SemUnsupported, a->loc, "a probe alias");
+    for (EmbeddedDecl* e : script->embedded) diags_.report(DiagId::SemUnsupported, e->loc, "embedded C");
     for (GlobalDecl* g : script->globals) {
       if (globals_.count(g->name)) {
         diags_.report(DiagId::SemDuplicateGlobal, g->loc, g->name);
@@ -114,6 +116,7 @@ void Elaborator::collect() {
       prog_.globals.push_back(sym);
     }
     for (FunctionDecl* f : script->functions) {
+      if (f->is_embedded) diags_.report(DiagId::SemUnsupported, f->loc, "embedded C");
       if (functions_.count(f->name) || find_builtin(f->name)) {
         diags_.report(DiagId::SemDuplicateFunction, f->loc, f->name);
         continue;
@@ -127,6 +130,7 @@ void Elaborator::resolve_probes() {
   for (Script* script : prog_.scripts) {
     for (ProbeDecl* decl : script->probes) {
       for (ProbePoint* point : decl->points) {
+        if (point->condition) diags_.report(DiagId::SemUnsupported, point->condition->loc, "a probe condition");
         ProbeSpec spec;
         spec.decl = decl;
         spec.point = point;
@@ -209,6 +213,21 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
   switch (e->kind) {
     case ExprKind::Number:
     case ExprKind::String:
+      break;
+    case ExprKind::Target:
+      diags_.report(DiagId::SemUnsupported, e->loc, "a target variable");
+      break;
+    case ExprKind::AtOp:
+      diags_.report(DiagId::SemUnsupported, e->loc, "@" + static_cast<AtOpExpr*>(e)->name);
+      break;
+    case ExprKind::Embedded:
+      diags_.report(DiagId::SemUnsupported, e->loc, "embedded C");
+      break;
+    case ExprKind::Member:
+      diags_.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
+      break;
+    case ExprKind::Wildcard:
+      diags_.report(DiagId::SemUnsupported, e->loc, "a '*' array key");
       break;
     case ExprKind::Var: {
       auto* v = static_cast<VarRef*>(e);
@@ -336,6 +355,9 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
     case StmtKind::Foreach:
       diags_.report(DiagId::SemUnsupported, s->loc, "foreach");
       break;
+    case StmtKind::Try:
+      diags_.report(DiagId::SemUnsupported, s->loc, "try/catch");
+      break;
     case StmtKind::Next:
       if (!sc.probe) diags_.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
       break;
@@ -440,6 +462,12 @@ void Elaborator::unify(Expr* e, Type t, SourceLoc site) {
 Type Elaborator::infer(Expr* e) {
   Type t = Type::Unknown;
   switch (e->kind) {
+    case ExprKind::Target:
+    case ExprKind::AtOp:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      break;  // reported as unsupported during resolution
     case ExprKind::Number:
       t = Type::Long;
       break;

@@ -1,0 +1,122 @@
+// Tokenizer for the preprocessing passes.
+#include "frontend/lexer.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace stapx {
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_tail(char c) { return ident_char(c) || c == '$'; }
+
+// Longest first.
+constexpr const char* kOps[] = {
+    "<<<=", ">>>=", "<<<", ">>>", "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++",
+    "--", "+=", "-=", "*=", "/=", "%=", ".=", "&=", "|=", "^=", "=~", "!~", "->", "%(", "%?", "%:",
+    "%)", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", ".", "?", ":", "{", "}",
+    "(", ")", "[", "]", ",", ";"};
+
+// Skips blanks and comments from i; returns the new position, or npos for an
+// unterminated block comment.
+size_t skip_blank(std::string_view s, size_t i) {
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '#' || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
+      size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? s.size() : nl + 1;
+    } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      size_t close = s.find("*/", i + 2);
+      if (close == std::string_view::npos) return std::string_view::npos;
+      i = close + 2;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+}  // namespace
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  auto push = [&](TokKind k, size_t b, size_t e) {
+    out.push_back({k, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+  };
+  while (true) {
+    size_t start = skip_blank(s, i);
+    if (start == std::string_view::npos) {
+      push(TokKind::Error, i, s.size());
+      return out;
+    }
+    i = start;
+    if (i >= s.size()) return out;
+    char c = s[i];
+    if (ident_start(c)) {
+      size_t e = i + 1;
+      while (e < s.size() && ident_tail(s[e])) ++e;
+      push(TokKind::Ident, i, e);
+      i = e;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t e = i + 1;
+      while (e < s.size() && std::isalnum(static_cast<unsigned char>(s[e]))) ++e;
+      push(TokKind::Number, i, e);
+      i = e;
+    } else if (c == '"' || c == '\'') {
+      size_t e = i + 1;
+      while (e < s.size() && s[e] != c && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
+      if (e >= s.size() || s[e] != c) {
+        push(TokKind::Error, i, std::min(e, s.size()));
+        return out;
+      }
+      push(c == '"' ? TokKind::String : TokKind::Char, i, e + 1);
+      i = e + 1;
+    } else if (c == '%' && i + 1 < s.size() && s[i + 1] == '{') {
+      size_t close = s.find("%}", i + 2);
+      if (close == std::string_view::npos) {
+        push(TokKind::Error, i, s.size());
+        return out;
+      }
+      push(TokKind::EmbeddedC, i, close + 2);
+      i = close + 2;
+    } else if (c == '@' || c == '$') {
+      size_t e = i + 1;
+      if (c == '$' && e < s.size() && s[e] == '$') ++e;
+      if (e < s.size() && (s[e] == '#')) {
+        ++e;
+      } else {
+        while (e < s.size() && ident_char(s[e])) ++e;
+        // $var$ and $var$$ pretty-printing suffixes belong to the token.
+        while (c == '$' && e < s.size() && s[e] == '$') ++e;
+      }
+      push(c == '@' ? TokKind::At : TokKind::Dollar, i, e);
+      i = e;
+    } else {
+      size_t len = 1;
+      for (const char* op : kOps) {
+        size_t n = std::strlen(op);
+        if (s.substr(i, n) == op) {
+          len = n;
+          break;
+        }
+      }
+      push(TokKind::Op, i, i + len);
+      i += len;
+    }
+  }
+}
+
+bool needs_preprocessing(std::string_view s) {
+  if (s.find("%(") != std::string_view::npos || s.find('@') != std::string_view::npos) return true;
+  for (size_t i = s.find('$'); i != std::string_view::npos; i = s.find('$', i + 1))
+    if (i + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '#'))
+      return true;  // $1, $#: command-line arguments
+  return false;
+}
+
+}  // namespace stapx

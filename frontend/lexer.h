@@ -1,0 +1,39 @@
+// A tokenizer for the preprocessing passes (macros, then conditionals).
+// The grammar proper runs on characters (Spirit X3); these tokens exist so
+// that @define/@macro and %( %? %: %) work on token boundaries, as in stap.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace stapx {
+
+enum class TokKind : uint8_t {
+  Ident,      // foo, kernel_v, CONFIG_X
+  Number,     // 42, 0x2a
+  String,     // "..." (with the quotes)
+  Char,       // 'a'
+  At,         // @name, @1, @#
+  Dollar,     // $name, $$vars, $1, $#
+  EmbeddedC,  // %{ ... %}
+  Op,         // everything else, longest match
+  Error,      // an unterminated string, comment or %{ block
+};
+
+struct Token {
+  TokKind kind;
+  uint32_t begin;  // byte offsets in the source text
+  uint32_t end;
+  std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }
+};
+
+// Tokenizes `src` (comments and blanks dropped). An Error token marks an
+// unterminated construct and ends the list.
+std::vector<Token> tokenize(std::string_view src);
+
+// Quick test: may the text use preprocessing (%( %), @define, @macro,
+// $1 / @1 arguments)? False means it can be parsed as it is.
+bool needs_preprocessing(std::string_view src);
+
+}  // namespace stapx

@@ -1,0 +1,536 @@
+// Macro expansion and conditional preprocessing over tokens (see
+// preprocess.h). Tokens keep their real file and offset, and the expansion
+// they came through, so diagnostics point at the user's text.
+#include "frontend/preprocess.h"
+
+#include <fnmatch.h>
+
+#include <cctype>
+#include <cstring>
+#include <set>
+
+namespace stapx {
+
+namespace {
+
+constexpr int kMaxExpansionDepth = 64;
+
+struct PTok {
+  Token tok;
+  uint32_t file;       // real file
+  uint32_t expansion;  // 0: written directly in `file`
+};
+
+class Preprocessor {
+ public:
+  Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
+               DiagSink& diags, bool library)
+      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library) {}
+
+  uint32_t run();
+
+ private:
+  std::string_view text(const PTok& t) const { return t.tok.text(sm_.file(t.file).text); }
+  bool is(const PTok& t, std::string_view s) const { return text(t) == s; }
+  SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
+  void error(const PTok& t, const std::string& expected) {
+    diags_.report(DiagId::ParseExpected, loc(t), expected);
+    failed_ = true;
+  }
+
+  void expand(const std::vector<PTok>& in, std::vector<PTok>& out, int depth);
+  bool argument(const PTok& t, std::vector<PTok>& out, int depth);
+  size_t define(const std::vector<PTok>& in, size_t i);
+  bool conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested);
+  bool condition(const std::vector<PTok>& c);
+  bool comparison(const std::vector<PTok>& c, size_t& i);
+
+  SourceManager& sm_;
+  uint32_t file_;
+  const PreprocessFacts& facts_;
+  MacroTable& macros_;
+  DiagSink& diags_;
+  bool library_;
+  bool failed_ = false;
+  bool changed_ = false;  // a macro, argument or conditional was processed
+  // The command-line arguments as a source of tokens: for argument i, its
+  // text and then its text as a string literal; last, their number.
+  uint32_t args_file_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> arg_text_, arg_string_;
+  std::pair<uint32_t, uint32_t> arg_count_;
+};
+
+// $N becomes the N-th argument's tokens, @N its text as a string literal,
+// $# and @# their number (stap substitutes them while lexing).
+bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
+  std::string_view s = text(t);
+  bool count = s.size() == 2 && s[1] == '#';
+  if (!count && (s.size() < 2 || !std::isdigit(static_cast<unsigned char>(s[1])) ||
+                 s.find_first_not_of("0123456789", 1) != std::string_view::npos))
+    return false;
+  changed_ = true;
+  if (!args_file_) {
+    std::string all;
+    for (const std::string& a : facts_.args) {
+      arg_text_.push_back({static_cast<uint32_t>(all.size()), static_cast<uint32_t>(a.size())});
+      all += a + "\n";
+      std::string quoted = "\"";
+      for (char c : a) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c;
+      }
+      quoted += "\"";
+      arg_string_.push_back({static_cast<uint32_t>(all.size()), static_cast<uint32_t>(quoted.size())});
+      all += quoted + "\n";
+    }
+    std::string n = std::to_string(facts_.args.size());
+    arg_count_ = {static_cast<uint32_t>(all.size()), static_cast<uint32_t>(n.size())};
+    all += n + "\n";
+    args_file_ = sm_.add("<command line arguments>", std::move(all));
+  }
+  uint32_t exp = sm_.add_expansion({std::string(s), loc(t), t.expansion});
+  auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {
+    return PTok{{k, r.first, r.first + r.second}, args_file_, exp};
+  };
+  if (count) {
+    out.push_back(token(TokKind::Number, arg_count_));
+    return true;
+  }
+  size_t index = std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10);
+  // A missing argument is an error only where a conditional keeps it:
+  // run() reports those that survive.
+  if (index == 0 || index > facts_.args.size()) return false;
+  if (s[0] == '@') {
+    out.push_back(token(TokKind::String, arg_string_[index - 1]));
+    return true;
+  }
+  auto [begin, len] = arg_text_[index - 1];
+  std::vector<PTok> sub;
+  for (Token a : tokenize(std::string_view(sm_.file(args_file_).text).substr(begin, len))) {
+    if (a.kind == TokKind::Error) {
+      diags_.report(DiagId::ParseArgTokens, loc(t), index, facts_.args[index - 1]);
+      failed_ = true;
+      return true;
+    }
+    a.begin += begin;
+    a.end += begin;
+    sub.push_back({a, args_file_, exp});
+  }
+  expand(sub, out, depth + 1);
+  return true;
+}
+
+// @define NAME %( BODY %)  or  @define NAME(A, B) %( BODY %)
+size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
+  const PTok& at = in[i++];
+  changed_ = true;
+  if (i >= in.size() || in[i].tok.kind != TokKind::Ident) {
+    error(i < in.size() ? in[i] : at, "macro name after @define");
+    return in.size();
+  }
+  std::string name(text(in[i++]));
+  MacroTable::Macro m;
+  m.file = in[i - 1].file;
+  m.loc = loc(at);
+  if (i < in.size() && is(in[i], "(")) {
+    ++i;
+    while (i < in.size() && !is(in[i], ")")) {
+      if (in[i].tok.kind != TokKind::Ident) {
+        error(in[i], "macro parameter name");
+        return in.size();
+      }
+      m.params.emplace_back(text(in[i++]));
+      if (i < in.size() && is(in[i], ",")) ++i;
+    }
+    if (i >= in.size()) {
+      error(at, "')' closing the macro parameters");
+      return in.size();
+    }
+    ++i;
+  }
+  if (i >= in.size() || !is(in[i], "%(")) {
+    error(i < in.size() ? in[i] : at, "'%(' starting the macro body");
+    return in.size();
+  }
+  int depth = 1;
+  for (++i; i < in.size(); ++i) {
+    if (is(in[i], "%(")) ++depth;
+    if (is(in[i], "%)") && --depth == 0) break;
+    m.body.push_back(in[i].tok);
+  }
+  if (i >= in.size()) {
+    error(at, "'%)' ending the macro body");
+    return in.size();
+  }
+  if (!macros_.define(m.file, name, std::move(m), library_))
+    diags_.report(DiagId::ParseMacroRedefined, loc(at), name);
+  return i + 1;
+}
+
+void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, int depth) {
+  for (size_t i = 0; i < in.size();) {
+    const PTok& t = in[i];
+    if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, out, depth)) {
+      ++i;
+      continue;
+    }
+    if (t.tok.kind != TokKind::At) {
+      out.push_back(t);
+      ++i;
+      continue;
+    }
+    std::string name(text(t).substr(1));
+    if (name == "define") {
+      i = define(in, i);
+      continue;
+    }
+    const MacroTable::Macro* m = macros_.find(file_, name);
+    if (!m) {
+      out.push_back(t);
+      ++i;
+      continue;
+    }
+    changed_ = true;
+    if (depth >= kMaxExpansionDepth) {
+      diags_.report(DiagId::ParseMacroDepth, loc(t), name);
+      failed_ = true;
+      return;
+    }
+    // Arguments: token runs split by commas outside brackets.
+    std::vector<std::vector<PTok>> args;
+    ++i;
+    if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
+      int nest = 0;
+      args.emplace_back();
+      for (++i; i < in.size(); ++i) {
+        std::string_view s = text(in[i]);
+        if ((s == ")" || s == "]" || s == "}") && nest == 0) break;
+        if (s == "(" || s == "[" || s == "{") ++nest;
+        if (s == ")" || s == "]" || s == "}") --nest;
+        if (s == "," && nest == 0) {
+          args.emplace_back();
+          continue;
+        }
+        args.back().push_back(in[i]);
+      }
+      if (i >= in.size() || !is(in[i], ")")) {
+        error(t, "')' closing the arguments of @" + name);
+        return;
+      }
+      ++i;
+      if (args.size() == 1 && args[0].empty() && m->params.empty()) args.clear();
+    }
+    if (args.size() != m->params.size()) {
+      diags_.report(DiagId::ParseMacroArgs, loc(t), name, m->params.size(), args.size());
+      failed_ = true;
+      continue;
+    }
+    uint32_t exp = sm_.add_expansion({"@" + name, loc(t), t.expansion});
+    std::vector<PTok> body;
+    const std::string& body_text = sm_.file(m->file).text;
+    for (const Token& b : m->body) {
+      if (b.kind == TokKind::At) {
+        std::string_view p = b.text(body_text).substr(1);
+        bool substituted = false;
+        for (size_t k = 0; k < m->params.size(); ++k) {
+          if (m->params[k] == p) {
+            body.insert(body.end(), args[k].begin(), args[k].end());
+            substituted = true;
+            break;
+          }
+        }
+        if (substituted) continue;
+      }
+      body.push_back({b, m->file, exp});
+    }
+    expand(body, out, depth + 1);
+  }
+}
+
+// One comparison of a condition: LHS OP RHS.
+bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
+  if (i + 2 >= c.size()) {
+    error(c[std::min(i, c.size() - 1)], "a comparison (LHS OP RHS) in the condition");
+    i = c.size();
+    return false;
+  }
+  const PTok& l = c[i];
+  std::string op(text(c[i + 1]));
+  const PTok& r = c[i + 2];
+  i += 3;
+  static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
+  if (!ops.count(op)) {
+    error(c[i - 2], "a comparison operator");
+    return false;
+  }
+  auto unquote = [&](const PTok& t) {
+    std::string_view s = text(t);
+    return std::string(s.substr(1, s.size() - 2));
+  };
+  auto number = [&](const PTok& t, int64_t& v) -> bool {
+    std::string s(text(t));
+    if (s == "$#" || s == "@#") {
+      v = static_cast<int64_t>(facts_.args.size());
+      return true;
+    }
+    if ((s[0] == '$' || s[0] == '@') && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))) {
+      size_t n = std::stoul(s.substr(1));
+      if (n == 0 || n > facts_.args.size()) return false;
+      s = facts_.args[n - 1];
+    } else if (t.tok.kind != TokKind::Number) {
+      return false;
+    }
+    char* end = nullptr;
+    v = static_cast<int64_t>(std::strtoull(s.c_str(), &end, 0));
+    return end && *end == '\0';
+  };
+  auto cmp_result = [&](int c3) {
+    if (op == "==") return c3 == 0;
+    if (op == "!=") return c3 != 0;
+    if (op == "<") return c3 < 0;
+    if (op == "<=") return c3 <= 0;
+    if (op == ">") return c3 > 0;
+    return c3 >= 0;
+  };
+  auto glob = [&](const std::string& value, const std::string& pattern) {
+    bool wild = pattern.find_first_of("*?[") != std::string::npos;
+    if (op == "==" || op == "!=") {
+      bool m = wild ? fnmatch(pattern.c_str(), value.c_str(), 0) == 0 : value == pattern;
+      return op == "==" ? m : !m;
+    }
+    return cmp_result(compare_versions(value, pattern));
+  };
+  std::string lhs(text(l));
+  if (l.tok.kind == TokKind::Ident && r.tok.kind == TokKind::String) {
+    std::string pat = unquote(r);
+    if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
+    if (lhs == "kernel_vr") return glob(facts_.kernel_vr, pat);
+    if (lhs == "systemtap_v") return glob(facts_.systemtap_v, pat);
+    if (lhs == "arch") return glob(facts_.arch, pat);
+    if (lhs == "runtime") return glob(facts_.runtime, pat);
+    if (lhs == "systemtap_privilege") return glob(facts_.privilege, pat);
+    if (lhs.rfind("CONFIG_", 0) == 0) {
+      auto it = facts_.config.find(lhs);
+      return glob(it == facts_.config.end() ? "" : it->second, pat);
+    }
+  }
+  if (lhs == "guru_mode") {
+    int64_t v = 0;
+    if (!number(r, v)) {
+      error(r, "a number after guru_mode");
+      return false;
+    }
+    return cmp_result((facts_.guru ? 1 : 0) - static_cast<int>(v));
+  }
+  if (l.tok.kind == TokKind::String && r.tok.kind == TokKind::String)
+    return cmp_result(unquote(l).compare(unquote(r)));
+  int64_t a = 0, b = 0;
+  if (number(l, a) && number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
+  // CONFIG_A >= CONFIG_B, CONFIG_A > 4: compare configured numbers.
+  auto config_number = [&](const PTok& t, int64_t& v) {
+    std::string s(text(t));
+    if (s.rfind("CONFIG_", 0) != 0) return number(t, v);
+    auto it = facts_.config.find(s);
+    if (it == facts_.config.end()) return false;
+    char* end = nullptr;
+    v = static_cast<int64_t>(std::strtoll(it->second.c_str(), &end, 0));
+    return !it->second.empty() && end && *end == '\0';
+  };
+  if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
+  if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
+  if (l.tok.kind == TokKind::Ident)
+    error(l, "kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode or CONFIG_...");
+  else
+    error(l, "comparable literals in the condition");
+  return false;
+}
+
+// COND := AND ('||' AND)* ; AND := CMP ('&&' CMP)*  (no parentheses, as stap)
+bool Preprocessor::condition(const std::vector<PTok>& c) {
+  if (c.empty()) return false;
+  size_t i = 0;
+  bool any = false;
+  while (i < c.size()) {
+    bool all = true;
+    while (true) {
+      bool v = comparison(c, i);
+      all = all && v;
+      if (i < c.size() && is(c[i], "&&")) {
+        ++i;
+        continue;
+      }
+      break;
+    }
+    any = any || all;
+    if (i < c.size() && is(c[i], "||")) {
+      ++i;
+      continue;
+    }
+    if (i < c.size()) {
+      error(c[i], "'&&', '||' or '%?'");
+      break;
+    }
+  }
+  return any;
+}
+
+// Copies tokens to `out` (or drops them when out is null) until the end, or
+// (when nested) a '%:' or '%)' at this level, which is left at `i`.
+bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested) {
+  while (i < in.size()) {
+    const PTok& t = in[i];
+    if (nested && (is(t, "%:") || is(t, "%)"))) return true;
+    if (t.tok.kind == TokKind::At && is(t, "@define")) {
+      // A definition's body is delimited by %( %) too: copy it whole.
+      size_t j = i + 1;
+      while (j < in.size() && !is(in[j], "%(")) ++j;
+      for (int depth = 0; j < in.size(); ++j) {
+        if (is(in[j], "%(")) ++depth;
+        if (is(in[j], "%)") && --depth == 0) break;
+      }
+      size_t end = std::min(j + 1, in.size());
+      if (out) out->insert(out->end(), in.begin() + static_cast<long>(i), in.begin() + static_cast<long>(end));
+      i = end;
+      continue;
+    }
+    if (!is(t, "%(")) {
+      if (is(t, "%?") || is(t, "%:") || is(t, "%)")) {
+        error(t, "'%(' before this");
+        return false;
+      }
+      if (out) out->push_back(t);
+      ++i;
+      continue;
+    }
+    changed_ = true;
+    const PTok& open = t;
+    std::vector<PTok> cond;
+    for (++i; i < in.size() && !is(in[i], "%?"); ++i) {
+      if (is(in[i], "%(") || is(in[i], "%)") || is(in[i], "%:")) break;
+      cond.push_back(in[i]);
+    }
+    if (i >= in.size() || !is(in[i], "%?")) {
+      error(i < in.size() ? in[i] : open, "'%?' after the condition");
+      return false;
+    }
+    if (cond.empty()) {
+      error(in[i], "a condition");
+      return false;
+    }
+    bool taken = out && condition(cond);
+    ++i;
+    if (!conditionals(in, i, taken ? out : nullptr, true)) return false;
+    if (i < in.size() && is(in[i], "%:")) {
+      ++i;
+      if (!conditionals(in, i, (out && !taken) ? out : nullptr, true)) return false;
+    }
+    if (i >= in.size() || !is(in[i], "%)")) {
+      error(i < in.size() ? in[i] : open, "'%)' closing the conditional");
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}
+
+uint32_t Preprocessor::run() {
+  const SourceFile& f = sm_.file(file_);
+  std::vector<Token> toks = tokenize(f.text);
+  std::vector<PTok> in;
+  in.reserve(toks.size());
+  for (const Token& t : toks) {
+    if (t.kind == TokKind::Error) break;  // the parser reports it, from the text
+    in.push_back({t, file_, 0});
+  }
+  std::vector<PTok> chosen;
+  size_t i = 0;
+  if (library_) {
+    // .stpm files: a conditional may choose between definitions, so
+    // conditionals come first; the file's only product is its macros.
+    std::vector<PTok> kept, rest;
+    conditionals(in, i, &kept, false);
+    expand(kept, rest, 0);
+    return file_;
+  }
+  std::vector<PTok> expanded;
+  expand(in, expanded, 0);
+  conditionals(expanded, i, &chosen, false);
+  std::erase_if(chosen, [&](const PTok& t) {
+    std::string_view s = text(t);
+    bool arg = (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && s.size() > 1 &&
+               s.find_first_not_of("0123456789", 1) == std::string_view::npos;
+    if (arg) {
+      diags_.report(DiagId::ParseArgRange, loc(t), std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10),
+                    facts_.args.size());
+      failed_ = true;
+    }
+    return arg;
+  });
+  if (!changed_ && !failed_) return file_;
+  if (!toks.empty() && toks.back().kind == TokKind::Error) {
+    // Keep the unterminated tail so that the parser reports it.
+    chosen.push_back({toks.back(), file_, 0});
+  }
+
+  std::string text;
+  std::vector<Segment> segments;
+  segments.reserve(chosen.size());
+  const PTok* prev = nullptr;
+  for (const PTok& t : chosen) {
+    if (prev && !(prev->file == t.file && prev->expansion == t.expansion && prev->tok.end == t.tok.begin))
+      text += ' ';
+    std::string_view s = this->text(t);
+    segments.push_back({static_cast<uint32_t>(text.size()), static_cast<uint32_t>(s.size()), loc(t),
+                        t.expansion});
+    text += s;
+    prev = &t;
+  }
+  text += '\n';
+  return sm_.add_preprocessed(f.name, std::move(text), std::move(segments), f.is_tapset);
+}
+
+}  // namespace
+
+const MacroTable::Macro* MacroTable::find(uint32_t file, const std::string& name) const {
+  if (auto it = local_.find({file, name}); it != local_.end()) return &it->second;
+  if (auto it = library_.find(name); it != library_.end()) return &it->second;
+  return nullptr;
+}
+
+bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
+  if (library) return library_.emplace(name, std::move(m)).second;
+  return local_.emplace(std::make_pair(file, name), std::move(m)).second;
+}
+
+uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
+                    DiagSink& diags, bool library) {
+  if (!needs_preprocessing(sm.file(file).text)) return file;
+  return Preprocessor(sm, file, facts, macros, diags, library).run();
+}
+
+// Like glibc's strverscmp for the version strings scripts use: runs of
+// digits compare as numbers, everything else bytewise.
+int compare_versions(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      unsigned long long x = std::stoull(a.substr(i, std::min<size_t>(i2 - i, 19)));
+      unsigned long long y = std::stoull(b.substr(j, std::min<size_t>(j2 - j, 19)));
+      if (x != y) return x < y ? -1 : 1;
+      i = i2;
+      j = j2;
+    } else {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+      ++i;
+      ++j;
+    }
+  }
+  if (i < a.size()) return 1;
+  if (j < b.size()) return -1;
+  return 0;
+}
+
+}  // namespace stapx

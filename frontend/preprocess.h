@@ -1,0 +1,56 @@
+// Pass 1 preprocessing, in stap's order: macros (@define, @name(...)) are
+// expanded first, then conditionals (%( COND %? A %: B %)) choose tokens.
+// A file that uses neither is parsed as it is; otherwise the parser gets a
+// preprocessed view whose segments map every token back to the user's text.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "frontend/lexer.h"
+#include "frontend/source.h"
+
+namespace stapx {
+
+// The facts conditionals can test.
+struct PreprocessFacts {
+  std::string kernel_v = "0";   // "6.1.0"
+  std::string kernel_vr = "0";  // "6.1.0-56-amd64"
+  std::string arch = "x86_64";
+  std::string runtime = "kernel";
+  std::string systemtap_v = "4.8";
+  std::string privilege = "stapdev";
+  bool guru = false;
+  std::map<std::string, std::string> config;  // CONFIG_X -> "y", "m", "0x10"...
+  std::vector<std::string> args;              // $1... / @1...
+};
+
+// Macro definitions: per file, plus library macros (.stpm) visible to all.
+class MacroTable {
+ public:
+  struct Macro {
+    std::vector<std::string> params;
+    std::vector<Token> body;
+    uint32_t file = 0;
+    SourceLoc loc;
+  };
+  const Macro* find(uint32_t file, const std::string& name) const;
+  // Returns false if the name is already defined in that scope.
+  bool define(uint32_t file, const std::string& name, Macro m, bool library);
+
+ private:
+  std::map<std::string, Macro> library_;
+  std::map<std::pair<uint32_t, std::string>, Macro> local_;
+};
+
+// Returns the file to parse: `file` itself, or a preprocessed view of it.
+// With `library`, the file's definitions become library macros (.stpm).
+uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
+                    DiagSink& diags, bool library = false);
+
+// strverscmp-style comparison of version strings (<0, 0, >0).
+int compare_versions(const std::string& a, const std::string& b);
+
+}  // namespace stapx
