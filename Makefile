@@ -44,6 +44,7 @@ STAP_SHARE := /usr/share/systemtap
 corpus: build
 	testsuite/corpus/parse-corpus --stapx $(BUILD)/stapx --roundtrip \
 		--xfail testsuite/corpus/xfail.txt --stapx-arg=-I$(STAP_SHARE)/tapset \
+		--privileged $(STAP_SHARE)/tapset --privileged $(STAP_SHARE)/examples/stapgames/tapset \
 		$(STAP_SHARE)/tapset $(STAP_SHARE)/examples
 
 runtests: build

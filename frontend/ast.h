@@ -240,7 +240,8 @@ struct ForeachStmt : Stmt {
   ForeachStmt() : Stmt(StmtKind::Foreach) {}
   VarRef* value = nullptr;     // "v = [k] in a", may be null
   std::vector<VarRef*> keys;
-  VarRef* array = nullptr;
+  VarRef* array = nullptr;      // or, instead:
+  Expr* histogram = nullptr;    // foreach (b in @hist_log(s))
   std::vector<Expr*> slice;    // "in a[k, *]": keys to match, may be empty
   std::string aggregate;       // "in s @sum-": sort statistics by it, may be empty
   int sort_column = 0;         // 0 none, 1..N key column, -1 the value

@@ -103,7 +103,11 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
       break;
   }
   std::string out = head + d.message;
-  if (d.loc.valid()) {
+  bool at_eof = d.loc.valid() && d.loc.offset >= sm_.file(d.loc.file).text.size();
+  if (at_eof && sev == Severity::ParseError) {
+    // Nothing left to show: stap's "saw: FILE EOF".
+    out += "\n        saw: " + sm_.file(sm_.resolve(d.loc).first.file).name + " EOF";
+  } else if (d.loc.valid()) {
     std::string where = d.token + " " + sm_.describe(d.loc);
     if (sev == Severity::ParseError)
       out += "\n        saw: " + where;

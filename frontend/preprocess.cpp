@@ -53,11 +53,12 @@ class Preprocessor {
   bool library_;
   bool failed_ = false;
   bool changed_ = false;  // a macro, argument or conditional was processed
+  const PTok* cond_end_ = nullptr;  // the '%?' ending the condition being read
   // The command-line arguments as a source of tokens: for argument i, its
   // text and then its text as a string literal; last, their number.
   uint32_t args_file_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> arg_text_, arg_string_;
-  std::pair<uint32_t, uint32_t> arg_count_;
+  std::pair<uint32_t, uint32_t> arg_count_, arg_count_str_;
 };
 
 // $N becomes the N-th argument's tokens, @N its text as a string literal,
@@ -86,6 +87,8 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
     std::string n = std::to_string(facts_.args.size());
     arg_count_ = {static_cast<uint32_t>(all.size()), static_cast<uint32_t>(n.size())};
     all += n + "\n";
+    arg_count_str_ = {static_cast<uint32_t>(all.size()), static_cast<uint32_t>(n.size() + 2)};
+    all += "\"" + n + "\"\n";
     args_file_ = sm_.add("<command line arguments>", std::move(all));
   }
   uint32_t exp = sm_.add_expansion({std::string(s), loc(t), t.expansion});
@@ -93,7 +96,8 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
     return PTok{{k, r.first, r.first + r.second}, args_file_, exp};
   };
   if (count) {
-    out.push_back(token(TokKind::Number, arg_count_));
+    // $# is a number, @# the same as a string.
+    out.push_back(s[0] == '$' ? token(TokKind::Number, arg_count_) : token(TokKind::String, arg_count_str_));
     return true;
   }
   size_t index = std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10);
@@ -128,12 +132,17 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     error(i < in.size() ? in[i] : at, "macro name after @define");
     return in.size();
   }
+  const PTok& name_tok = in[i];
   std::string name(text(in[i++]));
   MacroTable::Macro m;
   m.file = in[i - 1].file;
   m.loc = loc(at);
   if (i < in.size() && is(in[i], "(")) {
     ++i;
+    if (i < in.size() && is(in[i], ")")) {
+      error(in[i], "a macro parameter name (leave out the parentheses for none)");
+      return in.size();
+    }
     while (i < in.size() && !is(in[i], ")")) {
       if (in[i].tok.kind != TokKind::Ident) {
         error(in[i], "macro parameter name");
@@ -159,11 +168,13 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     m.body.push_back(in[i].tok);
   }
   if (i >= in.size()) {
-    error(at, "'%)' ending the macro body");
+    error(name_tok, "'%)' ending the macro body");
     return in.size();
   }
-  if (!macros_.define(m.file, name, std::move(m), library_))
-    diags_.report(DiagId::ParseMacroRedefined, loc(at), name);
+  if (!macros_.define(m.file, name, std::move(m), library_)) {
+    diags_.report(DiagId::ParseMacroRedefined, loc(name_tok), name);
+    failed_ = true;
+  }
   return i + 1;
 }
 
@@ -186,6 +197,12 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     }
     const MacroTable::Macro* m = macros_.find(file_, name);
     if (!m) {
+      // Not a macro: one of the language's @ operators, else an error.
+      static const std::set<std::string> operators = {
+          "cast", "defined", "entry", "var", "probewrite", "const", "perf", "kregister", "uregister",
+          "count", "sum", "min", "max", "avg", "variance", "hist_linear", "hist_log"};
+      // Unknown names are reported after conditionals, if they survive.
+      if (!operators.count(name)) changed_ = true;
       out.push_back(t);
       ++i;
       continue;
@@ -221,7 +238,8 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       if (args.size() == 1 && args[0].empty() && m->params.empty()) args.clear();
     }
     if (args.size() != m->params.size()) {
-      diags_.report(DiagId::ParseMacroArgs, loc(t), name, m->params.size(), args.size());
+      diags_.report(DiagId::ParseMacroArgs, i > 0 && i - 1 < in.size() ? loc(in[i - 1]) : loc(t), name,
+                    m->params.size(), args.size());
       failed_ = true;
       continue;
     }
@@ -249,20 +267,39 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
 
 // One comparison of a condition: LHS OP RHS.
 bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
-  if (i + 2 >= c.size()) {
-    error(c[std::min(i, c.size() - 1)], "a comparison (LHS OP RHS) in the condition");
+  // Errors point where stap's do: at an operand that cannot start a
+  // comparison, at the missing operator, or at a mismatched right operand.
+  auto at = [&](size_t k) -> const PTok& { return k < c.size() ? c[k] : *cond_end_; };
+  const PTok& l = c[i];
+  bool operand = l.tok.kind == TokKind::Ident || l.tok.kind == TokKind::Number ||
+                 l.tok.kind == TokKind::String || l.tok.kind == TokKind::Dollar ||
+                 (l.tok.kind == TokKind::At && text(l).size() > 1 && text(l)[1] != 'd');
+  if (!operand) {
+    error(l, "a comparison (LHS OP RHS) in the condition");
     i = c.size();
     return false;
   }
-  const PTok& l = c[i];
+  static const std::set<std::string> facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch", "runtime",
+                                               "systemtap_privilege", "guru_mode"};
+  if (l.tok.kind == TokKind::Ident && !facts.count(std::string(text(l))) && text(l).rfind("CONFIG_", 0) != 0) {
+    error(l, "kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode or CONFIG_...");
+    i = c.size();
+    return false;
+  }
+  static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
+  if (i + 1 >= c.size() || !ops.count(std::string(text(c[i + 1])))) {
+    error(at(i + 1), "a comparison operator");
+    i = c.size();
+    return false;
+  }
+  if (i + 2 >= c.size()) {
+    error(at(i + 2), "an operand after the comparison operator");
+    i = c.size();
+    return false;
+  }
   std::string op(text(c[i + 1]));
   const PTok& r = c[i + 2];
   i += 3;
-  static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
-  if (!ops.count(op)) {
-    error(c[i - 2], "a comparison operator");
-    return false;
-  }
   auto unquote = [&](const PTok& t) {
     std::string_view s = text(t);
     return std::string(s.substr(1, s.size() - 2));
@@ -338,10 +375,12 @@ bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
-  if (l.tok.kind == TokKind::Ident)
+  static const std::set<std::string> string_facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch",
+                                                      "runtime", "systemtap_privilege"};
+  if (l.tok.kind == TokKind::Ident && !string_facts.count(lhs) && lhs.rfind("CONFIG_", 0) != 0)
     error(l, "kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode or CONFIG_...");
   else
-    error(l, "comparable literals in the condition");
+    error(r, "an operand of the same kind (string or number) as the left one");
   return false;
 }
 
@@ -410,13 +449,14 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
       cond.push_back(in[i]);
     }
     if (i >= in.size() || !is(in[i], "%?")) {
-      error(i < in.size() ? in[i] : open, "'%?' after the condition");
+      error(open, "'%?' after the condition");
       return false;
     }
     if (cond.empty()) {
       error(in[i], "a condition");
       return false;
     }
+    cond_end_ = &in[i];
     bool taken = out && condition(cond);
     ++i;
     if (!conditionals(in, i, taken ? out : nullptr, true)) return false;
@@ -455,10 +495,18 @@ uint32_t Preprocessor::run() {
   std::vector<PTok> expanded;
   expand(in, expanded, 0);
   conditionals(expanded, i, &chosen, false);
+  static const std::set<std::string_view> operators = {
+      "@cast", "@defined", "@entry", "@var", "@probewrite", "@const", "@perf", "@kregister", "@uregister",
+      "@count", "@sum", "@min", "@max", "@avg", "@variance", "@hist_linear", "@hist_log"};
   std::erase_if(chosen, [&](const PTok& t) {
     std::string_view s = text(t);
     bool arg = (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && s.size() > 1 &&
                s.find_first_not_of("0123456789", 1) == std::string_view::npos;
+    if (t.tok.kind == TokKind::At && !arg && !operators.count(s)) {
+      diags_.report(DiagId::ParseUnknownMacro, loc(t), std::string(s.substr(1)));
+      failed_ = true;
+      return true;
+    }
     if (arg) {
       diags_.report(DiagId::ParseArgRange, loc(t), std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10),
                     facts_.args.size());

@@ -36,12 +36,12 @@ class Printer {
   void expr(const Expr* e) {
     switch (e->kind) {
       case ExprKind::Number: {
+        // A negative literal (from "-N" in a global initializer, or a
+        // 64-bit hex constant) prints in hex: it reads back as the same
+        // literal, where "-N" would read back as a negation.
         int64_t v = static_cast<const NumberLit*>(e)->value;
-        // The most negative value has no positive literal: print it in hex.
-        if (v == INT64_MIN)
-          out_ << "0x8000000000000000";
-        else if (v < 0)
-          out_ << "(" << v << ")";
+        if (v < 0)
+          out_ << fmt::format("{:#x}", static_cast<uint64_t>(v));
         else
           out_ << v;
         break;
@@ -215,7 +215,11 @@ class Printer {
           out_ << f->keys[i]->name;
           mark(static_cast<int>(i) + 1);
         }
-        out_ << "] in " << f->array->name;
+        out_ << "] in ";
+        if (f->histogram)
+          expr(f->histogram);
+        else
+          out_ << f->array->name;
         if (!f->slice.empty()) {
           out_ << "[";
           list(f->slice);
@@ -287,8 +291,8 @@ class Printer {
     for (const GlobalDecl* g : s.globals) {
       if (g->is_private) out_ << "private ";
       out_ << "global " << g->name;
-      if (g->sized) out_ << "[" << g->max_entries << "]";
       if (g->wrap) out_ << "%";
+      if (g->sized) out_ << "[" << g->max_entries << "]";
       if (g->init) {
         out_ << " = ";
         expr(g->init);

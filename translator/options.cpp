@@ -28,6 +28,7 @@ const char kUsage[] =
     "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
     "  -I DIR         add DIR to the tapset search path\n"
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
+    "  -g             guru mode: allow embedded C in the script\n"
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
@@ -52,7 +53,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:uwWhV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:guwWhV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         o.script_text = optarg;
@@ -87,6 +88,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       }
       case 'I': o.include_dirs.push_back(optarg); break;
       case 'c': o.target_cmd = optarg; break;
+      case 'g': o.guru = true; break;
       case 'u': o.keep_unused = true; break;
       case 'w': o.suppress_warnings = true; break;
       case 'W': o.warnings_as_errors = true; break;

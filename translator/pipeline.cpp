@@ -133,6 +133,7 @@ int run_pipeline(const Options& opts) {
   facts.kernel_v = kernel->release.substr(0, kernel->release.find('-'));
   facts.config = kernel_config(*kernel);
   facts.args = opts.script_args;
+  facts.guru = opts.guru;
 
   // Pass 1: parse.
   std::string text = opts.script_text;
@@ -152,7 +153,7 @@ int run_pipeline(const Options& opts) {
       load_library_macros(sm, library_dirs(opts.include_dirs, facts), facts, macros, diags);
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
-  ast::Script* script = parse_file(sm, file, arena, diags, opts.script_args);
+  ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
   if (diags.parse_errors()) {
     std::cerr << diags.parse_errors() << " parse error" << (diags.parse_errors() > 1 ? "s" : "") << ".\n";
     std::cerr << "Pass 1: parse failed.\n";

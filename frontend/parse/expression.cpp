@@ -10,5 +10,6 @@ BOOST_SPIRIT_INSTANTIATE(string_type, iterator_type, context_type)
 BOOST_SPIRIT_INSTANTIATE(embedded_type, iterator_type, context_type)
 BOOST_SPIRIT_INSTANTIATE(argref_type, iterator_type, context_type)
 BOOST_SPIRIT_INSTANTIATE(key_list_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(at_op_type, iterator_type, context_type)
 
 }  // namespace stapx::parse::grammar

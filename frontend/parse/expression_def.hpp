@@ -26,12 +26,20 @@ inline const Keywords keywords;
 
 struct BinaryOps : x3::symbols<std::string> {
   BinaryOps() {
-    for (const char* op : {"||", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=", "=~", "!~",
-                           "<<", ">>", ">>>", ".", "+", "-", "*", "/"})
+    for (const char* op : {"||", "&&", "|", "^", "&", "<", ">", "=~", "!~", "<<", ">>", ">>>", ".",
+                           "+", "-", "*", "/"})
       add(op, op);
   }
 };
 inline const BinaryOps binary_ops;
+
+// Comparisons that end in '=' themselves: no compound-assignment guard.
+struct ComparisonOps : x3::symbols<std::string> {
+  ComparisonOps() {
+    for (const char* op : {"==", "!=", "<=", ">="}) add(op, op);
+  }
+};
+inline const ComparisonOps comparison_ops;
 
 struct AssignOps : x3::symbols<std::string> {
   AssignOps() {
@@ -53,11 +61,9 @@ const x3::rule<class expr_list_class, std::vector<Operand>> expr_list = "express
 const x3::rule<class call_class, Call> call = "function call";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
-const x3::rule<class char_class, CharLit> char_lit = "character";
 const argref_type arg_ref = "command line argument";
 const embedded_type embedded = "embedded C";
 const x3::rule<class dollar_name_class, std::string> dollar_name = "target variable";
-const x3::rule<class at_name_class, std::string> at_name = "@ operator";
 const x3::rule<class tcomp_class, TargetComponent> target_component = "'->' or '['";
 const x3::rule<class field_class, std::string> field_name = "field name";
 const x3::rule<class member_comp_class, TargetComponent> member_comp = "'->'";
@@ -65,7 +71,7 @@ const x3::rule<class key_class, Operand> key = "expression";
 const key_list_type key_list = "expression";
 const x3::rule<class pretty_class, std::string> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
-const x3::rule<class atop_class, AtOp> at_op = "@ operator";
+const at_op_type at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
 const x3::rule<class postfix_class, Operand> postfix = "expression";
 const x3::rule<class unary_class, Operand> unary = "expression";
@@ -79,7 +85,7 @@ const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
 const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
 const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
-const auto keyword = x3::lexeme[keywords >> !(x3::alnum | '_')];
+const auto keyword = x3::lexeme[keywords >> !(x3::alnum | x3::char_("_$"))];
 
 // Letters, digits, '_' and '$' (stap allows '$' after the first character).
 const auto identifier_def =
@@ -113,22 +119,15 @@ const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                          if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
                          _val(ctx) = std::move(m);
                        })]);
-const auto expr_list_def = expr_rule % ',';
+// Lists: after a comma, another item must follow.
+const auto expr_list_def = expr_rule > *(',' > expr_rule);
 // Array keys: an expression, or "*" for any key (delete a[k, *]).
 const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
   Wildcard w;
   w.pos = nullptr;
   _val(ctx) = w;
 })] | expr_rule[to_val];
-const auto key_list_def = key % ',';
-
-// 'a', '\n', '\101'
-const auto char_lit_def = x3::raw[x3::lexeme['\'' >> (('\\' >> +(x3::alnum) ) | ('\\' >> x3::char_) | ~x3::char_("'\\\n")) >> '\'']][(
-    [](auto& ctx) {
-      auto& r = _attr(ctx);
-      _val(ctx).raw.assign(r.begin() + 1, r.end() - 1);
-      _val(ctx).pos = r.begin();
-    })];
+const auto key_list_def = key > *(',' > key);
 
 // $1 @2 $# @#
 const auto arg_ref_def =
@@ -147,7 +146,6 @@ const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"
 // $var, $$vars, $$parms, $$locals, $$return
 const auto dollar_name_def =
     x3::raw[x3::lexeme['$' >> -x3::lit('$') >> (x3::alpha | '_') >> *(x3::alnum | '_')]];
-const auto at_name_def = x3::lexeme['@' >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
 
 const auto target_component_def =
     mark >> ((x3::lit("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
@@ -165,17 +163,45 @@ const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([
   if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = *p;
 })];
 
-// @cast(p, "type"[, "module"])->f, @defined(x), @count(s), @hist_log(s)[i]...
-const auto at_op_def = mark >> ((at_name >> '(') > -(expr_rule % ',') > ')' > *target_component >
-                                -pretty)[([](auto& ctx) {
-  auto& a = _attr(ctx);
-  _val(ctx).name = std::move(at_c<0>(a));
-  if (auto& args = at_c<1>(a)) _val(ctx).args = std::move(*args);
-  _val(ctx).components = std::move(at_c<2>(a));
-  if (auto& p = at_c<3>(a)) _val(ctx).pretty = *p;
-})];
+// The @ operators, each with its own argument list; then, for all, target
+// paths ("->f", "[i]") and a pretty-printing suffix.
+struct OneArgOps : x3::symbols<std::string> {
+  OneArgOps() {
+    for (const char* op : {"defined", "entry", "probewrite", "const", "perf", "kregister", "uregister",
+                           "count", "sum", "min", "max", "avg", "hist_log"})
+      add(op, op);
+  }
+};
+inline const OneArgOps one_arg_ops;
 
-const auto call_def = mark >> ((identifier >> '(') > -(expr_rule % ',') > ')')[([](auto& ctx) {
+inline const auto set_op = [](const char* name) {
+  return [name](auto& ctx) { _val(ctx).name = name; };
+};
+inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(Operand(std::move(_attr(ctx)))); };
+const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(x3::alnum | x3::char_("_$"))]; };
+
+const auto at_op_def =
+    mark >>
+    (  // @cast(p, "type"[, "module"])
+        (op_name("@cast")[set_op("cast")] > '(' > expr_rule[push_arg] > ',' > string_rule[push_arg] >
+         -(',' > string_rule[push_arg]) > ')') |
+        // @var("name[@file]"[, "module"])
+        (op_name("@var")[set_op("var")] > '(' > string_rule[push_arg] > -(',' > string_rule[push_arg]) >
+         ')') |
+        // @variance(s[, bucket])
+        (op_name("@variance")[set_op("variance")] > '(' > expr_rule[push_arg] >
+         -(',' > expr_rule[push_arg]) > ')') |
+        // @hist_linear(s, low, high, width)
+        (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
+         expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
+        // @defined(x), @count(s), ...: exactly one argument
+        (x3::lexeme['@' >> one_arg_ops >> !(x3::alnum | x3::char_("_$"))][([](auto& ctx) {
+           _val(ctx).name = std::move(_attr(ctx));
+         })] > '(' > expr_rule[push_arg] > ')')) >>
+    *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
+    -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
+
+const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
   if (auto& a = at_c<1>(_attr(ctx))) _val(ctx).args = std::move(*a);
 })];
@@ -191,7 +217,7 @@ const auto multi_in_def = mark >>
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
 
-const auto primary_def = number_rule[to_val] | string_rule[to_val] | char_lit[to_val] |
+const auto primary_def = number_rule[to_val] | string_rule[to_val] |
                          paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
                          at_op[to_val] | embedded[to_val] | call[to_val] | index[to_val] |
                          ident_rule[to_val];
@@ -219,7 +245,7 @@ const auto postfix_def =
       if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
       _val(ctx) = std::move(m);
     })]) >>
-    *(postfix_op[([](auto& ctx) {
+    -(postfix_op[([](auto& ctx) {
       Unary u;
       u.op = "post" + _attr(ctx).op;
       u.pos = _attr(ctx).pos;
@@ -245,7 +271,7 @@ const auto unary_def = (unary_op > unary)[([](auto& ctx) {
 // A binary operator, not the first half of a compound assignment ("+=")
 // nor of the aggregation operator "<<<".
 const x3::rule<class binary_text_class, std::string> binary_text = "operator";
-const auto binary_text_def = x3::lexeme[binary_ops >> !x3::char_("=<")] |
+const auto binary_text_def = x3::lexeme[comparison_ops] | x3::lexeme[binary_ops >> !x3::char_("=<")] |
                              // "%" but not "%=" nor a preprocessor or embedded-C token
                              x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
                              x3::lexeme[x3::string("in") >> !(x3::alnum | '_')];
@@ -299,7 +325,7 @@ const auto expr_rule_def = assign;
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,
                     assign_text, assign_op)
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
-BOOST_SPIRIT_DEFINE(char_lit, arg_ref, embedded, dollar_name, at_name, target_component, pretty,
+BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)
 BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
                     primary, postfix, unary, chain, binary, ternary, assign, expr_rule)

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <boost/spirit/home/x3.hpp>
+#include <cctype>
+#include <string>
 
 #include "frontend/parse/x3ast.hpp"
 
@@ -12,9 +14,11 @@ namespace stapx::parse::grammar {
 namespace x3 = boost::spirit::x3;
 
 // Whitespace and the three comment styles: "#...", "//...", "/* ... */".
+// An unterminated block comment runs to the end of the input, where the
+// parser then reports what it still expected.
 inline const auto skipper = x3::space | x3::lexeme['#' >> *(x3::char_ - x3::eol)] |
                             x3::lexeme["//" >> *(x3::char_ - x3::eol)] |
-                            x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"];
+                            x3::lexeme["/*" >> *(x3::char_ - "*/") >> (x3::lit("*/") | x3::eoi)];
 
 using iterator_type = const char*;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;
@@ -46,8 +50,9 @@ using string_type = x3::rule<class string_class, x3ast::String>;
 using embedded_type = x3::rule<class embedded_class, x3ast::Embedded>;
 using argref_type = x3::rule<class argref_class, x3ast::ArgRef>;
 using key_list_type = x3::rule<class key_list_class, std::vector<x3ast::Operand>>;
+using at_op_type = x3::rule<class atop_class, x3ast::AtOp>;
 BOOST_SPIRIT_DECLARE(expr_type, ident_type, number_type, string_type, embedded_type, argref_type,
-                     key_list_type)
+                     key_list_type, at_op_type)
 
 // Statements and declarations (statement.cpp).
 using toplevel_type = x3::rule<class toplevel_class, x3ast::TopLevel>;
@@ -62,9 +67,39 @@ inline const string_type string_ref = "string";
 inline const embedded_type embedded_ref = "embedded C";
 inline const argref_type argref_ref = "command line argument";
 inline const key_list_type key_list_ref = "expression";
+inline const at_op_type at_op_ref = "@ operator";
 inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
 
-// A reserved word, not the prefix of a longer identifier.
-inline auto kw(const char* word) { return x3::lexeme[x3::lit(word) >> !(x3::alnum | '_')]; }
+// A reserved word, not the prefix of a longer identifier. It names itself
+// in "expected 'in'" messages (an X3 lexeme would show its C++ type).
+struct keyword_parser : x3::parser<keyword_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* word;
+  constexpr explicit keyword_parser(const char* w) : word(w) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    It i = first;
+    for (const char* w = word; *w; ++w, ++i)
+      if (i == last || *i != *w) return false;
+    if (i != last && (std::isalnum(static_cast<unsigned char>(*i)) || *i == '_' || *i == '$')) return false;
+    first = i;
+    return true;
+  }
+};
+inline constexpr keyword_parser kw(const char* word) { return keyword_parser(word); }
+
+
 
 }  // namespace stapx::parse::grammar
+
+namespace boost::spirit::x3 {
+template <>
+struct get_info<stapx::parse::grammar::keyword_parser> {
+  using result_type = std::string;
+  std::string operator()(const stapx::parse::grammar::keyword_parser& p) const {
+    return std::string("'") + p.word + "'";
+  }
+};
+}  // namespace boost::spirit::x3

@@ -12,6 +12,7 @@
 namespace stapx::parse {
 
 using namespace stapx::ast;
+namespace x3 = boost::spirit::x3;
 
 namespace {
 
@@ -50,11 +51,44 @@ const std::map<std::string, Op>& assign_table() {
   return table;
 }
 
+// Where an operand's text starts.
+const char* x3ast_pos(const x3ast::Operand& op);
+
+struct PosVisitor {
+  const char* operator()(const x3ast::Ternary& t) const { return x3ast_pos(t.cond); }
+  const char* operator()(const x3ast::Assign& a) const { return x3ast_pos(a.lhs); }
+  const char* operator()(const x3ast::Chain& c) const { return x3ast_pos(c.first); }
+  const char* operator()(const x3ast::Member& m) const { return x3ast_pos(m.base); }
+  const char* operator()(const x3ast::Unary& u) const {
+    return u.op.rfind("post", 0) == 0 ? x3ast_pos(u.operand) : u.pos;
+  }
+  template <typename T>
+  const char* operator()(const x3::forward_ast<T>& f) const {
+    return (*this)(f.get());
+  }
+  template <typename T>
+  const char* operator()(const T& t) const {
+    return t.pos;
+  }
+};
+
+const char* x3ast_pos(const x3ast::Operand& op) { return boost::apply_visitor(PosVisitor{}, op); }
+
 }  // namespace
 
 Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink& diags,
-                 const std::vector<std::string>& args)
-    : sm_(sm), file_(file), text_(sm.file(file).text), arena_(arena), diags_(diags), args_(args) {}
+                 const std::vector<std::string>& args, bool privileged)
+    : sm_(sm),
+      file_(file),
+      text_(sm.file(file).text),
+      arena_(arena),
+      diags_(diags),
+      args_(args),
+      privileged_(privileged) {}
+
+void Lowerer::need_guru(SourceLoc at, const char* what) {
+  if (!privileged_) diags_.report(DiagId::ParseNeedGuru, at, what);
+}
 
 SourceLoc Lowerer::loc(const char* pos) const {
   if (!pos) return {file_, 0};
@@ -230,6 +264,8 @@ Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_
     }
     return in;
   }
+  if ((info.op == Op::RegexMatch || info.op == Op::RegexNoMatch) && rhs->kind != ExprKind::String)
+    diags_.report(DiagId::ParseExpected, rhs->loc, "literal string (a regular expression)");
   auto* b = arena_.make<BinaryExpr>(lhs->loc);
   b->op = info.op;
   b->lhs = lhs;
@@ -271,15 +307,9 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
     Expr* operator()(const x3ast::String& s) const { return l.string(s); }
     Expr* operator()(const x3ast::Ident& id) const { return l.var(id); }
     Expr* operator()(const x3ast::ArgRef& a) const { return l.arg_ref(a); }
-    Expr* operator()(const x3ast::CharLit& ch) const {
-      auto* n = l.arena_.make<NumberLit>(l.loc(ch.pos));
-      std::string v = l.unescape(ch.raw, n->loc);
-      if (v.size() != 1) l.diags_.report(DiagId::ParseBadChar, n->loc);
-      n->value = v.empty() ? 0 : static_cast<unsigned char>(v[0]);
-      return n;
-    }
     Expr* operator()(const x3ast::Embedded& em) const {
       auto* e = l.arena_.make<EmbeddedExpr>(l.loc(em.pos));
+      l.need_guru(e->loc, "embedded expression code");
       e->code = em.code;
       return e;
     }
@@ -301,6 +331,11 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
     Expr* operator()(const x3ast::Wildcard& w) const { return l.arena_.make<WildcardExpr>(l.loc(w.pos)); }
     Expr* operator()(const x3ast::AtOp& a) const {
       auto* e = l.arena_.make<AtOpExpr>(l.loc(a.pos));
+      if (a.name == "const" || a.name == "kregister")
+        l.need_guru(e->loc, ("@" + a.name + " operator").c_str());
+      if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
+          !boost::get<x3ast::String>(&a.args[0]))
+        l.diags_.report(DiagId::ParseExpected, l.loc(x3ast_pos(a.args[0])), "literal string");
       e->name = a.name;
       for (auto& arg : a.args) e->args.push_back(l.expr(arg));
       e->components = l.components(a.components);
@@ -425,7 +460,8 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
       auto sorted = [&](const x3ast::SortedIdent& s, int column) {
         if (s.sort.empty()) return;
         if (st->sort_column != 0) {
-          l.diags_.report(DiagId::ParseExpected, l.loc(s.pos), "only one sort marker");
+          l.diags_.report(DiagId::ParseExpected, l.loc(s.sort_pos ? s.sort_pos : s.pos),
+                          "only one sort marker ('+' or '-') in a foreach");
           return;
         }
         st->sort_column = column;
@@ -439,8 +475,12 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
         st->keys.push_back(l.var(f.keys[i].ident));
         sorted(f.keys[i], static_cast<int>(i) + 1);
       }
-      st->array = l.var(f.array.ident);
-      sorted(f.array, -1);
+      if (f.histogram) {
+        st->histogram = l.expr(*f.histogram);
+      } else {
+        st->array = l.var(f.array.ident);
+        sorted(f.array, -1);
+      }
       for (auto& k : f.slice) st->slice.push_back(l.expr(k));
       if (f.aggregate) {
         st->aggregate = f.aggregate->name;
@@ -448,6 +488,7 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
           x3ast::SortedIdent marker;
           marker.sort = f.aggregate->sort;
           marker.pos = f.aggregate->pos;
+          marker.sort_pos = f.aggregate->sort_pos;
           sorted(marker, -1);
         }
       }
@@ -523,6 +564,11 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       if (!p.alias_op.empty()) {
         auto* alias = l.arena_.make<AliasDecl>(l.loc(p.pos));
         alias->names = l.points(p.points);
+        // An alias defines one plain name.
+        if (alias->names.size() > 1)
+          l.diags_.report(DiagId::ParseExpected, l.loc(p.alias_pos), "'{' (an alias has one name)");
+        else if (!p.points.empty() && !p.points[0].suffix.empty())
+          l.diags_.report(DiagId::ParseExpected, alias->names[0]->loc, "a probe alias name without '?' or '!'");
         alias->targets = l.points(p.alias_points);
         alias->epilogue = p.alias_op == "+=";
         alias->body = l.block(p.body);
@@ -538,6 +584,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
     }
     void operator()(const x3ast::Embedded& em) const {
       auto* e = l.arena_.make<EmbeddedDecl>(l.loc(em.pos));
+      l.need_guru(e->loc, "embedded code");
       e->code = em.code;
       script.embedded.push_back(e);
     }
@@ -565,6 +612,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       for (auto& p : f.params) fn->params.push_back({p.name.name, type_of(p.type), l.loc(p.pos)});
       fn->is_private = f.is_private;
       if (f.embedded) {
+        l.need_guru(l.loc(f.embedded->pos), "embedded code");
         fn->is_embedded = true;
         fn->embedded_code = f.embedded->code;
         fn->body = l.arena_.make<BlockStmt>(l.loc(f.embedded->pos));

@@ -12,7 +12,7 @@ class Lowerer {
  public:
   // `args` are the script's command-line arguments ($1, @1, $#).
   Lowerer(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
-          const std::vector<std::string>& args);
+          const std::vector<std::string>& args, bool privileged);
   void lower(const x3ast::TopLevel& top, ast::Script& script);
   SourceLoc loc(const char* pos) const;
 
@@ -38,6 +38,8 @@ class Lowerer {
   ast::Arena& arena_;
   DiagSink& diags_;
   const std::vector<std::string>& args_;
+  bool privileged_;  // guru mode, or a tapset file: embedded C allowed
+  void need_guru(SourceLoc loc, const char* what);
 };
 
 }  // namespace stapx::parse

@@ -66,7 +66,13 @@ const char* recovery_point(const char* p, const char* end) {
 // X3 names literals as 'x' and rules by their names; keep those, and say
 // "keyword" for the lexeme parsers of reserved words.
 std::string expected_text(const std::string& which) {
-  if (which.find("lexeme") != std::string::npos) return "keyword";
+  if (which.find("lexeme") != std::string::npos) {
+    // A keyword parser describes itself as lexeme[... "word" ...].
+    size_t q = which.find('"');
+    size_t e = q == std::string::npos ? q : which.find('"', q + 1);
+    if (e != std::string::npos) return "'" + which.substr(q + 1, e - q - 1) + "'";
+    return "keyword";
+  }
   // An unnamed X3 parser describes itself by its C++ type: say what it is.
   if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos)
     return "valid syntax";
@@ -76,13 +82,13 @@ std::string expected_text(const std::string& which) {
 }  // namespace
 
 ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
-                        const std::vector<std::string>& args) {
+                        const ParseOptions& opts) {
   auto* script = arena.make<ast::Script>(SourceLoc{file, 0});
   script->file = file;
   const std::string& text = sm.file(file).text;
   const char* begin = text.data();
   const char* end = begin + text.size();
-  parse::Lowerer lower(sm, file, arena, diags, args);
+  parse::Lowerer lower(sm, file, arena, diags, opts.args, opts.guru || sm.file(file).is_tapset);
 
   if (const char* deep = too_deep(begin, end)) {
     diags.report(DiagId::ParseTooDeep, lower.loc(deep));
@@ -104,6 +110,15 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
                    "'probe', 'global', 'private', 'function' or '%{'");
       p = recovery_point(start, end);
     } catch (const x3::expectation_failure<const char*>& f) {
+      if (f.which() == "'\"'") {
+        // An unterminated string: point at its opening quote, as stap does.
+        const char* open = f.where();
+        while (open > begin && open[-1] != '\n' && !(open[-1] == '"' && (open - 1 == begin || open[-2] != '\\')))
+          --open;
+        diags.report(DiagId::ParseUnterminatedString, lower.loc(open > begin ? open - 1 : open));
+        p = recovery_point(f.where(), end);
+        continue;
+      }
       diags.report(DiagId::ParseExpected, lower.loc(f.where()), expected_text(f.which()));
       p = recovery_point(f.where(), end);
     }

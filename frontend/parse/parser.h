@@ -6,10 +6,15 @@
 
 namespace stapx {
 
+struct ParseOptions {
+  std::vector<std::string> args;  // $1, @1, $# (normally substituted earlier)
+  bool guru = false;              // -g: embedded C allowed in user scripts
+};
+
 // Parses `file` of `sm` (already preprocessed, see preprocess.h). Errors go
 // to `diags`; the returned script holds every declaration that parsed
-// (never null). `args` are the command-line arguments ($1, @1, $#).
+// (never null).
 ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
-                        const std::vector<std::string>& args = {});
+                        const ParseOptions& opts = {});
 
 }  // namespace stapx

@@ -26,7 +26,9 @@ const x3::rule<class try_class, Try> try_stmt = "try statement";
 const x3::rule<class foreach_agg_class, ForeachAggregate> foreach_aggregate = "aggregate";
 const x3::rule<class aggregate_name_class, std::string> aggregate_name = "aggregate";
 const x3::rule<class foreach_slice_class, std::vector<Operand>> foreach_slice = "array slice";
+const x3::rule<class foreach_array_class, ForeachArray> foreach_array = "array";
 const x3::rule<class sorted_class, SortedIdent> sorted_ident = "identifier";
+const x3::rule<class sort_marker_class, SortMarker> sort_marker = "'+' or '-'";
 const x3::rule<class simple_class, Simple> simple_stmt = "statement";
 const x3::rule<class return_class, Return> return_stmt = "return statement";
 const x3::rule<class delete_class, Delete> delete_stmt = "delete statement";
@@ -37,10 +39,12 @@ const x3::rule<class component_class, ProbePointComponent> component = "probe po
 const x3::rule<class point_class, ProbePoint> probe_point = "probe point";
 const x3::rule<class point_element_class, PointElement> point_element = "probe point";
 const x3::rule<class point_list_class, std::vector<ProbePoint>> point_list = "probe point";
+const x3::rule<class point_elements_class, std::vector<PointElement>> point_elements = "probe point";
 const x3::rule<class probe_class, Probe> probe = "probe";
 const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
 const x3::rule<class global_vars_class, std::vector<GlobalVar>> global_vars = "global variable";
+const x3::rule<class global_init_class, Operand> global_init = "literal string or number";
 const x3::rule<class param_class, Param> param = "parameter";
 const x3::rule<class type_class, std::string> type_name = "type name ('long' or 'string')";
 const x3::rule<class function_class, Function> function = "function";
@@ -76,11 +80,16 @@ const x3::rule<class sort_mark_class, std::string> sort_mark = "'+' or '-'";
 const auto sort_mark_def =
     x3::lexeme[x3::string("+") >> !x3::lit('+')] | x3::lexeme[x3::string("-") >> !x3::lit('-')];
 
+const auto sort_marker_def = mark >> sort_mark[([](auto& ctx) { _val(ctx).sort = std::move(_attr(ctx)); })];
+
 const auto sorted_ident_def = mark >>
-    (ident_ref >> -sort_mark)[(
+    (ident_ref >> -sort_marker)[(
         [](auto& ctx) {
           _val(ctx).ident = std::move(at_c<0>(_attr(ctx)));
-          if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).sort = *s;
+          if (auto& s = at_c<1>(_attr(ctx))) {
+            _val(ctx).sort_pos = s->pos;
+            _val(ctx).sort = s->sort;
+          }
         })];
 
 // foreach ([v =] [k1, k2] in a[+-] [limit N]) or foreach ([v =] k in a ...)
@@ -93,20 +102,29 @@ const auto aggregate_name_def = x3::lexeme['@' >> (x3::string("count") | x3::str
                                                      x3::string("min") | x3::string("max") |
                                                      x3::string("avg")) >> !(x3::alnum | '_')];
 const auto foreach_aggregate_def =
-    mark >> (aggregate_name >> -sort_mark)[([](auto& ctx) {
+    mark >> (aggregate_name >> -sort_marker)[([](auto& ctx) {
       _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
-      if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).sort = *s;
+      if (auto& s = at_c<1>(_attr(ctx))) {
+        _val(ctx).sort_pos = s->pos;
+        _val(ctx).sort = s->sort;
+      }
     })];
 
 const auto foreach_slice_def = '[' > key_list_ref > ']';
 
+// foreach (b in @hist_log(s)): iterate over a histogram's buckets.
+const auto foreach_array_def =
+    mark >> ((&x3::lit('@') > at_op_ref)[([](auto& ctx) { _val(ctx).histogram = Operand(std::move(_attr(ctx))); })] |
+             sorted_ident[([](auto& ctx) { _val(ctx).array = std::move(_attr(ctx)); })]);
+
 const auto foreach_stmt_def = mark >>
-    (kw("foreach") > '(' > -(&(sorted_ident >> '=') >> sorted_ident >> '=') > foreach_keys > kw("in") > sorted_ident >
+    (kw("foreach") > '(' > -(&(sorted_ident >> '=') >> sorted_ident >> '=') > foreach_keys > kw("in") > foreach_array >
      -foreach_slice > -foreach_aggregate > -(kw("limit") > expr_ref) > ')' > statement)[([](auto& ctx) {
       auto& a = _attr(ctx);
       _val(ctx).value = std::move(at_c<0>(a));
       _val(ctx).keys = std::move(at_c<1>(a));
-      _val(ctx).array = std::move(at_c<2>(a));
+      _val(ctx).array = std::move(at_c<2>(a).array);
+      _val(ctx).histogram = std::move(at_c<2>(a).histogram);
       if (auto& slice = at_c<3>(a)) _val(ctx).slice = std::move(*slice);
       _val(ctx).aggregate = std::move(at_c<4>(a));
       _val(ctx).limit = std::move(at_c<5>(a));
@@ -159,7 +177,9 @@ const auto literal_def = number_ref[to_val] | string_ref[to_val] | argref_ref[to
                          })];
 
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
-const auto component_name_def = x3::lexeme[+(x3::alnum | x3::char_("_*"))];
+// A name, wildcards allowed ("sys_*", "**"), not starting with a digit.
+const auto component_name_def =
+    x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))];
 const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
 const auto point_suffix_def = x3::string("?") | x3::string("!");
 
@@ -176,10 +196,11 @@ const auto point_element_def =
       _val(ctx) = std::move(g);
     })];
 
-const auto point_list_def = probe_point % ',';
+const auto point_list_def = probe_point > *(',' > probe_point);
+const auto point_elements_def = point_element > *('.' > point_element);
 
 const auto probe_point_def = mark >>
-    ((point_element % '.') >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'))[([](auto& ctx) {
+    (point_elements >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'))[([](auto& ctx) {
       _val(ctx).elements = std::move(at_c<0>(_attr(ctx)));
       if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).suffix = *s;
       _val(ctx).condition = std::move(at_c<2>(_attr(ctx)));
@@ -197,27 +218,35 @@ const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
   _val(ctx).points = std::move(at_c<0>(a));
   if (auto& alias = at_c<1>(a)) {
     _val(ctx).alias_op = std::move(alias->op);
+    _val(ctx).alias_pos = alias->pos;
     _val(ctx).alias_points = std::move(alias->points);
   }
   _val(ctx).body = std::move(at_c<2>(a));
   _val(ctx).epilogue = std::move(at_c<3>(a));
 })];
 
-// name, name[100], name%, name[100]%, name%[100], name = literal
+// name, name%, name[100], name%[100], name = literal
 const auto wrap_mark = (x3::lit('%') >> !x3::char_("{(?:)"))[([](auto& ctx) { _val(ctx).wrap = true; })];
-const auto global_vars_def = (global_var % ',') >> -x3::lit(';');
-
 const auto global_var_def = mark >> ident_ref[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] >>
                             -wrap_mark >>
                             -(('[' > number_ref > ']')[([](auto& ctx) { _val(ctx).size = std::move(_attr(ctx)); })]) >>
-                            -wrap_mark >>
-                            -(('=' > expr_ref)[([](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); })]);
+                            -(('=' > global_init)[([](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); })]);
+
+const auto global_vars_def = (global_var > *(',' > global_var)) >> -x3::lit(';');
+
+// An initializer is a literal: a number (maybe negative) or a string.
+const auto global_init_def = number_ref[to_val] | string_ref[to_val] |
+                             ('-' > number_ref)[([](auto& ctx) {
+                               Number n = std::move(_attr(ctx));
+                               n.text = "-" + n.text;
+                               _val(ctx) = std::move(n);
+                             })];
 
 // "global a, b", "private global a", or "private a" (a private global).
 const auto set_vars = [](auto& ctx) { _val(ctx).vars = std::move(_attr(ctx)); };
 const auto global_def =
-    mark >> (((kw("private") >> -kw("global"))[([](auto& ctx) { _val(ctx).is_private = true; })] >>
-              global_vars[set_vars]) |
+    mark >> (((kw("private") >> !kw("function"))[([](auto& ctx) { _val(ctx).is_private = true; })] >
+              -kw("global") > global_vars[set_vars]) |
              (kw("global") > global_vars[set_vars]));
 
 const auto alias_op_def = x3::string("+=") | x3::lexeme[x3::string("=") >> !x3::lit('=')];
@@ -231,7 +260,7 @@ const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) 
 
 const auto function_def =
     mark >> -kw("private")[([](auto& ctx) { _val(ctx).is_private = true; })] >>
-    ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > ')')[([](auto& ctx) {
+    ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > -x3::lit(',') > ')')[([](auto& ctx) {
       auto& a = _attr(ctx);
       _val(ctx).name = std::move(at_c<0>(a));
       if (auto& t = at_c<1>(a)) _val(ctx).type = *t;
@@ -242,9 +271,10 @@ const auto function_def =
 const auto toplevel_rule_def =
     probe[to_val] | global[to_val] | function[to_val] | embedded_ref[to_val];
 
-BOOST_SPIRIT_DEFINE(sort_mark, component_name, point_suffix)
-BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice)
-BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, global_vars)
+BOOST_SPIRIT_DEFINE(sort_mark, sort_marker, component_name, point_suffix)
+BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice, foreach_array)
+BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, point_elements, global_vars,
+                    global_init)
 BOOST_SPIRIT_DEFINE(statement, block, if_stmt, while_stmt, for_stmt, foreach_keys, foreach_stmt,
                     sorted_ident, simple_stmt, return_stmt, delete_stmt, expr_stmt, literal,
                     component, probe_point, probe, global_var, global, type_name, param, function,

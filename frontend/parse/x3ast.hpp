@@ -30,9 +30,6 @@ struct Ident : Tagged {
 struct OpTok : Tagged {
   std::string op;
 };
-struct CharLit : Tagged {
-  std::string raw;  // between the quotes
-};
 struct ArgRef : Tagged {
   std::string text;  // "$1", "@2", "$#", "@#"
 };
@@ -57,7 +54,7 @@ struct Wildcard : Tagged {
 };
 
 struct Operand
-    : x3::variant<Number, String, Ident, CharLit, ArgRef, Embedded, x3::forward_ast<Call>,
+    : x3::variant<Number, String, Ident, ArgRef, Embedded, x3::forward_ast<Call>,
                   x3::forward_ast<Index>, x3::forward_ast<MultiIn>, x3::forward_ast<Unary>,
                   x3::forward_ast<Chain>, x3::forward_ast<Ternary>, x3::forward_ast<Assign>,
                   x3::forward_ast<Target>, x3::forward_ast<AtOp>, x3::forward_ast<Member>,
@@ -168,9 +165,13 @@ struct For : Tagged {
   boost::optional<Operand> init, cond, incr;
   Statement body;
 };
+struct SortMarker : Tagged {
+  std::string sort;  // "+" or "-"
+};
 struct SortedIdent : Tagged {
   Ident ident;
   std::string sort;  // "", "+", "-"
+  const char* sort_pos = nullptr;
 };
 struct Try : Tagged {
   Block body;
@@ -180,11 +181,17 @@ struct Try : Tagged {
 struct ForeachAggregate : Tagged {
   std::string name;  // "sum", "max"... sorting an aggregate array by it
   std::string sort;
+  const char* sort_pos = nullptr;
+};
+struct ForeachArray : Tagged {
+  SortedIdent array;
+  boost::optional<Operand> histogram;  // @hist_log(s) instead of an array
 };
 struct Foreach : Tagged {
   boost::optional<SortedIdent> value;
   std::vector<SortedIdent> keys;
   SortedIdent array;
+  boost::optional<Operand> histogram;
   std::vector<Operand> slice;  // "in a[k, *]": only matching keys
   boost::optional<ForeachAggregate> aggregate;
   boost::optional<Operand> limit;
@@ -219,6 +226,7 @@ struct AliasPart : Tagged {
 struct Probe : Tagged {
   std::vector<ProbePoint> points;
   std::string alias_op;  // "", "=", "+="
+  const char* alias_pos = nullptr;
   std::vector<ProbePoint> alias_points;
   Block body;
   boost::optional<Block> epilogue;  // alias "= P { prologue }, { epilogue }"

@@ -45,7 +45,7 @@ TEST(Parser, CompoundOperatorsAreNotSplit) {
 
 TEST(Parser, NumberLiterals) {
   EXPECT_EQ(expr_of("0x10 + 010 + 10"), "((16 + 8) + 10)");
-  EXPECT_EQ(expr_of("0xffffffffffffffff"), "(-1)");
+  EXPECT_EQ(expr_of("0xffffffffffffffff"), "0xffffffffffffffff");
   Parsed bad("probe begin { x = 09 }");
   EXPECT_EQ(bad.diags.parse_errors(), 1u);
   EXPECT_NE(bad.diag_text.str().find("number invalid or out of range"), std::string::npos);
