@@ -215,6 +215,11 @@ static int insert_module(const char *path, const char *name, char **params,
 			fprintf(stderr,
 				"ERROR: Couldn't insert module '%s': %s\n",
 				path, strerror(err));
+		if (err == ENOSYS || err == EPERM)
+			fprintf(stderr, "stapx-run: hint: this kernel does not "
+				"let us load modules (no CONFIG_MODULES, a "
+				"container, or not root); 'stapx --vm' runs "
+				"scripts in a QEMU guest instead\n");
 		return -1;
 	}
 	vlog("inserted module '%s' as %s", path, name);

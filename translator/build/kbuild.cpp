@@ -91,7 +91,7 @@ bool require_kbuild(const KernelTarget& k) {
   std::cerr << "stapx: no kernel build tree for release " << k.release << " (looked in /lib/modules/"
             << k.release << "/build and /usr/src/linux-headers-" << k.release << ")\n"
             << "stapx: hint: install linux-headers-" << k.release
-            << ", or pass -r RELEASE or -r KBUILD_DIR for another kernel\n";
+            << ", pass -r RELEASE or -r KBUILD_DIR for another kernel, or use --vm\n";
   return false;
 }
 
