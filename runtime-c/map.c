@@ -205,3 +205,105 @@ static inline const char *_stpx_map_get_s(const struct _stpx_map *m, const union
 
 	return v ? v : "";
 }
+
+/*
+ * foreach support: a snapshot of the map's nodes (insertion order) in a
+ * caller's buffer of max_entries pointers, optionally sorted by one key
+ * column or by the value. The body of a foreach may not modify the map
+ * (the translator rejects that), so the snapshot stays valid.
+ */
+static inline void *_stpx_map_key(const struct _stpx_map *m, struct _stpx_map_node *n, unsigned int i)
+{
+	return (char *)n + m->key_off[i];
+}
+
+static inline void *_stpx_map_value(const struct _stpx_map *m, struct _stpx_map_node *n)
+{
+	return (char *)n + m->val_off;
+}
+
+static size_t _stpx_map_snapshot(const struct _stpx_map *m, struct _stpx_map_node **buf)
+{
+	struct _stpx_map_node *n;
+	size_t count = 0;
+
+	list_for_each_entry(n, &m->used, lnode)
+		buf[count++] = n;
+	return count;
+}
+
+struct _stpx_sort_spec {
+	const struct _stpx_map *map;
+	int column;	/* 1..nkeys: that key; 0: the value */
+	int desc;
+};
+
+static int _stpx_cmp_slot(u8 type, const void *a, const void *b)
+{
+	if (type == STPX_T_STRING)
+		return strncmp(a, b, MAXSTRINGLEN);
+	if (*(const int64_t *)a != *(const int64_t *)b)
+		return *(const int64_t *)a < *(const int64_t *)b ? -1 : 1;
+	return 0;
+}
+
+static int _stpx_cmp_nodes(const void *pa, const void *pb, const void *priv)
+{
+	const struct _stpx_sort_spec *spec = priv;
+	const struct _stpx_map *m = spec->map;
+	struct _stpx_map_node *a = *(struct _stpx_map_node *const *)pa;
+	struct _stpx_map_node *b = *(struct _stpx_map_node *const *)pb;
+	unsigned int i;
+	int c;
+
+	if (spec->column == 0)
+		c = _stpx_cmp_slot(m->val_type, _stpx_map_value(m, a), _stpx_map_value(m, b));
+	else
+		c = _stpx_cmp_slot(m->key_types[spec->column - 1],
+				   _stpx_map_key(m, a, spec->column - 1),
+				   _stpx_map_key(m, b, spec->column - 1));
+	if (spec->desc)
+		c = -c;
+	/* Ties: by all keys in order, so that the order never depends on hashing. */
+	for (i = 0; !c && i < m->nkeys; i++)
+		c = _stpx_cmp_slot(m->key_types[i], _stpx_map_key(m, a, i), _stpx_map_key(m, b, i));
+	return c;
+}
+
+static void _stpx_map_sort(const struct _stpx_map *m, struct _stpx_map_node **buf, size_t n,
+			   int column, int desc)
+{
+	struct _stpx_sort_spec spec = { m, column, desc };
+
+	sort_r(buf, n, sizeof(*buf), _stpx_cmp_nodes, NULL, &spec);
+}
+
+/*
+ * Each foreach in a script has one snapshot buffer per CPU (handlers never
+ * nest on a CPU). A recursive function that re-enters the same foreach
+ * before the outer one finishes would share it: the translator reports
+ * foreach in recursive functions as unsupported.
+ */
+static int _stpx_foreach_bufs_alloc(struct _stpx_map_node **__percpu *bufs, const struct _stpx_map *m)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct _stpx_map_node **b = vmalloc(array_size(m->max_entries, sizeof(*b)));
+
+		if (!b)
+			return -ENOMEM;
+		*per_cpu_ptr(bufs, cpu) = b;
+	}
+	return 0;
+}
+
+static void _stpx_foreach_bufs_free(struct _stpx_map_node **__percpu *bufs)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		vfree(*per_cpu_ptr(bufs, cpu));
+		*per_cpu_ptr(bufs, cpu) = NULL;
+	}
+}

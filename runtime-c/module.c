@@ -21,8 +21,8 @@ static int __init _stpx_module_init(void)
 	return 0;
 
 err_transport:
-	_stpx_globals_exit();
 err_globals:
+	_stpx_globals_exit();	/* copes with a partial init */
 err_contexts:
 	_stpx_contexts_free();
 	return rc;

@@ -27,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/vmalloc.h>

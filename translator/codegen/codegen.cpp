@@ -76,6 +76,7 @@ class Codegen {
   std::string call(const CallExpr* c);
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
+  void foreach(const ForeachStmt* f);
   std::string assign(const AssignExpr* a);
   std::string incdec(const UnaryExpr* u);
   std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
@@ -97,6 +98,7 @@ class Codegen {
   int uniq_ = 0;
   std::map<const ProbeDecl*, int> decl_index_;
   std::vector<const ProbeDecl*> decls_;  // in handler index order
+  std::vector<const Symbol*> foreach_sites_;  // each foreach's array, by site number
 };
 
 std::string Codegen::where(SourceLoc loc) {
@@ -434,10 +436,48 @@ void Codegen::stmt(const Stmt* s) {
       break;
     }
     case StmtKind::Foreach:
+      foreach(static_cast<const ForeachStmt*>(s));
+      break;
     case StmtKind::Try:
     case StmtKind::Null:
       break;
   }
+}
+
+// foreach: snapshot the map's nodes into this site's per-CPU buffer, sort
+// them if asked, then bind keys and value for each (the body may not
+// modify the map: elaboration rejects that).
+void Codegen::foreach(const ForeachStmt* f) {
+  CWriter& w = *w_;
+  const Symbol* a = f->array->sym;
+  size_t site = foreach_sites_.size();
+  foreach_sites_.push_back(a);
+  std::string n = uniq();
+  auto outer = w.block("");
+  w.line("struct _stpx_map *m_{} = {};", n, global(a));
+  w.line("struct _stpx_map_node **b_{} = this_cpu_read(_stpx_fe_buf_{});", n, site);
+  w.line("size_t n_{} = _stpx_map_snapshot(m_{}, b_{}), i_{};", n, n, n, n);
+  if (f->sort_column != 0)
+    w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
+           f->sort_descending ? 1 : 0);
+  std::string bound = fmt::format("i_{} < n_{}", n, n);
+  if (f->limit) {
+    w.line("int64_t lim_{} = {};", n, expr(f->limit));
+    bound += fmt::format(" && (int64_t)i_{} < lim_{}", n, n);
+  }
+  auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
+  w.line("STPX_ACTION({});", where(f->loc));
+  w.line("struct _stpx_map_node *e_{} = b_{}[i_{}];", n, n, n);
+  auto bind = [&](const VarRef* v, const std::string& slot) {
+    if (v->sym->type == Type::String)
+      w.line("_stpx_strcpy({}, {});", lvalue_scalar(v), slot);
+    else
+      w.line("{} = *(int64_t *){};", lvalue_scalar(v), slot);
+  };
+  for (size_t i = 0; i < f->keys.size(); ++i)
+    bind(f->keys[i], fmt::format("_stpx_map_key(m_{}, e_{}, {})", n, n, i));
+  if (f->value) bind(f->value, fmt::format("_stpx_map_value(m_{}, e_{})", n, n));
+  stmt(f->body);
 }
 
 void Codegen::zero_locals(const Frame& frame) {
@@ -501,6 +541,8 @@ void Codegen::globals() {
     else
       out_.line("static int64_t {};", global(g));
   }
+  for (size_t i = 0; i < foreach_sites_.size(); ++i)
+    out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
   out_.blank();
 }
 
@@ -554,10 +596,15 @@ void Codegen::tables() {
           out_.line("{} = {};", global(g), expr(g->init));
       }
     }
+    for (size_t i = 0; i < foreach_sites_.size(); ++i) {
+      out_.line("if (_stpx_foreach_bufs_alloc(&_stpx_fe_buf_{}, {}))", i, global(foreach_sites_[i]));
+      out_.line("\treturn -ENOMEM;");
+    }
     out_.line("return 0;");
   }
   {
     auto b = out_.block("static void _stpx_globals_exit(void)");
+    for (size_t i = 0; i < foreach_sites_.size(); ++i) out_.line("_stpx_foreach_bufs_free(&_stpx_fe_buf_{});", i);
     for (const Symbol* g : prog_.globals)
       if (g->arity > 0) out_.line("_stpx_map_free({});", global(g));
   }

@@ -51,6 +51,7 @@ class Elaborator {
   void set_arity(Symbol* sym, int arity, SourceLoc loc);
   void mark_write(Expr* lvalue, Scope& sc);
   static void touch(Symbol* sym, Scope& sc, bool write);
+  void check_foreach_modification(VarRef* v);
   // --- step 4 ---
   void infer_all();
   Type infer(Expr* e);
@@ -72,6 +73,8 @@ class Elaborator {
   // Each probe body records its accesses and calls on a pseudo-function.
   std::deque<FunctionDecl> pseudo_fns_;
   std::map<ProbeDecl*, FunctionDecl*> probe_bodies_;
+  std::vector<Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
+  std::set<FunctionDecl*> foreach_in_functions_;
 };
 
 Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc) {
@@ -206,7 +209,13 @@ void Elaborator::mark_write(Expr* lvalue, Scope& sc) {
   if (v->sym) {
     v->sym->assigned = true;
     touch(v->sym, sc, true);
+    check_foreach_modification(v);
   }
+}
+
+void Elaborator::check_foreach_modification(VarRef* v) {
+  for (Symbol* a : foreach_arrays_)
+    if (a == v->sym) diags_.report(DiagId::SemForeachModify, v->loc, v->name);
 }
 
 void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
@@ -352,9 +361,38 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
       --sc.loop_depth;
       break;
     }
-    case StmtKind::Foreach:
-      diags_.report(DiagId::SemUnsupported, s->loc, "foreach");
+    case StmtKind::Foreach: {
+      auto* f = static_cast<ForeachStmt*>(s);
+      if (f->histogram) {
+        diags_.report(DiagId::SemUnsupported, f->histogram->loc, "foreach over a histogram");
+        break;
+      }
+      if (!f->slice.empty()) diags_.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
+      if (!f->aggregate.empty()) diags_.report(DiagId::SemUnsupported, f->loc, "foreach over statistics");
+      f->array->sym = lookup(f->array, sc, true);
+      if (f->array->sym) {
+        set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
+        f->array->sym->used = true;
+        touch(f->array->sym, sc, false);
+      }
+      auto bind = [&](VarRef* v) {
+        v->sym = lookup(v, sc, false);
+        if (!v->sym) return;
+        set_arity(v->sym, 0, v->loc);
+        v->sym->assigned = true;
+        touch(v->sym, sc, true);
+      };
+      for (VarRef* k : f->keys) bind(k);
+      if (f->value) bind(f->value);
+      if (f->limit) resolve_expr(f->limit, sc);
+      if (sc.fn && sc.fn->name.size() && f->array->sym) foreach_in_functions_.insert(sc.fn);
+      foreach_arrays_.push_back(f->array->sym);
+      ++sc.loop_depth;
+      resolve_stmt(f->body, sc);
+      --sc.loop_depth;
+      foreach_arrays_.pop_back();
       break;
+    }
     case StmtKind::Try:
       diags_.report(DiagId::SemUnsupported, s->loc, "try/catch");
       break;
@@ -381,6 +419,7 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
         v->sym = lookup(v, sc, false);
         if (v->sym) v->sym->assigned = true;
         touch(v->sym, sc, true);
+        if (v->sym) check_foreach_modification(v);
       } else if (d->target->kind == ExprKind::Index) {
         resolve_expr(d->target, sc);
         mark_write(d->target, sc);
@@ -649,6 +688,27 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
       if (d->target->kind == ExprKind::Index) infer(d->target);
       break;
     }
+    case StmtKind::Foreach: {
+      auto* f = static_cast<ForeachStmt*>(s);
+      Symbol* a = f->array ? f->array->sym : nullptr;
+      if (!a) break;
+      for (size_t i = 0; i < f->keys.size() && i < a->key_types.size(); ++i) {
+        Symbol* k = f->keys[i]->sym;
+        if (!k) continue;
+        unify_key(a, i, k->type, f->keys[i]->loc);
+        unify_symbol(k, a->key_types[i], f->keys[i]->loc);
+      }
+      if (f->value && f->value->sym) {
+        unify_symbol(a, f->value->sym->type, f->value->loc);
+        unify_symbol(f->value->sym, a->type, f->value->loc);
+      }
+      if (f->limit) {
+        infer(f->limit);
+        unify(f->limit, Type::Long, f->limit->loc);
+      }
+      infer_stmt(f->body, fn);
+      break;
+    }
     default:
       break;
   }
@@ -777,6 +837,12 @@ void Elaborator::check_stmt(Stmt* s) {
     case StmtKind::Delete:
       check_expr(static_cast<DeleteStmt*>(s)->target);
       break;
+    case StmtKind::Foreach: {
+      auto* f = static_cast<ForeachStmt*>(s);
+      if (f->limit) check_expr(f->limit);
+      check_stmt(f->body);
+      break;
+    }
     default:
       break;
   }
@@ -885,6 +951,17 @@ void Elaborator::run(const ElaborateOptions& opts) {
     for (FunctionDecl* c : body->callees) deepest = std::max(deepest, walk(c, stack));
   }
   prog_.max_nesting = std::max(1, deepest) + (prog_.recursive ? 10 : 0);
+  for (FunctionDecl* f : foreach_in_functions_) {
+    std::set<FunctionDecl*> stack;
+    std::function<bool(FunctionDecl*)> reaches = [&](FunctionDecl* g) {
+      for (FunctionDecl* c : g->callees) {
+        if (c == f) return true;
+        if (stack.insert(c).second && reaches(c)) return true;
+      }
+      return false;
+    };
+    if (reaches(f)) diags_.report(DiagId::SemUnsupported, f->loc, "foreach in a recursive function");
+  }
 
   if (prog_.probes.empty() && diags_.errors() == 0) diags_.report(DiagId::SemNoProbes, SourceLoc{});
 }

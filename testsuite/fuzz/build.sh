@@ -1,0 +1,7 @@
+#!/bin/sh
+# Builds build/fuzz/parse_fuzzer (libFuzzer + ASan + UBSan) from the
+# frontend sources. The X3 grammar TUs take minutes: JOBS defaults to 2.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+exec make -f "$here/Makefile" ROOT="$root" -j"${JOBS:-2}" "$@"
