@@ -8,6 +8,7 @@ const char* type_name(Type t) {
     case Type::Long: return "long";
     case Type::String: return "string";
     case Type::Void: return "void";
+    case Type::Stats: return "stats";
     case Type::Unknown: break;
   }
   return "unknown";

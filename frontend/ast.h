@@ -14,7 +14,7 @@
 
 namespace stapx::ast {
 
-enum class Type : uint8_t { Unknown, Long, String, Void };
+enum class Type : uint8_t { Unknown, Long, String, Void, Stats };
 const char* type_name(Type t);
 
 struct Node {

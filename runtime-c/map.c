@@ -34,6 +34,8 @@ struct _stpx_map {
 
 static u32 _stpx_slot_size(u8 type)
 {
+	if (type == STPX_T_STAT)
+		return 4 * sizeof(int64_t);	/* struct _stpx_stat (stat.c) */
 	return type == STPX_T_STRING ? ALIGN(MAXSTRINGLEN, 8) : sizeof(int64_t);
 }
 
@@ -236,7 +238,22 @@ struct _stpx_sort_spec {
 	const struct _stpx_map *map;
 	int column;	/* 1..nkeys: that key; 0: the value */
 	int desc;
+	int agg;	/* statistics values: sort by this aggregate */
 };
+
+enum { STPX_AGG_COUNT, STPX_AGG_SUM, STPX_AGG_MIN, STPX_AGG_MAX, STPX_AGG_AVG };
+
+static int64_t _stpx_stat_field(const int64_t *s, int agg)
+{
+	/* s: count, sum, min, max */
+	switch (agg) {
+	case STPX_AGG_SUM: return s[1];
+	case STPX_AGG_MIN: return s[2];
+	case STPX_AGG_MAX: return s[3];
+	case STPX_AGG_AVG: return s[0] ? div64_s64(s[1], s[0]) : 0;
+	default: return s[0];
+	}
+}
 
 static int _stpx_cmp_slot(u8 type, const void *a, const void *b)
 {
@@ -256,12 +273,18 @@ static int _stpx_cmp_nodes(const void *pa, const void *pb, const void *priv)
 	unsigned int i;
 	int c;
 
-	if (spec->column == 0)
+	if (spec->column == 0 && m->val_type == STPX_T_STAT) {
+		int64_t x = _stpx_stat_field(_stpx_map_value(m, a), spec->agg);
+		int64_t y = _stpx_stat_field(_stpx_map_value(m, b), spec->agg);
+
+		c = x == y ? 0 : x < y ? -1 : 1;
+	} else if (spec->column == 0) {
 		c = _stpx_cmp_slot(m->val_type, _stpx_map_value(m, a), _stpx_map_value(m, b));
-	else
+	} else {
 		c = _stpx_cmp_slot(m->key_types[spec->column - 1],
 				   _stpx_map_key(m, a, spec->column - 1),
 				   _stpx_map_key(m, b, spec->column - 1));
+	}
 	if (spec->desc)
 		c = -c;
 	/* Ties: by all keys in order, so that the order never depends on hashing. */
@@ -270,10 +293,11 @@ static int _stpx_cmp_nodes(const void *pa, const void *pb, const void *priv)
 	return c;
 }
 
+/* column: 1..nkeys sorts by that key, 0 by the value (statistics: by agg). */
 static void _stpx_map_sort(const struct _stpx_map *m, struct _stpx_map_node **buf, size_t n,
-			   int column, int desc)
+			   int column, int desc, int agg)
 {
-	struct _stpx_sort_spec spec = { m, column, desc };
+	struct _stpx_sort_spec spec = { m, column, desc, agg };
 
 	sort_r(buf, n, sizeof(*buf), _stpx_cmp_nodes, NULL, &spec);
 }

@@ -14,6 +14,7 @@
 #include "print.c"
 #include "session.h"
 #include "map.c"
+#include "stat.c"
 #include "probes/kprobes.c"
 #include "probes/timers.c"
 

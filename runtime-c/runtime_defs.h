@@ -71,6 +71,7 @@
 /* Types of map keys and values. */
 #define STPX_T_LONG 1
 #define STPX_T_STRING 2
+#define STPX_T_STAT 3
 
 /* One key of a map lookup: a long or a (NUL-terminated) string. */
 union _stpx_key {

@@ -77,6 +77,8 @@ class Codegen {
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
+  std::string stat_read(const AtOpExpr* a);
+  bool is_stat(const Symbol* s) const { return s->type == Type::Stats; }
   std::string assign(const AssignExpr* a);
   std::string incdec(const UnaryExpr* u);
   std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
@@ -159,6 +161,8 @@ std::string Codegen::expr(const Expr* e) {
       auto* in = static_cast<const InArrayExpr*>(e);
       std::string pre;
       std::string k = keys(in->keys, in->array->sym, pre);
+      if (is_stat(in->array->sym))
+        return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
       return fmt::format("({{ {}(int64_t)(_stpx_map_get({}, {}) != NULL); }})", pre,
                          global(in->array->sym), k);
     }
@@ -182,14 +186,35 @@ std::string Codegen::expr(const Expr* e) {
     }
     case ExprKind::Assign:
       return assign(static_cast<const AssignExpr*>(e));
-    case ExprKind::Target:
     case ExprKind::AtOp:
+      return stat_read(static_cast<const AtOpExpr*>(e));
+    case ExprKind::Target:
     case ExprKind::Embedded:
     case ExprKind::Member:
     case ExprKind::Wildcard:
       break;  // elaboration rejects these for now
   }
   return "0";
+}
+
+// @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
+std::string Codegen::stat_read(const AtOpExpr* a) {
+  std::string n = uniq();
+  const Expr* arg = a->args[0];
+  std::string stmts = fmt::format("struct _stpx_stat agg_{}; ", n);
+  if (arg->kind == ExprKind::Var) {
+    stmts += fmt::format("_stpx_stat_read({}, &agg_{}); ", global(static_cast<const VarRef*>(arg)->sym), n);
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    std::string k = keys(ix->keys, ix->array->sym, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, &agg_{}); ", global(ix->array->sym), k, n);
+  }
+  if (a->name == "count") return fmt::format("({{ {}agg_{}.count; }})", stmts, n);
+  if (a->name == "sum") return fmt::format("({{ {}agg_{}.sum; }})", stmts, n);
+  stmts += fmt::format("if (unlikely(!agg_{}.count)) STPX_ERROR(\"empty aggregate\", {}); ", n, where(a->loc));
+  if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
+  if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
+  return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
 }
 
 std::string Codegen::incdec(const UnaryExpr* u) {
@@ -246,6 +271,17 @@ std::string Codegen::binary(const BinaryExpr* b) {
 
 std::string Codegen::assign(const AssignExpr* a) {
   std::string n = uniq();
+  if (a->op == Op::AggregateInto) {
+    std::string stmts = fmt::format("int64_t r_{} = {}; ", n, expr(a->rhs));
+    if (a->lhs->kind == ExprKind::Var)
+      return fmt::format("({{ {}_stpx_stat_add(this_cpu_ptr({}), r_{}); r_{}; }})", stmts,
+                         global(static_cast<const VarRef*>(a->lhs)->sym), n, n);
+    auto* ix = static_cast<const IndexExpr*>(a->lhs);
+    std::string k = keys(ix->keys, ix->array->sym, stmts);
+    return fmt::format(
+        "({{ {}if (unlikely(_stpx_pmap_add({}, {}, r_{}))) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
+        stmts, global(ix->array->sym), k, n, where(ix->array->loc), n);
+  }
   std::string R = "r_" + n;
   bool str = a->lhs->type == Type::String;
   std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));
@@ -421,7 +457,11 @@ void Codegen::stmt(const Stmt* s) {
       auto* d = static_cast<const DeleteStmt*>(s);
       if (d->target->kind == ExprKind::Var) {
         auto* v = static_cast<const VarRef*>(d->target);
-        if (v->sym->arity > 0)
+        if (v->sym->arity > 0 && is_stat(v->sym))
+          w.line("_stpx_pmap_clear({});", global(v->sym));
+        else if (is_stat(v->sym))
+          w.line("_stpx_stat_clear({});", global(v->sym));
+        else if (v->sym->arity > 0)
           w.line("_stpx_map_clear({});", global(v->sym));
         else if (v->sym->type == Type::String)
           w.line("{}[0] = '\\0';", lvalue_scalar(v));
@@ -431,7 +471,8 @@ void Codegen::stmt(const Stmt* s) {
         auto* ix = static_cast<const IndexExpr*>(d->target);
         std::string pre;
         std::string k = keys(ix->keys, ix->array->sym, pre);
-        w.line("({{ {}_stpx_map_delete({}, {}); }});", pre, global(ix->array->sym), k);
+        w.line("({{ {}{}({}, {}); }});", pre, is_stat(ix->array->sym) ? "_stpx_pmap_delete" : "_stpx_map_delete",
+               global(ix->array->sym), k);
       }
       break;
     }
@@ -454,12 +495,22 @@ void Codegen::foreach(const ForeachStmt* f) {
   foreach_sites_.push_back(a);
   std::string n = uniq();
   auto outer = w.block("");
-  w.line("struct _stpx_map *m_{} = {};", n, global(a));
+  if (is_stat(a)) {
+    // Statistics: iterate over the merge of every CPU's map.
+    w.line("int err_{};", n);
+    w.line("struct _stpx_map *m_{} = _stpx_pmap_merge({}, &err_{});", n, global(a), n);
+    w.line("if (unlikely(err_{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {});", n, where(f->array->loc));
+  } else {
+    w.line("struct _stpx_map *m_{} = {};", n, global(a));
+  }
   w.line("struct _stpx_map_node **b_{} = this_cpu_read(_stpx_fe_buf_{});", n, site);
   w.line("size_t n_{} = _stpx_map_snapshot(m_{}, b_{}), i_{};", n, n, n, n);
+  static const std::map<std::string, const char*> aggs = {{"", "STPX_AGG_COUNT"},    {"count", "STPX_AGG_COUNT"},
+                                                         {"sum", "STPX_AGG_SUM"}, {"min", "STPX_AGG_MIN"},
+                                                         {"max", "STPX_AGG_MAX"}, {"avg", "STPX_AGG_AVG"}};
   if (f->sort_column != 0)
-    w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
-           f->sort_descending ? 1 : 0);
+    w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
+           f->sort_descending ? 1 : 0, aggs.at(f->aggregate));
   std::string bound = fmt::format("i_{} < n_{}", n, n);
   if (f->limit) {
     w.line("int64_t lim_{} = {};", n, expr(f->limit));
@@ -534,7 +585,11 @@ void Codegen::globals() {
   out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
   out_.line("static struct _stpx_rwlock _stpx_locks[{}];", std::max<size_t>(1, prog_.globals.size()));
   for (const Symbol* g : prog_.globals) {
-    if (g->arity > 0)
+    if (g->arity > 0 && is_stat(g))
+      out_.line("static struct _stpx_pmap *{};", global(g));
+    else if (is_stat(g))
+      out_.line("static struct _stpx_stat __percpu *{};", global(g));
+    else if (g->arity > 0)
       out_.line("static struct _stpx_map *{};", global(g));
     else if (g->type == Type::String)
       out_.line("static char {}[MAXSTRINGLEN];", global(g));
@@ -580,7 +635,17 @@ void Codegen::tables() {
   {
     auto b = out_.block("static int _stpx_globals_init(void)");
     for (const Symbol* g : prog_.globals) {
-      if (g->arity > 0) {
+      if (is_stat(g)) {
+        std::string types;
+        for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
+        if (g->arity > 0)
+          out_.line("{} = _stpx_pmap_alloc({}, (const u8[]){{ {}}}, {});", global(g), g->arity, types,
+                    g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
+        else
+          out_.line("{} = _stpx_stat_alloc();", global(g));
+        out_.line("if (!{})", global(g));
+        out_.line("\treturn -ENOMEM;");
+      } else if (g->arity > 0) {
         std::string types;
         for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
         out_.line("{} = _stpx_map_alloc({}, (const u8[]){{ {}}}, {}, {});", global(g), g->arity, types,
@@ -597,7 +662,8 @@ void Codegen::tables() {
       }
     }
     for (size_t i = 0; i < foreach_sites_.size(); ++i) {
-      out_.line("if (_stpx_foreach_bufs_alloc(&_stpx_fe_buf_{}, {}))", i, global(foreach_sites_[i]));
+      out_.line("if (_stpx_foreach_bufs_alloc(&_stpx_fe_buf_{}, {}{}))", i, global(foreach_sites_[i]),
+                is_stat(foreach_sites_[i]) ? "->agg" : "");
       out_.line("\treturn -ENOMEM;");
     }
     out_.line("return 0;");
@@ -605,8 +671,12 @@ void Codegen::tables() {
   {
     auto b = out_.block("static void _stpx_globals_exit(void)");
     for (size_t i = 0; i < foreach_sites_.size(); ++i) out_.line("_stpx_foreach_bufs_free(&_stpx_fe_buf_{});", i);
-    for (const Symbol* g : prog_.globals)
-      if (g->arity > 0) out_.line("_stpx_map_free({});", global(g));
+    for (const Symbol* g : prog_.globals) {
+      if (is_stat(g))
+        out_.line("{}({});", g->arity > 0 ? "_stpx_pmap_free" : "_stpx_stat_free", global(g));
+      else if (g->arity > 0)
+        out_.line("_stpx_map_free({});", global(g));
+    }
   }
   {
     auto b = out_.block("static int _stpx_arm_probes(void)");

@@ -51,6 +51,7 @@ class Elaborator {
   void set_arity(Symbol* sym, int arity, SourceLoc loc);
   void mark_write(Expr* lvalue, Scope& sc);
   static void touch(Symbol* sym, Scope& sc, bool write);
+  static bool is_stat_read(const AtOpExpr* a);
   void check_foreach_modification(VarRef* v);
   // --- step 4 ---
   void infer_all();
@@ -193,6 +194,11 @@ Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array) {
   return sym;
 }
 
+bool Elaborator::is_stat_read(const AtOpExpr* a) {
+  static const std::set<std::string> ops = {"count", "sum", "min", "max", "avg"};
+  return ops.count(a->name) && a->args.size() == 1;
+}
+
 void Elaborator::touch(Symbol* sym, Scope& sc, bool write) {
   if (!sym || sym->scope != Symbol::Scope::Global) return;
   (write ? sc.fn->global_writes : sc.fn->global_reads).push_back(sym->index);
@@ -226,9 +232,27 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Target:
       diags_.report(DiagId::SemUnsupported, e->loc, "a target variable");
       break;
-    case ExprKind::AtOp:
-      diags_.report(DiagId::SemUnsupported, e->loc, "@" + static_cast<AtOpExpr*>(e)->name);
+    case ExprKind::AtOp: {
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (!is_stat_read(a)) {
+        diags_.report(DiagId::SemUnsupported, e->loc, "@" + a->name);
+        break;
+      }
+      if (!a->components.empty() || !a->pretty.empty())
+        diags_.report(DiagId::SemUnsupported, e->loc, "'->', '[' or '$' after @" + a->name);
+      Expr* arg = a->args[0];
+      if (arg->kind != ExprKind::Var && arg->kind != ExprKind::Index) {
+        diags_.report(DiagId::SemStatOperand, arg->loc, a->name);
+        break;
+      }
+      resolve_expr(arg, sc);
+      // Reading a statistic merges every CPU's part: exclusive access.
+      VarRef* v = arg->kind == ExprKind::Var ? static_cast<VarRef*>(arg) : static_cast<IndexExpr*>(arg)->array;
+      if (v->sym && v->sym->scope != Symbol::Scope::Global)
+        diags_.report(DiagId::SemStatOperand, arg->loc, a->name);
+      touch(v->sym, sc, true);
       break;
+    }
     case ExprKind::Embedded:
       diags_.report(DiagId::SemUnsupported, e->loc, "embedded C");
       break;
@@ -314,6 +338,20 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Assign: {
       auto* a = static_cast<AssignExpr*>(e);
       resolve_expr(a->rhs, sc);
+      if (a->op == Op::AggregateInto) {
+        // "<<<" adds to this CPU's part of a statistic: shared access.
+        resolve_expr(a->lhs, sc);
+        VarRef* v = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)
+                    : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
+                                                      : nullptr;
+        if (!v)
+          diags_.report(DiagId::SemNotLvalue, a->lhs->loc);
+        else if (v->sym && v->sym->scope != Symbol::Scope::Global)
+          diags_.report(DiagId::SemStatLocal, v->loc, v->name);
+        else if (v->sym)
+          v->sym->assigned = true;
+        break;
+      }
       if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
         // A plain store does not read its target.
         auto* v = static_cast<VarRef*>(a->lhs);
@@ -368,12 +406,12 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
         break;
       }
       if (!f->slice.empty()) diags_.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
-      if (!f->aggregate.empty()) diags_.report(DiagId::SemUnsupported, f->loc, "foreach over statistics");
       f->array->sym = lookup(f->array, sc, true);
       if (f->array->sym) {
         set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
         f->array->sym->used = true;
-        touch(f->array->sym, sc, false);
+        // Exclusive: a statistics array is merged into a shared view first.
+        touch(f->array->sym, sc, true);
       }
       auto bind = [&](VarRef* v) {
         v->sym = lookup(v, sc, false);
@@ -501,8 +539,15 @@ void Elaborator::unify(Expr* e, Type t, SourceLoc site) {
 Type Elaborator::infer(Expr* e) {
   Type t = Type::Unknown;
   switch (e->kind) {
+    case ExprKind::AtOp: {
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (!is_stat_read(a)) break;  // reported as unsupported during resolution
+      infer(a->args[0]);
+      unify(a->args[0], Type::Stats, a->args[0]->loc);
+      t = Type::Long;
+      break;
+    }
     case ExprKind::Target:
-    case ExprKind::AtOp:
     case ExprKind::Embedded:
     case ExprKind::Member:
     case ExprKind::Wildcard:
@@ -610,7 +655,8 @@ Type Elaborator::infer(Expr* e) {
       auto* a = static_cast<AssignExpr*>(e);
       Type r = infer(a->rhs), l = infer(a->lhs);
       if (a->op == Op::AggregateInto) {
-        diags_.report(DiagId::SemUnsupported, a->op_loc, "statistics aggregates");
+        unify(a->lhs, Type::Stats, a->op_loc);
+        unify(a->rhs, Type::Long, a->op_loc);
         t = Type::Long;
         break;
       }
@@ -702,6 +748,7 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
         unify_symbol(a, f->value->sym->type, f->value->loc);
         unify_symbol(f->value->sym, a->type, f->value->loc);
       }
+      if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
       if (f->limit) {
         infer(f->limit);
         unify(f->limit, Type::Long, f->limit->loc);
@@ -778,11 +825,15 @@ void Elaborator::check_expr(Expr* e) {
         }
       } else {
         for (Expr* a : c->args)
-          if (a->type == Type::Void) diags_.report(DiagId::SemTypeMismatch, a->loc, "void", "a value");
+          if (a->type == Type::Void || a->type == Type::Stats)
+            diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(a->type), "a value");
       }
       if (c->fn && c->fn->type == Type::Unknown) c->fn->type = Type::Void;
       break;
     }
+    case ExprKind::AtOp:
+      for (Expr* a : static_cast<AtOpExpr*>(e)->args) check_expr(a);
+      break;
     case ExprKind::Unary:
       check_expr(static_cast<UnaryExpr*>(e)->operand);
       break;
@@ -798,8 +849,10 @@ void Elaborator::check_expr(Expr* e) {
     case ExprKind::Assign:
       check_expr(static_cast<AssignExpr*>(e)->lhs);
       check_expr(static_cast<AssignExpr*>(e)->rhs);
-      if (static_cast<AssignExpr*>(e)->rhs->type == Type::Void)
-        diags_.report(DiagId::SemTypeMismatch, static_cast<AssignExpr*>(e)->rhs->loc, "void", "a value");
+      if (static_cast<AssignExpr*>(e)->rhs->type == Type::Void ||
+          static_cast<AssignExpr*>(e)->rhs->type == Type::Stats)
+        diags_.report(DiagId::SemTypeMismatch, static_cast<AssignExpr*>(e)->rhs->loc,
+                      type_name(static_cast<AssignExpr*>(e)->rhs->type), "a value");
       break;
     default:
       break;
@@ -839,6 +892,9 @@ void Elaborator::check_stmt(Stmt* s) {
       break;
     case StmtKind::Foreach: {
       auto* f = static_cast<ForeachStmt*>(s);
+      if (f->array && f->array->sym && f->array->sym->type == Type::Stats && f->value)
+        diags_.report(DiagId::SemUnsupported, f->value->loc,
+                      "a value variable in a foreach over statistics (use @count(a[k]) ...)");
       if (f->limit) check_expr(f->limit);
       check_stmt(f->body);
       break;
