@@ -55,12 +55,16 @@ static void _stpx_contexts_free(void)
 	}
 }
 
-/* Script errors: record and leave the handler through its "out" label. */
+/*
+ * Script errors: record and jump to the nearest "err" label: the end of
+ * the handler or function, or, inside try { }, that block's own (a GCC
+ * local label), after which the catch block runs.
+ */
 #define STPX_ERROR(msg, loc)                                                   \
 	do {                                                                   \
 		c->last_error = (msg);                                         \
 		c->last_loc = (loc);                                           \
-		goto out;                                                      \
+		goto err;                                                      \
 	} while (0)
 
 /* Charged once per statement and per loop iteration. */

@@ -387,7 +387,7 @@ std::string Codegen::call(const CallExpr* c) {
       stmts += fmt::format("{}.v_{} = {}; ", callee, p->name, args[i]);
   }
   stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->name);
-  stmts += "if (unlikely(c->last_error)) goto out; ";
+  stmts += "if (unlikely(c->last_error)) goto err; ";
   if (f->type == Type::String)
     return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
   if (f->type == Type::Long) return fmt::format("({{ {}{}.__retvalue; }})", stmts, callee);
@@ -479,7 +479,29 @@ void Codegen::stmt(const Stmt* s) {
     case StmtKind::Foreach:
       foreach(static_cast<const ForeachStmt*>(s));
       break;
-    case StmtKind::Try:
+    case StmtKind::Try: {
+      // Errors in the body jump to its local "err" label; the handler runs
+      // outside that scope, so its own errors go to the enclosing one.
+      auto* t = static_cast<const TryStmt*>(s);
+      std::string n = uniq();
+      {
+        auto outer = w.block("");
+        {
+          auto inner = w.block("");
+          w.line("__label__ err;");
+          stmt(t->body);
+          w.line("goto try_ok_{};", n);
+          w.line("err: __attribute__((unused));");
+          w.line(";");
+        }
+        if (t->var) w.line("_stpx_strcpy({}, c->last_error);", lvalue_scalar(t->var));
+        w.line("c->last_error = NULL;");
+        w.line("c->last_loc = NULL;");
+        stmt(t->handler);
+      }
+      w.line("try_ok_{}: ;", n);
+      break;
+    }
     case StmtKind::Null:
       break;
   }
@@ -552,6 +574,7 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   else if (frame.ret == Type::Long)
     w.line("l->__retvalue = 0;");
   stmt(f->body);
+  w.line("err: __attribute__((unused));");
   w.line("out: __attribute__((unused));");
   w.line("return;");
 }
@@ -564,6 +587,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   w.line("(void)l;");
   zero_locals(frame);
   stmt(p->body);
+  w.line("err: __attribute__((unused));");
   w.line("out: __attribute__((unused));");
   w.line("return;");
 }

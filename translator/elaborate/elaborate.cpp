@@ -431,9 +431,20 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
       foreach_arrays_.pop_back();
       break;
     }
-    case StmtKind::Try:
-      diags_.report(DiagId::SemUnsupported, s->loc, "try/catch");
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      resolve_stmt(t->body, sc);
+      if (t->var) {
+        t->var->sym = lookup(t->var, sc, false);
+        if (t->var->sym) {
+          set_arity(t->var->sym, 0, t->var->loc);
+          t->var->sym->assigned = true;
+          touch(t->var->sym, sc, true);
+        }
+      }
+      resolve_stmt(t->handler, sc);
       break;
+    }
     case StmtKind::Next:
       if (!sc.probe) diags_.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
       break;
@@ -734,6 +745,13 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
       if (d->target->kind == ExprKind::Index) infer(d->target);
       break;
     }
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      infer_stmt(t->body, fn);
+      if (t->var && t->var->sym) unify_symbol(t->var->sym, Type::String, t->var->loc);
+      infer_stmt(t->handler, fn);
+      break;
+    }
     case StmtKind::Foreach: {
       auto* f = static_cast<ForeachStmt*>(s);
       Symbol* a = f->array ? f->array->sym : nullptr;
@@ -889,6 +907,10 @@ void Elaborator::check_stmt(Stmt* s) {
       break;
     case StmtKind::Delete:
       check_expr(static_cast<DeleteStmt*>(s)->target);
+      break;
+    case StmtKind::Try:
+      check_stmt(static_cast<TryStmt*>(s)->body);
+      check_stmt(static_cast<TryStmt*>(s)->handler);
       break;
     case StmtKind::Foreach: {
       auto* f = static_cast<ForeachStmt*>(s);
