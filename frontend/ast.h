@@ -105,7 +105,9 @@ struct IndexExpr : Expr {
   std::vector<Expr*> keys;
 };
 
-enum class Builtin : uint8_t { None, Printf, Sprintf, Print, Println, Exit };
+enum class Builtin : uint8_t {
+  None, Printf, Sprintf, Print, Println, Printd, Printdln, Sprint, Sprintln, Sprintd, Sprintdln, Exit
+};
 
 struct CallExpr : Expr {
   CallExpr() : Expr(ExprKind::Call) {}

@@ -24,6 +24,22 @@ static inline const char *_stpx_concat(char *dst, const char *a, const char *b)
 	return dst;
 }
 
+/* dst .= s, and dst .= the decimal of v; truncated at MAXSTRINGLEN. */
+static inline void _stpx_strcat(char *dst, const char *s)
+{
+	size_t n = strnlen(dst, MAXSTRINGLEN - 1);
+
+	if (n < MAXSTRINGLEN - 1)
+		strscpy(dst + n, s, MAXSTRINGLEN - n);
+}
+
+static inline void _stpx_strcat_l(char *dst, int64_t v)
+{
+	size_t n = strnlen(dst, MAXSTRINGLEN - 1);
+
+	snprintf(dst + n, MAXSTRINGLEN - n, "%lld", (long long)v);
+}
+
 /* Division and modulo of 64-bit values; the divisor is known non-zero. */
 static inline int64_t _stpx_div(int64_t l, int64_t r)
 {

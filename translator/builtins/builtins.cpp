@@ -12,6 +12,12 @@ constexpr BuiltinInfo kBuiltins[] = {
     {"sprintf", Builtin::Sprintf, 1, -1, Type::String},
     {"print", Builtin::Print, 1, -1, Type::Void},
     {"println", Builtin::Println, 0, -1, Type::Void},
+    {"printd", Builtin::Printd, 2, -1, Type::Void},
+    {"printdln", Builtin::Printdln, 2, -1, Type::Void},
+    {"sprint", Builtin::Sprint, 1, -1, Type::String},
+    {"sprintln", Builtin::Sprintln, 0, -1, Type::String},
+    {"sprintd", Builtin::Sprintd, 2, -1, Type::String},
+    {"sprintdln", Builtin::Sprintdln, 2, -1, Type::String},
     {"exit", Builtin::Exit, 0, 0, Type::Void},
 };
 }  // namespace

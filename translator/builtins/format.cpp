@@ -16,9 +16,18 @@ ParsedFormat parse_format(const std::string& f) {
     }
     size_t start = i++;
     while (i < f.size() && std::strchr("-+ 0#", f[i])) ++i;
+    // A '*' width or precision takes its value from the next argument.
+    if (i < f.size() && f[i] == '*') {
+      out.conversions.push_back({'*', ast::Type::Long});
+      ++i;
+    }
     while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
     if (i < f.size() && f[i] == '.') {
       ++i;
+      if (i < f.size() && f[i] == '*') {
+        out.conversions.push_back({'*', ast::Type::Long});
+        ++i;
+      }
       while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
     }
     if (i >= f.size()) {

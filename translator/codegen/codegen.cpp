@@ -339,9 +339,9 @@ std::string Codegen::builtin(const CallExpr* c) {
       ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value);
       std::string call_args = c_string(pf.kernel_format);
       for (size_t i = 0; i < pf.conversions.size(); ++i) {
-        const char* cast = pf.conversions[i].type == Type::String ? "(const char *)"
-                           : pf.conversions[i].conv == 'c'         ? "(int)"
-                                                                   : "(long long)";
+        const char* cast = pf.conversions[i].type == Type::String                   ? "(const char *)"
+                           : pf.conversions[i].conv == 'c' || pf.conversions[i].conv == '*' ? "(int)"
+                                                                                             : "(long long)";
         call_args += fmt::format(", {}{}", cast, args[i + 1]);
       }
       if (c->builtin == Builtin::Printf)
@@ -356,6 +356,36 @@ std::string Codegen::builtin(const CallExpr* c) {
                      : fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
       if (c->builtin == Builtin::Println) stmts += "_stpx_print_str(c, \"\\n\"); ";
       return fmt::format("({{ {}}})", stmts);
+    }
+    case Builtin::Printd:
+    case Builtin::Printdln:
+    case Builtin::Sprint:
+    case Builtin::Sprintln:
+    case Builtin::Sprintd:
+    case Builtin::Sprintdln: {
+      // print with a delimiter, or into a string: each value in turn.
+      bool delimited = c->builtin == Builtin::Printd || c->builtin == Builtin::Printdln ||
+                       c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln;
+      bool newline = c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintln ||
+                     c->builtin == Builtin::Sprintdln;
+      bool to_string = c->builtin == Builtin::Sprint || c->builtin == Builtin::Sprintln ||
+                       c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln;
+      std::string t = to_string ? string_temp() : "";
+      if (to_string) stmts += t + "[0] = '\\0'; ";
+      auto emit_str = [&](const std::string& v) {
+        stmts += to_string ? fmt::format("_stpx_strcat({}, {}); ", t, v) : fmt::format("_stpx_print_str(c, {}); ", v);
+      };
+      for (size_t i = delimited ? 1 : 0; i < args.size(); ++i) {
+        if (delimited && i > 1) emit_str(args[0]);
+        if (c->args[i]->type == Type::String)
+          emit_str(args[i]);
+        else if (to_string)
+          stmts += fmt::format("_stpx_strcat_l({}, {}); ", t, args[i]);
+        else
+          stmts += fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
+      }
+      if (newline) emit_str("\"\\n\"");
+      return to_string ? fmt::format("({{ {}(const char *){}; }})", stmts, t) : fmt::format("({{ {}}})", stmts);
     }
     case Builtin::Exit:
       return "_stpx_request_exit()";

@@ -599,7 +599,9 @@ Type Elaborator::infer(Expr* e) {
       auto* c = static_cast<CallExpr*>(e);
       if (c->builtin != Builtin::None) {
         for (Expr* a : c->args) infer(a);
-        if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf) {
+        // The format, or the delimiter, is a string.
+        if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
+            c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
           if (!c->args.empty()) unify(c->args[0], Type::String, c->args[0]->loc);
         }
         t = find_builtin(c->name)->result;
