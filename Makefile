@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean
+.PHONY: all deps build check unit stage corpus runtests demo install clean bench
 
 all: build
 
@@ -56,6 +56,10 @@ check: deps
 	$(MAKE) stage
 	$(MAKE) corpus
 	$(MAKE) runtests
+
+# Pass 1 against stap's on Debian's tapset tree (ratios; never gates CI).
+bench: build
+	bench/parse-vs-stap --parse-tapsets $(BUILD)/bench/parse_tapsets
 
 demo: deps build
 	$(BUILD)/stapx --vm examples/hello.stp

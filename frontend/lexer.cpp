@@ -2,6 +2,7 @@
 #include "frontend/lexer.h"
 
 #include <cctype>
+#include <array>
 #include <cstring>
 
 namespace stapx {
@@ -86,7 +87,7 @@ std::vector<Token> tokenize(std::string_view s) {
       i = close + 2;
     } else if (c == '@' || c == '$') {
       size_t e = i + 1;
-      if (c == '$' && e < s.size() && s[e] == '$') ++e;
+      while (c == '$' && e < s.size() && s[e] == '$') ++e;
       if (e < s.size() && (s[e] == '#')) {
         ++e;
       } else {
@@ -97,14 +98,24 @@ std::vector<Token> tokenize(std::string_view s) {
       push(c == '@' ? TokKind::At : TokKind::Dollar, i, e);
       i = e;
     } else {
+      // Longest match among the operators starting with c (kOps order).
+      static const auto table = [] {
+        struct Entry { std::string_view ops[8]; int n = 0; };
+        std::array<Entry, 256> t{};
+        for (const char* op : kOps) {
+          Entry& e = t[static_cast<unsigned char>(op[0])];
+          e.ops[e.n++] = op;
+        }
+        return t;
+      }();
       size_t len = 1;
-      for (const char* op : kOps) {
-        size_t n = std::strlen(op);
-        if (s.substr(i, n) == op) {
-          len = n;
+      const auto& e = table[static_cast<unsigned char>(c)];
+      std::string_view rest = s.substr(i);
+      for (int k = 0; k < e.n; ++k)
+        if (rest.starts_with(e.ops[k])) {
+          len = e.ops[k].size();
           break;
         }
-      }
       push(TokKind::Op, i, i + len);
       i += len;
     }

@@ -143,9 +143,9 @@ const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"
   _val(ctx).pos = r.begin();
 })];
 
-// $var, $$vars, $$parms, $$locals, $$return
+// $var, $$vars, $$parms, $$locals, $$return (stap takes any run of '$')
 const auto dollar_name_def =
-    x3::raw[x3::lexeme['$' >> -x3::lit('$') >> (x3::alpha | '_') >> *(x3::alnum | '_')]];
+    x3::raw[x3::lexeme['$' >> *x3::lit('$') >> (x3::alpha | '_') >> *(x3::alnum | '_')]];
 
 const auto target_component_def =
     mark >> ((x3::lit("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
@@ -217,10 +217,26 @@ const auto multi_in_def = mark >>
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
 
+// Lookahead without building anything: an identifier, then `c`.
+struct ident_then_parser : x3::parser<ident_then_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  char c;
+  constexpr explicit ident_then_parser(char ch) : c(ch) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    It p = first;
+    x3::skip_over(p, last, ctx);
+    if (p == last || !(std::isalpha(static_cast<unsigned char>(*p)) || *p == '_')) return false;
+    while (p != last && (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_' || *p == '$')) ++p;
+    x3::skip_over(p, last, ctx);
+    return p != last && *p == c;
+  }
+};
 const auto primary_def = number_rule[to_val] | string_rule[to_val] |
                          paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
-                         at_op[to_val] | embedded[to_val] | call[to_val] | index[to_val] |
-                         ident_rule[to_val];
+                         at_op[to_val] | embedded[to_val] | (ident_then_parser('(') >> call)[to_val] |
+                         (ident_then_parser('[') >> index)[to_val] | ident_rule[to_val];
 
 inline const auto make_op = [](auto& ctx) {
   _val(ctx).op = std::move(_attr(ctx));

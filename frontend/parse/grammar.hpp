@@ -16,9 +16,32 @@ namespace x3 = boost::spirit::x3;
 // Whitespace and the three comment styles: "#...", "//...", "/* ... */".
 // An unterminated block comment runs to the end of the input, where the
 // parser then reports what it still expected.
-inline const auto skipper = x3::space | x3::lexeme['#' >> *(x3::char_ - x3::eol)] |
-                            x3::lexeme["//" >> *(x3::char_ - x3::eol)] |
-                            x3::lexeme["/*" >> *(x3::char_ - "*/") >> (x3::lit("*/") | x3::eoi)];
+struct blank_parser : x3::parser<blank_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    It p = first;
+    while (p != last) {
+      char c = *p;
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        ++p;
+      } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
+        while (p != last && *p != '\n') ++p;
+      } else if (c == '/' && p + 1 != last && p[1] == '*') {
+        p += 2;
+        while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
+        if (p != last) p += 2;
+      } else {
+        break;
+      }
+    }
+    bool moved = p != first;
+    first = p;
+    return moved;
+  }
+};
+inline constexpr blank_parser skipper{};
 
 using iterator_type = const char*;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;
