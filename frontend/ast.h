@@ -270,7 +270,7 @@ struct TryStmt : Stmt {
 };
 
 struct SimpleStmt : Stmt {  // next, break, continue, ";"
-  explicit SimpleStmt(StmtKind k) : Stmt(k) {}
+  explicit SimpleStmt(StmtKind k = StmtKind::Null) : Stmt(k) {}
 };
 
 // ---- Declarations ----

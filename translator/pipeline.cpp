@@ -169,7 +169,7 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  Program prog = elaborate({script}, ElaborateOptions{opts.keep_unused}, diags);
+  Program prog = elaborate({script}, ElaborateOptions{opts.keep_unused}, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;

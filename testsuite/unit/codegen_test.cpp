@@ -9,7 +9,7 @@ namespace {
 
 std::string c_for(const std::string& text) {
   Parsed p(text);
-  Program prog = elaborate({p.script}, ElaborateOptions{}, p.diags);
+  Program prog = elaborate({p.script}, ElaborateOptions{}, p.arena, p.diags);
   EXPECT_EQ(p.diags.errors(), 0u) << p.diag_text.str();
   return generate_c(prog, p.sm, CodegenOptions{"m", {{"MAXACTION", "5"}}});
 }

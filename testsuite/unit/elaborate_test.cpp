@@ -11,7 +11,7 @@ struct Elaborated : Parsed {
   Program prog;
   explicit Elaborated(const std::string& text) : Parsed(text) {
     EXPECT_EQ(diags.parse_errors(), 0u) << diag_text.str();
-    prog = elaborate({script}, ElaborateOptions{}, diags);
+    prog = elaborate({script}, ElaborateOptions{}, arena, diags);
   }
   const ast::Symbol* global(const std::string& name) const {
     for (const ast::Symbol* s : prog.globals)
@@ -149,6 +149,36 @@ TEST(Elaborate, RecursionRaisesNesting) {
   Elaborated rec("function f(n) { return n ? f(n - 1) : 0 } probe begin { x = f(3) }");
   EXPECT_TRUE(rec.prog.recursive);
   EXPECT_EQ(rec.prog.max_nesting, 11);
+}
+
+}  // namespace
+}  // namespace stapx::test
+
+namespace stapx::test {
+namespace {
+
+TEST(Elaborate, AliasesExpandWithCopiedPrologueAndEpilogue) {
+  Elaborated e(
+      "probe a = begin { x = 1 }\n"
+      "probe b += a { y = x }\n"
+      "probe c = end { s = \"p\" }, { t = s }\n"
+      "probe b { z = 2 } probe b { w = 3 } probe c { s = s . \"q\" }\n");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  ASSERT_EQ(e.prog.probes.size(), 3u);
+  // Each use of b gets its own copy of a's prologue and b's epilogue.
+  EXPECT_NE(e.prog.probes[0].decl, e.prog.probes[1].decl);
+  EXPECT_NE(e.prog.probes[0].decl->body->stmts[0], e.prog.probes[1].decl->body->stmts[0]);
+  EXPECT_EQ(e.prog.probes[0].pp, "begin");
+  EXPECT_EQ(e.prog.probes[2].pp, "end");
+  EXPECT_EQ(e.prog.probes[2].decl->body->stmts.size(), 3u);  // prologue, body, epilogue
+}
+
+TEST(Elaborate, AliasCyclesAndOptionalPoints) {
+  Elaborated cyc("probe a = b { } probe b = a { } probe a { }");
+  EXPECT_NE(cyc.diag_text.str().find("nested too deeply"), std::string::npos) << cyc.diag_text.str();
+  Elaborated opt("probe nosuch.point ?, begin { }");
+  EXPECT_EQ(opt.diags.errors(), 0u) << opt.diag_text.str();
+  EXPECT_EQ(opt.prog.probes.size(), 1u);
 }
 
 }  // namespace

@@ -14,6 +14,9 @@
 #include <ostream>
 #include <set>
 
+#include <fnmatch.h>
+
+#include "frontend/ast_clone.h"
 #include "translator/builtins/builtins.h"
 #include "translator/builtins/format.h"
 
@@ -27,7 +30,7 @@ constexpr int kMaxKeys = 9;
 
 class Elaborator {
  public:
-  Elaborator(Program& prog, DiagSink& diags) : prog_(prog), diags_(diags) {}
+  Elaborator(Program& prog, Arena& arena, DiagSink& diags) : prog_(prog), arena_(arena), diags_(diags) {}
 
   void run(const ElaborateOptions& opts);
 
@@ -35,6 +38,8 @@ class Elaborator {
   // --- step 1 ---
   void collect();
   // --- step 2 ---
+  void expand_aliases();
+  void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
   void resolve_probes();
   // --- step 3 ---
   struct Scope {
@@ -66,6 +71,7 @@ class Elaborator {
   void compute_access();
 
   Program& prog_;
+  Arena& arena_;
   DiagSink& diags_;
   std::map<std::string, Symbol*> globals_;
   std::map<std::string, FunctionDecl*> functions_;
@@ -88,7 +94,6 @@ Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, Sou
 
 void Elaborator::collect() {
   for (Script* script : prog_.scripts) {
-    for (AliasDecl* a : script->aliases) diags_.report(DiagId::SemUnsupported, a->loc, "a probe alias");
     for (EmbeddedDecl* e : script->embedded) diags_.report(DiagId::SemUnsupported, e->loc, "embedded C");
     for (GlobalDecl* g : script->globals) {
       if (globals_.count(g->name)) {
@@ -130,6 +135,92 @@ void Elaborator::collect() {
   }
 }
 
+namespace {
+
+// Does a probe point written in a probe match an alias's name? Component
+// by component: names may use wildcards in the probe, arguments must agree.
+bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
+  if (point.components.size() != name.components.size()) return false;
+  for (size_t i = 0; i < point.components.size(); ++i) {
+    const ProbePointComponent& p = point.components[i];
+    const ProbePointComponent& n = name.components[i];
+    if (fnmatch(p.name.c_str(), n.name.c_str(), 0) != 0) return false;
+    if (!p.arg != !n.arg) return false;
+    if (p.arg && p.arg->kind != n.arg->kind) return false;
+    if (p.arg && p.arg->kind == ExprKind::Number &&
+        static_cast<NumberLit*>(p.arg)->value != static_cast<NumberLit*>(n.arg)->value)
+      return false;
+    if (p.arg && p.arg->kind == ExprKind::String &&
+        static_cast<StringLit*>(p.arg)->value != static_cast<StringLit*>(n.arg)->value)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// A probe on an alias becomes a probe on the alias's points whose body is
+// the alias prologue, the probe's body, then the alias epilogue (each a
+// copy, since every instance gets its own locals). Aliases may name
+// aliases; the chain is bounded.
+void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth) {
+  std::vector<ProbePoint*> direct;
+  for (ProbePoint* point : p->points) {
+    std::vector<AliasDecl*> found;
+    for (Script* script : prog_.scripts)
+      for (AliasDecl* a : script->aliases)
+        for (ProbePoint* name : a->names)
+          if (matches_alias(*point, *name)) found.push_back(a);
+    if (found.empty()) {
+      direct.push_back(point);
+      continue;
+    }
+    if (depth >= 32) {
+      diags_.report(DiagId::SemAliasDepth, point->loc, point->to_string());
+      continue;
+    }
+    for (AliasDecl* a : found) {
+      auto* derived = arena_.make<ProbeDecl>(p->loc);
+      for (ProbePoint* target : a->targets) {
+        auto* copy = arena_.make<ProbePoint>(target->loc);
+        *copy = *target;
+        // "probe alias?" makes every point it stands for optional.
+        copy->optional = copy->optional || point->optional;
+        derived->points.push_back(copy);
+      }
+      auto* body = arena_.make<BlockStmt>(p->body->loc);
+      BlockStmt* user = clone(arena_, p->body);
+      if (a->epilogue) {
+        body->stmts = {user, clone(arena_, a->body)};
+      } else {
+        body->stmts = {clone(arena_, a->body), user};
+        if (a->second) body->stmts.push_back(clone(arena_, a->second));
+      }
+      derived->body = body;
+      expand_probe(derived, out, depth + 1);
+    }
+  }
+  if (direct.size() == p->points.size()) {
+    out.push_back(p);
+  } else if (!direct.empty()) {
+    auto* rest = arena_.make<ProbeDecl>(p->loc);
+    rest->points = direct;
+    rest->body = p->body;
+    out.push_back(rest);
+  }
+}
+
+void Elaborator::expand_aliases() {
+  bool any = false;
+  for (Script* script : prog_.scripts) any = any || !script->aliases.empty();
+  if (!any) return;
+  for (Script* script : prog_.scripts) {
+    std::vector<ProbeDecl*> expanded;
+    for (ProbeDecl* p : script->probes) expand_probe(p, expanded, 0);
+    script->probes = std::move(expanded);
+  }
+}
+
 void Elaborator::resolve_probes() {
   for (Script* script : prog_.scripts) {
     for (ProbeDecl* decl : script->probes) {
@@ -147,7 +238,9 @@ void Elaborator::resolve_probes() {
           }
         }
         if (!claimed) {
-          diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + spec.pp + "'");
+          // An optional point ("?") that names nothing is simply left out.
+          if (!point->optional)
+            diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + spec.pp + "'");
           continue;
         }
         if (spec.family) {
@@ -957,6 +1050,7 @@ void Elaborator::compute_access() {
 
 void Elaborator::run(const ElaborateOptions& opts) {
   collect();
+  expand_aliases();
   resolve_probes();
 
   // Function parameters are symbols before any body is resolved, so that
@@ -1048,10 +1142,10 @@ void Elaborator::run(const ElaborateOptions& opts) {
 
 }  // namespace
 
-Program elaborate(std::vector<Script*> scripts, const ElaborateOptions& opts, DiagSink& diags) {
+Program elaborate(std::vector<Script*> scripts, const ElaborateOptions& opts, Arena& arena, DiagSink& diags) {
   Program prog;
   prog.scripts = std::move(scripts);
-  Elaborator(prog, diags).run(opts);
+  Elaborator(prog, arena, diags).run(opts);
   return prog;
 }
 

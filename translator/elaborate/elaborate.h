@@ -11,7 +11,8 @@ struct ElaborateOptions {
   bool keep_unused = false;  // -u
 };
 
-Program elaborate(std::vector<ast::Script*> scripts, const ElaborateOptions& opts,
+// `arena` receives the probes that alias expansion instantiates.
+Program elaborate(std::vector<ast::Script*> scripts, const ElaborateOptions& opts, ast::Arena& arena,
                   DiagSink& diags);
 
 // The -p2 listing, in stap's layout.
