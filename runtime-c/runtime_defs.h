@@ -26,7 +26,13 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/cred.h>
+#include <linux/jiffies.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>

@@ -29,6 +29,7 @@
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
 #include "translator/elaborate/elaborate.h"
+#include "translator/elaborate/tapsets.h"
 
 namespace stapx {
 
@@ -148,12 +149,20 @@ int run_pipeline(const Options& opts) {
     ss << in.rdbuf();
     text = ss.str();
   }
+  // The tapset search path: stapx's own library, $STAPX_TAPSETS, then -I.
+  std::vector<std::string> search = {data_dir("STAPX_TAPSETS", "tapsets", STAPX_TAPSET_DIR)};
+  search.insert(search.end(), opts.include_dirs.begin(), opts.include_dirs.end());
+  std::vector<std::string> lib_dirs = library_dirs(search, facts);
   MacroTable macros;
-  size_t library_files =
-      load_library_macros(sm, library_dirs(opts.include_dirs, facts), facts, macros, diags);
+  size_t library_files = load_library_macros(sm, lib_dirs, facts, macros, diags);
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
+  std::vector<ast::Script*> scripts = {script};
+  if (!diags.parse_errors()) {
+    TapsetIndex index(lib_dirs);
+    library_files += link_tapsets(scripts, sm, arena, diags, LinkInputs{&index, &facts, &macros, opts.guru});
+  }
   if (diags.parse_errors()) {
     std::cerr << diags.parse_errors() << " parse error" << (diags.parse_errors() > 1 ? "s" : "") << ".\n";
     std::cerr << "Pass 1: parse failed.\n";
@@ -169,7 +178,7 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  Program prog = elaborate({script}, ElaborateOptions{opts.keep_unused}, arena, diags);
+  Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused}, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;

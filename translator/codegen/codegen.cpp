@@ -68,6 +68,7 @@ class Codegen {
   void function_body(const FunctionDecl* f, Frame& frame);
   void probe_body(const ProbeDecl* p, int index, Frame& frame);
   void zero_locals(const Frame& frame);
+  void embedded_function(const FunctionDecl* f, const Frame& frame);
   void stmt(const Stmt* s);
   std::string expr(const Expr* e);
   std::string lvalue_scalar(const VarRef* v);
@@ -598,6 +599,10 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->name));
   w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
+  if (f->is_embedded) {
+    embedded_function(f, frame);
+    return;
+  }
   zero_locals(frame);
   if (frame.ret == Type::String)
     w.line("l->__retvalue[0] = '\\0';");
@@ -606,6 +611,50 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   stmt(f->body);
   w.line("err: __attribute__((unused));");
   w.line("out: __attribute__((unused));");
+  w.line("return;");
+}
+
+// An embedded-C body with stap's conventions: STAP_ARG_name,
+// STAP_RETVALUE, STAP_RETURN(v), STAP_ERROR(fmt, ...), CONTEXT.
+void Codegen::embedded_function(const FunctionDecl* f, const Frame& frame) {
+  CWriter& w = *w_;
+  for (const Symbol* p : f->param_syms) w.line("#define STAP_ARG_{} (l->v_{})", p->name, p->name);
+  if (frame.ret == Type::String) {
+    w.line("#define STAP_RETVALUE (l->__retvalue)");
+    w.line("#define STAP_RETURN(v) do {{ strscpy(l->__retvalue, (v), MAXSTRINGLEN); goto out; }} while (0)");
+    w.line("l->__retvalue[0] = '\\0';");
+  } else if (frame.ret == Type::Long) {
+    w.line("#define STAP_RETVALUE (l->__retvalue)");
+    w.line("#define STAP_RETURN(v) do {{ l->__retvalue = (v); goto out; }} while (0)");
+    w.line("l->__retvalue = 0;");
+  } else {
+    w.line("#define STAP_RETURN() goto out");
+  }
+  // A tapset's own location means nothing to users: its errors say only
+  // the message; a guru script's name the function.
+  bool tapset = sm_.file(sm_.resolve(f->loc).first.file).is_tapset;
+  w.line("#define STAP_ERROR(...) do {{ snprintf(c->error_buf, MAXSTRINGLEN, __VA_ARGS__); "
+         "STPX_ERROR(c->error_buf, {}); }} while (0)",
+         tapset ? "NULL" : where(f->loc));
+  w.line("#define CONTEXT c");
+  w.line("#define STAP_PRINTF(...) _stpx_printf(c, __VA_ARGS__)");
+  {
+    auto body = w.block("");
+    for (std::string_view rest = f->embedded_code; !rest.empty();) {
+      size_t nl = rest.find('\n');
+      w.line(rest.substr(0, nl));
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    }
+  }
+  w.line("goto out;");
+  w.line("err: __attribute__((unused));");
+  w.line("out: __attribute__((unused));");
+  for (const Symbol* p : f->param_syms) w.line("#undef STAP_ARG_{}", p->name);
+  w.line("#undef STAP_RETVALUE");
+  w.line("#undef STAP_RETURN");
+  w.line("#undef STAP_ERROR");
+  w.line("#undef CONTEXT");
+  w.line("#undef STAP_PRINTF");
   w.line("return;");
 }
 
@@ -790,6 +839,11 @@ std::string Codegen::run() {
   out_.blank();
   out_.line("#include \"runtime.h\"");
   out_.blank();
+  for (const Script* script : prog_.scripts)
+    for (const EmbeddedDecl* e : script->embedded) {
+      out_.line("/* embedded C from {} */", sm_.describe(e->loc));
+      out_.line(e->code);
+    }
   globals();
   for (const FunctionDecl* f : prog_.functions)
     out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->name);

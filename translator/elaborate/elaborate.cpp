@@ -94,7 +94,6 @@ Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, Sou
 
 void Elaborator::collect() {
   for (Script* script : prog_.scripts) {
-    for (EmbeddedDecl* e : script->embedded) diags_.report(DiagId::SemUnsupported, e->loc, "embedded C");
     for (GlobalDecl* g : script->globals) {
       if (globals_.count(g->name)) {
         diags_.report(DiagId::SemDuplicateGlobal, g->loc, g->name);
@@ -125,7 +124,6 @@ void Elaborator::collect() {
       prog_.globals.push_back(sym);
     }
     for (FunctionDecl* f : script->functions) {
-      if (f->is_embedded) diags_.report(DiagId::SemUnsupported, f->loc, "embedded C");
       if (functions_.count(f->name) || find_builtin(f->name)) {
         diags_.report(DiagId::SemDuplicateFunction, f->loc, f->name);
         continue;
@@ -1071,6 +1069,8 @@ void Elaborator::run(const ElaborateOptions& opts) {
     if (f->declared != Type::Unknown) {
       f->type = f->declared;
       f->type_site = f->loc;
+    } else if (f->is_embedded) {
+      f->type = Type::Void;  // embedded C returns a value only if it says so
     }
     prog_.functions.push_back(f);
   }

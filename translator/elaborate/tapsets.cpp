@@ -1,0 +1,220 @@
+// Tapset indexing and linking (see tapsets.h). The index comes from a token
+// scan, not a parse: "function NAME" and "probe NAME[, NAME] =" / "+=".
+#include "translator/elaborate/tapsets.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/lexer.h"
+#include "frontend/parse/parser.h"
+#include "translator/builtins/builtins.h"
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+namespace fs = std::filesystem;
+using namespace ast;
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Probe point names as written before "=" / "+=": "syscall.read", "a.b.return".
+void scan_file(const std::string& path, std::map<std::string, std::vector<std::string>>& functions,
+               std::vector<std::pair<std::string, std::string>>& aliases) {
+  std::string text = read_all(path);
+  std::vector<Token> toks = tokenize(text);
+  auto txt = [&](size_t i) { return i < toks.size() ? toks[i].text(text) : std::string_view(); };
+  for (size_t i = 0; i < toks.size(); ++i) {
+    if (txt(i) == "function" && i + 1 < toks.size() && toks[i + 1].kind == TokKind::Ident) {
+      functions[std::string(txt(i + 1))].push_back(path);
+    } else if (txt(i) == "probe") {
+      // Collect NAME(, NAME)* and keep them if an alias operator follows.
+      std::vector<std::string> names;
+      std::string cur;
+      size_t j = i + 1;
+      for (; j < toks.size(); ++j) {
+        std::string_view t = txt(j);
+        if (toks[j].kind == TokKind::Ident || t == "." || t == "*") {
+          cur += t;
+        } else if (t == ",") {
+          names.push_back(cur);
+          cur.clear();
+        } else {
+          break;
+        }
+      }
+      names.push_back(cur);
+      if (txt(j) == "=" || txt(j) == "+=")
+        for (const std::string& n : names) aliases.emplace_back(n, path);
+    }
+  }
+}
+
+// Every call name and probe point in a script (a small AST walk).
+struct Needs {
+  std::set<std::string> calls;
+  std::vector<const ProbePoint*> points;
+};
+
+void walk(const Expr* e, Needs& n);
+void walk(const Stmt* s, Needs& n);
+
+void walk_all(const std::vector<Expr*>& es, Needs& n) {
+  for (const Expr* e : es) walk(e, n);
+}
+
+void walk(const Expr* e, Needs& n) {
+  if (!e) return;
+  switch (e->kind) {
+    case ExprKind::Call:
+      n.calls.insert(static_cast<const CallExpr*>(e)->name);
+      walk_all(static_cast<const CallExpr*>(e)->args, n);
+      break;
+    case ExprKind::Index: walk_all(static_cast<const IndexExpr*>(e)->keys, n); break;
+    case ExprKind::InArray: walk_all(static_cast<const InArrayExpr*>(e)->keys, n); break;
+    case ExprKind::Unary: walk(static_cast<const UnaryExpr*>(e)->operand, n); break;
+    case ExprKind::Binary:
+      walk(static_cast<const BinaryExpr*>(e)->lhs, n);
+      walk(static_cast<const BinaryExpr*>(e)->rhs, n);
+      break;
+    case ExprKind::Ternary:
+      walk(static_cast<const TernaryExpr*>(e)->cond, n);
+      walk(static_cast<const TernaryExpr*>(e)->then, n);
+      walk(static_cast<const TernaryExpr*>(e)->els, n);
+      break;
+    case ExprKind::Assign:
+      walk(static_cast<const AssignExpr*>(e)->lhs, n);
+      walk(static_cast<const AssignExpr*>(e)->rhs, n);
+      break;
+    case ExprKind::AtOp: walk_all(static_cast<const AtOpExpr*>(e)->args, n); break;
+    case ExprKind::Member: walk(static_cast<const MemberExpr*>(e)->base, n); break;
+    default: break;
+  }
+}
+
+void walk(const Stmt* s, Needs& n) {
+  if (!s) return;
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) walk(st, n);
+      break;
+    case StmtKind::Expr: walk(static_cast<const ExprStmt*>(s)->expr, n); break;
+    case StmtKind::If:
+      walk(static_cast<const IfStmt*>(s)->cond, n);
+      walk(static_cast<const IfStmt*>(s)->then, n);
+      walk(static_cast<const IfStmt*>(s)->els, n);
+      break;
+    case StmtKind::While:
+      walk(static_cast<const WhileStmt*>(s)->cond, n);
+      walk(static_cast<const WhileStmt*>(s)->body, n);
+      break;
+    case StmtKind::For: {
+      auto* f = static_cast<const ForStmt*>(s);
+      walk(f->init, n);
+      walk(f->cond, n);
+      walk(f->incr, n);
+      walk(f->body, n);
+      break;
+    }
+    case StmtKind::Foreach:
+      walk(static_cast<const ForeachStmt*>(s)->limit, n);
+      walk(static_cast<const ForeachStmt*>(s)->body, n);
+      break;
+    case StmtKind::Return: walk(static_cast<const ReturnStmt*>(s)->value, n); break;
+    case StmtKind::Delete: walk(static_cast<const DeleteStmt*>(s)->target, n); break;
+    case StmtKind::Try:
+      walk(static_cast<const TryStmt*>(s)->body, n);
+      walk(static_cast<const TryStmt*>(s)->handler, n);
+      break;
+    default: break;
+  }
+}
+
+Needs needs_of(const Script& script) {
+  Needs n;
+  for (const ProbeDecl* p : script.probes) {
+    for (const ProbePoint* pt : p->points) n.points.push_back(pt);
+    walk(p->body, n);
+  }
+  for (const AliasDecl* a : script.aliases) {
+    for (const ProbePoint* pt : a->targets) n.points.push_back(pt);
+    walk(a->body, n);
+    walk(a->second, n);
+  }
+  for (const FunctionDecl* f : script.functions) walk(f->body, n);
+  return n;
+}
+
+}  // namespace
+
+TapsetIndex::TapsetIndex(const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".stp" && e.is_regular_file(ec)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      scan_file(f.string(), functions_, aliases_);
+      ++files_;
+    }
+  }
+}
+
+std::vector<std::string> TapsetIndex::files_for_function(const std::string& name) const {
+  auto it = functions_.find(name);
+  return it == functions_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::vector<std::string> TapsetIndex::files_for_point(const ProbePoint& point) const {
+  // The point's dotted names, without arguments: "syscall.*" or "vfs.read".
+  std::string pattern;
+  for (const ProbePointComponent& c : point.components) pattern += (pattern.empty() ? "" : ".") + c.name;
+  std::vector<std::string> out;
+  for (const auto& [name, file] : aliases_)
+    if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) out.push_back(file);
+  return out;
+}
+
+size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& arena, DiagSink& diags,
+                    const LinkInputs& in) {
+  std::set<std::string> loaded;
+  size_t parsed = 0;
+  for (size_t next = 0; next < scripts.size(); ++next) {
+    Needs n = needs_of(*scripts[next]);
+    std::set<std::string> defined;
+    for (const Script* s : scripts)
+      for (const FunctionDecl* f : s->functions) defined.insert(f->name);
+    std::vector<std::string> wanted;
+    for (const std::string& call : n.calls)
+      if (!defined.count(call) && !find_builtin(call))
+        for (const std::string& f : in.index->files_for_function(call)) wanted.push_back(f);
+    for (const ProbePoint* pt : n.points) {
+      bool family = false;
+      for (const ProbeFamily* fam : probe_families())
+        if (!pt->components.empty() && pt->components[0].name == fam->name()) family = true;
+      if (!family)
+        for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);
+    }
+    for (const std::string& path : wanted) {
+      if (!loaded.insert(path).second) continue;
+      uint32_t file = sm.add(path, read_all(path), /*is_tapset=*/true);
+      file = preprocess(sm, file, *in.facts, *in.macros, diags);
+      scripts.push_back(parse_file(sm, file, arena, diags, ParseOptions{in.facts->args, true}));
+      ++parsed;
+    }
+  }
+  return parsed;
+}
+
+}  // namespace stapx

@@ -1,0 +1,43 @@
+// The tapset library: an index of which library file defines which
+// function or probe alias, and the linking loop that pulls in exactly the
+// files a script needs (and what those files need, transitively).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/preprocess.h"
+
+namespace stapx {
+
+class TapsetIndex {
+ public:
+  // Scans the .stp files of `dirs` (as chosen by library_dirs).
+  explicit TapsetIndex(const std::vector<std::string>& dirs);
+  std::vector<std::string> files_for_function(const std::string& name) const;
+  std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
+  size_t size() const { return files_; }
+
+ private:
+  std::map<std::string, std::vector<std::string>> functions_;
+  std::vector<std::pair<std::string, std::string>> aliases_;  // dotted name, file
+  size_t files_ = 0;
+};
+
+struct LinkInputs {
+  const TapsetIndex* index;
+  const PreprocessFacts* facts;
+  MacroTable* macros;
+  bool guru = false;
+};
+
+// Parses and appends to `scripts` every library file the scripts need.
+// Returns how many library files were parsed.
+size_t link_tapsets(std::vector<ast::Script*>& scripts, SourceManager& sm, ast::Arena& arena,
+                    DiagSink& diags, const LinkInputs& in);
+
+}  // namespace stapx
