@@ -14,6 +14,9 @@ namespace stapx {
 namespace {
 
 constexpr int kMaxExpansionDepth = 64;
+// Macros that double their output at every level (or recurse twice) would
+// expand exponentially; past this many tokens the expansion stops.
+constexpr size_t kMaxExpandedTokens = 1'000'000;
 
 struct PTok {
   Token tok;
@@ -52,6 +55,7 @@ class Preprocessor {
   DiagSink& diags_;
   bool library_;
   bool failed_ = false;
+  bool stop_ = false;  // a runaway macro expansion: expand nothing more
   bool changed_ = false;  // a macro, argument or conditional was processed
   const PTok* cond_end_ = nullptr;  // the '%?' ending the condition being read
   // The command-line arguments as a source of tokens: for argument i, its
@@ -179,7 +183,7 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
 }
 
 void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, int depth) {
-  for (size_t i = 0; i < in.size();) {
+  for (size_t i = 0; i < in.size() && !stop_;) {
     const PTok& t = in[i];
     if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, out, depth)) {
       ++i;
@@ -208,9 +212,15 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       continue;
     }
     changed_ = true;
+    // A runaway expansion is reported once and ends all expansion.
     if (depth >= kMaxExpansionDepth) {
       diags_.report(DiagId::ParseMacroDepth, loc(t), name);
-      failed_ = true;
+      stop_ = failed_ = true;
+      return;
+    }
+    if (out.size() > kMaxExpandedTokens) {
+      diags_.report(DiagId::ParseMacroTooLarge, loc(t), name, kMaxExpandedTokens);
+      stop_ = failed_ = true;
       return;
     }
     // Arguments: token runs split by commas outside brackets.

@@ -1,0 +1,74 @@
+// Pass 1 preprocessing: conditionals, macros, arguments, and runaway input.
+#include <gtest/gtest.h>
+
+#include "frontend/preprocess.h"
+#include "test_util.h"
+
+namespace stapx::test {
+namespace {
+
+// Preprocesses and parses `text`; returns the -p1 print or the diagnostics.
+std::string pre(const std::string& text, PreprocessFacts facts = {}) {
+  SourceManager sm;
+  std::ostringstream diag_text;
+  DiagSink diags(sm, diag_text);
+  MacroTable macros;
+  uint32_t f = preprocess(sm, sm.add("<input>", text), facts, macros, diags);
+  ast::Arena arena;
+  ast::Script* s = parse_file(sm, f, arena, diags, ParseOptions{facts.args, false});
+  if (diags.errors()) return diag_text.str();
+  std::ostringstream out;
+  print_script(out, *s);
+  return out.str();
+}
+
+TEST(Preprocess, ConditionalsChooseTokens) {
+  PreprocessFacts facts;
+  facts.kernel_v = "6.1.0";
+  facts.kernel_vr = "6.1.0-56-amd64";
+  facts.config["CONFIG_SMP"] = "y";
+  EXPECT_NE(pre("probe begin { x = %( kernel_v >= \"5.10\" %? 1 %: 2 %) }", facts).find("(x = 1)"),
+            std::string::npos);
+  EXPECT_NE(pre("probe begin { x = %( kernel_vr == \"6.1.*\" && arch != \"arm*\" %? 3 %: 4 %) }", facts)
+                .find("(x = 3)"),
+            std::string::npos);
+  EXPECT_NE(pre("probe begin { x = %( CONFIG_SMP == \"y\" || CONFIG_NOPE == \"y\" %? 5 %) }", facts)
+                .find("(x = 5)"),
+            std::string::npos);
+  // Nested, and the untaken branch may hold anything.
+  EXPECT_NE(pre("probe begin { x = %( 1 == 2 %? **junk** %: %( \"a\" < \"b\" %? 7 %: 8 %) %) }").find("(x = 7)"),
+            std::string::npos);
+}
+
+TEST(Preprocess, MacrosExpandWithArgumentsAndShowTheChain) {
+  EXPECT_NE(pre("@define add(a, b) %( ((@a) + (@b)) %)\nprobe begin { x = @add(1, 2 * 3) }").find("(1 + (2 * 3))"),
+            std::string::npos);
+  std::string err = pre("@define bad %( (1 + ) %)\nprobe begin { x = @bad }");
+  EXPECT_NE(err.find("in expansion of macro: operator '@bad' at <input>:2:19"), std::string::npos) << err;
+}
+
+TEST(Preprocess, ArgumentsAreTokens) {
+  PreprocessFacts facts;
+  facts.args = {"kernel.function(\"vfs_read\")", "gettimeofday_us()", "text"};
+  std::string out = pre("probe $1 { x = $2; s = @3; n = $# }", facts);
+  EXPECT_NE(out.find("probe kernel.function(\"vfs_read\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("(x = gettimeofday_us())"), std::string::npos) << out;
+  EXPECT_NE(out.find("(s = \"text\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("(n = 3)"), std::string::npos) << out;
+  // A missing argument is an error only where a conditional keeps it.
+  EXPECT_NE(pre("probe begin { x = %( $# > 4 %? $5 %: 0 %) }", facts).find("(x = 0)"), std::string::npos);
+  EXPECT_NE(pre("probe begin { x = $5 }", facts).find("out of range [1-3]"), std::string::npos);
+}
+
+TEST(Preprocess, RunawayMacrosStopQuickly) {
+  std::string chain = "@define m0 %( 1 %)\n";
+  for (int i = 1; i < 40; ++i)
+    chain += "@define m" + std::to_string(i) + " %( @m" + std::to_string(i - 1) + " @m" +
+             std::to_string(i - 1) + " %)\n";
+  chain += "probe begin { @m39 }\n";
+  EXPECT_NE(pre(chain).find("is too large"), std::string::npos);
+  EXPECT_NE(pre("@define m %( @m @m %)\nprobe begin { @m }").find("nested too deeply"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stapx::test
