@@ -14,6 +14,11 @@
 
 struct _stpx_probe;
 
+/* Room to merge the largest histogram of the script (generated). */
+#ifndef STPX_HIST_SCRATCH_WORDS
+#define STPX_HIST_SCRATCH_WORDS 4
+#endif
+
 struct _stpx_context {
 	atomic_t busy;
 	int nesting;			/* index of the running frame */
@@ -26,6 +31,7 @@ struct _stpx_context {
 	size_t print_len;
 	char print_buf[STPX_PRINT_BUF_SIZE];
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */
+	int64_t hist_scratch[STPX_HIST_SCRATCH_WORDS];
 	union _stpx_frame frames[MAXNESTING + 1];
 };
 

@@ -25,6 +25,7 @@ struct _stpx_map {
 	u8 val_type;
 	u32 key_off[STPX_MAX_KEYS];
 	u32 val_off;
+	u32 val_size;
 	u32 node_size;
 	struct hlist_head *buckets;
 	struct list_head used;
@@ -39,8 +40,9 @@ static u32 _stpx_slot_size(u8 type)
 	return type == STPX_T_STRING ? ALIGN(MAXSTRINGLEN, 8) : sizeof(int64_t);
 }
 
-static struct _stpx_map *_stpx_map_alloc(u32 nkeys, const u8 *key_types, u8 val_type,
-					 u32 max_entries)
+/* val_size: bytes of each value (statistics with histograms are larger). */
+static struct _stpx_map *_stpx_map_alloc_sized(u32 nkeys, const u8 *key_types, u8 val_type,
+					       u32 max_entries, u32 val_size)
 {
 	struct _stpx_map *m;
 	u32 i, off, nbuckets;
@@ -60,7 +62,8 @@ static struct _stpx_map *_stpx_map_alloc(u32 nkeys, const u8 *key_types, u8 val_
 		off += _stpx_slot_size(key_types[i]);
 	}
 	m->val_off = off;
-	m->node_size = off + _stpx_slot_size(val_type);
+	m->val_size = val_size;
+	m->node_size = ALIGN(off + val_size, 8);
 	nbuckets = roundup_pow_of_two(max_entries);
 	m->bucket_mask = nbuckets - 1;
 	m->buckets = vzalloc(array_size(nbuckets, sizeof(struct hlist_head)));
@@ -79,6 +82,11 @@ static struct _stpx_map *_stpx_map_alloc(u32 nkeys, const u8 *key_types, u8 val_
 		list_add_tail(&n->lnode, &m->free);
 	}
 	return m;
+}
+
+static struct _stpx_map *_stpx_map_alloc(u32 nkeys, const u8 *key_types, u8 val_type, u32 max_entries)
+{
+	return _stpx_map_alloc_sized(nkeys, key_types, val_type, max_entries, _stpx_slot_size(val_type));
 }
 
 static void _stpx_map_free(struct _stpx_map *m)
@@ -166,7 +174,7 @@ static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
 		else
 			*(int64_t *)slot = keys[i].l;
 	}
-	memset(_stpx_node_slot(m, n, m->val_off), 0, _stpx_slot_size(m->val_type));
+	memset(_stpx_node_slot(m, n, m->val_off), 0, m->val_size);
 	hlist_add_head(&n->hnode, &m->buckets[hash & m->bucket_mask]);
 	m->count++;
 	return _stpx_node_slot(m, n, m->val_off);

@@ -15,9 +15,45 @@ struct _stpx_stat {
 	int64_t sum;
 	int64_t min;
 	int64_t max;
+	int64_t hist[];		/* buckets, when the statistic has a histogram */
 };
 
-static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v)
+/*
+ * A statistic's histogram, if a script prints one: @hist_log buckets are
+ * ..., -2, -1, 0, 1, 2, 4, ... (bucket 2^k holds [2^k, 2^(k+1))); linear
+ * buckets are "under", [lo, lo+step), ..., [hi, hi+step) ... "over".
+ */
+enum { STPX_HIST_NONE, STPX_HIST_LOG, STPX_HIST_LINEAR };
+#define STPX_HIST_LOG_BUCKETS 129	/* 64 negative, zero, 64 positive */
+
+struct _stpx_hist {
+	int kind;
+	int64_t lo, hi, step;	/* linear */
+	u32 buckets;
+};
+
+static inline size_t _stpx_stat_size(const struct _stpx_hist *h)
+{
+	return sizeof(struct _stpx_stat) + (h ? h->buckets : 0) * sizeof(int64_t);
+}
+
+static inline u32 _stpx_hist_bucket(const struct _stpx_hist *h, int64_t v)
+{
+	if (h->kind == STPX_HIST_LOG) {
+		if (v == 0)
+			return 64;
+		if (v > 0)
+			return 65 + ilog2((u64)v);
+		return 63 - ilog2(0 - (u64)v);
+	}
+	if (v < h->lo)
+		return 0;
+	if (v > h->hi)
+		return h->buckets - 1;
+	return 1 + div64_u64((u64)(v - h->lo), (u64)h->step);
+}
+
+static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v, const struct _stpx_hist *h)
 {
 	if (s->count == 0 || v < s->min)
 		s->min = v;
@@ -25,10 +61,16 @@ static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v)
 		s->max = v;
 	s->count++;
 	s->sum += v;
+	if (h)
+		s->hist[_stpx_hist_bucket(h, v)]++;
 }
 
-static void _stpx_stat_merge(struct _stpx_stat *into, const struct _stpx_stat *s)
+/* Merges s into into; with h, the buckets too (into must have room). */
+static void _stpx_stat_merge(struct _stpx_stat *into, const struct _stpx_stat *s,
+			     const struct _stpx_hist *h)
 {
+	u32 i;
+
 	if (!s->count)
 		return;
 	if (!into->count || s->min < into->min)
@@ -37,12 +79,15 @@ static void _stpx_stat_merge(struct _stpx_stat *into, const struct _stpx_stat *s
 		into->max = s->max;
 	into->count += s->count;
 	into->sum += s->sum;
+	if (h)
+		for (i = 0; i < h->buckets; i++)
+			into->hist[i] += s->hist[i];
 }
 
 /* Scalars. */
-static struct _stpx_stat __percpu *_stpx_stat_alloc(void)
+static struct _stpx_stat __percpu *_stpx_stat_alloc(const struct _stpx_hist *h)
 {
-	return alloc_percpu(struct _stpx_stat);
+	return (struct _stpx_stat __percpu *)__alloc_percpu(_stpx_stat_size(h), 8);
 }
 
 static void _stpx_stat_free(struct _stpx_stat __percpu *s)
@@ -50,28 +95,31 @@ static void _stpx_stat_free(struct _stpx_stat __percpu *s)
 	free_percpu(s);
 }
 
-static const struct _stpx_stat *_stpx_stat_read(struct _stpx_stat __percpu *s, struct _stpx_stat *agg)
+/* With h, agg must have room for the buckets (the context's scratch). */
+static const struct _stpx_stat *_stpx_stat_read(struct _stpx_stat __percpu *s, struct _stpx_stat *agg,
+						const struct _stpx_hist *h)
 {
 	int cpu;
 
-	memset(agg, 0, sizeof(*agg));
+	memset(agg, 0, _stpx_stat_size(h));
 	for_each_possible_cpu(cpu)
-		_stpx_stat_merge(agg, per_cpu_ptr(s, cpu));
+		_stpx_stat_merge(agg, per_cpu_ptr(s, cpu), h);
 	return agg;
 }
 
-static void _stpx_stat_clear(struct _stpx_stat __percpu *s)
+static void _stpx_stat_clear(struct _stpx_stat __percpu *s, const struct _stpx_hist *h)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(s, cpu), 0, sizeof(struct _stpx_stat));
+		memset(per_cpu_ptr(s, cpu), 0, _stpx_stat_size(h));
 }
 
 /* Arrays of statistics: a map per possible CPU, and the merged view. */
 struct _stpx_pmap {
 	struct _stpx_map **cpu;	/* nr_cpu_ids of them */
 	struct _stpx_map *agg;
+	const struct _stpx_hist *hist;
 };
 
 static void _stpx_pmap_free(struct _stpx_pmap *p)
@@ -88,19 +136,22 @@ static void _stpx_pmap_free(struct _stpx_pmap *p)
 	kfree(p);
 }
 
-static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 max_entries)
+static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 max_entries,
+					   const struct _stpx_hist *h)
 {
 	struct _stpx_pmap *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	unsigned int cpu;
 
 	if (!p)
 		return NULL;
+	p->hist = h;
 	p->cpu = kcalloc(nr_cpu_ids, sizeof(*p->cpu), GFP_KERNEL);
-	p->agg = _stpx_map_alloc(nkeys, key_types, STPX_T_STAT, max_entries);
+	p->agg = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries, _stpx_stat_size(h));
 	if (!p->cpu || !p->agg)
 		goto fail;
 	for_each_possible_cpu(cpu) {
-		p->cpu[cpu] = _stpx_map_alloc(nkeys, key_types, STPX_T_STAT, max_entries);
+		p->cpu[cpu] = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries,
+						     _stpx_stat_size(h));
 		if (!p->cpu[cpu])
 			goto fail;
 	}
@@ -117,21 +168,22 @@ static int _stpx_pmap_add(struct _stpx_pmap *p, const union _stpx_key *keys, int
 
 	if (!s)
 		return -ENOSPC;
-	_stpx_stat_add(s, v);
+	_stpx_stat_add(s, v, p->hist);
 	return 0;
 }
 
+/* hist: merge the buckets too (agg then needs room for them), or NULL. */
 static const struct _stpx_stat *_stpx_pmap_read(struct _stpx_pmap *p, const union _stpx_key *keys,
-						struct _stpx_stat *agg)
+						struct _stpx_stat *agg, const struct _stpx_hist *hist)
 {
 	int cpu;
 
-	memset(agg, 0, sizeof(*agg));
+	memset(agg, 0, _stpx_stat_size(hist));
 	for_each_possible_cpu(cpu) {
 		const struct _stpx_stat *s = _stpx_map_get(p->cpu[cpu], keys);
 
 		if (s)
-			_stpx_stat_merge(agg, s);
+			_stpx_stat_merge(agg, s, hist);
 	}
 	return agg;
 }
@@ -194,8 +246,116 @@ static struct _stpx_map *_stpx_pmap_merge(struct _stpx_pmap *p, int *err)
 				*err = -ENOSPC;
 				return p->agg;
 			}
-			_stpx_stat_merge(s, _stpx_map_value(m, n));
+			_stpx_stat_merge(s, _stpx_map_value(m, n), p->hist);
 		}
 	}
 	return p->agg;
+}
+
+/*
+ * print(@hist_log(s)) / print(@hist_linear(s, lo, hi, step)), laid out as
+ * stap does: a "value |---- count" header, one row per bucket from
+ * HIST_ELISION buckets before the first non-empty one to as many after the
+ * last (never below the 0 row of a log histogram without negative values),
+ * runs of more than 2*HIST_ELISION empty buckets inside shown as their
+ * first and last HIST_ELISION rows around a "~", bars of at most 50 '@'
+ * (a count of c drawn as c / ceil(max/50) when max > 50), a blank line last.
+ */
+#ifndef HIST_ELISION
+#define HIST_ELISION 2
+#endif
+#define STPX_HIST_WIDTH 50
+
+static void _stpx_hist_label(const struct _stpx_hist *h, u32 i, char *buf, size_t len)
+{
+	if (h->kind == STPX_HIST_LOG) {
+		if (i == 64)
+			snprintf(buf, len, "0");
+		else if (i > 64)
+			snprintf(buf, len, "%llu", 1ULL << (i - 65));
+		else
+			snprintf(buf, len, "-%llu", 1ULL << (63 - i));
+	} else if (i == 0) {
+		snprintf(buf, len, "<%lld", (long long)h->lo);
+	} else if (i == h->buckets - 1) {
+		snprintf(buf, len, ">%lld", (long long)h->hi);
+	} else {
+		snprintf(buf, len, "%lld", (long long)(h->lo + (int64_t)(i - 1) * h->step));
+	}
+}
+
+static void _stpx_hist_row(struct _stpx_context *c, int width, int cwidth, const char *label, int64_t count,
+			   int64_t divisor)
+{
+	char bar[STPX_HIST_WIDTH + 1];
+	int64_t n = div64_s64(count, divisor);
+	int i;
+
+	for (i = 0; i < STPX_HIST_WIDTH; i++)
+		bar[i] = i < n ? '@' : ' ';
+	bar[STPX_HIST_WIDTH] = '\0';
+	_stpx_printf(c, "%*s |%s %*lld\n", width, label, bar, cwidth, (long long)count);
+}
+
+static void _stpx_hist_print(struct _stpx_context *c, const struct _stpx_stat *s, const struct _stpx_hist *h)
+{
+	const int64_t *b = s->hist;
+	int first = -1, last = -1, start, end, i, width = 5, cwidth = 1;
+	int64_t max = 0, divisor = 1;
+	char label[32];
+
+	for (i = 0; i < (int)h->buckets; i++) {
+		if (b[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	}
+	if (first < 0)
+		return;	/* nothing recorded: nothing to draw */
+	start = max(first - HIST_ELISION, 0);
+	end = min(last + HIST_ELISION, (int)h->buckets - 1);
+	if (h->kind == STPX_HIST_LOG && first >= 64)
+		start = max(start, 64);	/* no negative values: start at the 0 row */
+	if (h->kind == STPX_HIST_LINEAR) {
+		/* The out-of-range buckets show only when they hold something. */
+		if (start == 0 && !b[0])
+			start = 1;
+		if (end == (int)h->buckets - 1 && !b[end])
+			end--;
+	}
+	for (i = start; i <= end; i++) {
+		_stpx_hist_label(h, i, label, sizeof(label));
+		width = max(width, (int)strlen(label));
+		if (b[i] > max)
+			max = b[i];
+	}
+	snprintf(label, sizeof(label), "%lld", (long long)max);
+	cwidth = strlen(label);
+	if (max > STPX_HIST_WIDTH)
+		divisor = div64_s64(max + STPX_HIST_WIDTH - 1, STPX_HIST_WIDTH);
+	_stpx_printf(c, "%*s |%s count\n", width, "value",
+		     "--------------------------------------------------");
+	for (i = start; i <= end; i++) {
+		if (!b[i]) {
+			int j = i;
+
+			while (j <= end && !b[j])
+				j++;
+			if (HIST_ELISION >= 0 && j - i > 2 * HIST_ELISION && i > first && j <= last) {
+				int k;
+
+				for (k = i; k < i + HIST_ELISION; k++) {
+					_stpx_hist_label(h, k, label, sizeof(label));
+					_stpx_hist_row(c, width, cwidth, label, 0, divisor);
+				}
+				_stpx_printf(c, "%*s~\n", width + 1, "");
+				i = j - HIST_ELISION - 1;
+				continue;
+			}
+		}
+		_stpx_hist_label(h, i, label, sizeof(label));
+		_stpx_hist_row(c, width, cwidth, label, b[i], divisor);
+	}
+	_stpx_printf(c, "\n");
 }

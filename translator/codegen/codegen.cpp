@@ -80,6 +80,11 @@ class Codegen {
   void foreach(const ForeachStmt* f);
   std::string stat_read(const AtOpExpr* a);
   bool is_stat(const Symbol* s) const { return s->type == Type::Stats; }
+  // The statistic's histogram descriptor, or "NULL".
+  std::string hist(const Symbol* s) const {
+    return s->hist == Symbol::Hist::None ? "NULL" : "&_stpx_h_" + s->name;
+  }
+  std::string print_histogram(const AtOpExpr* a);
   std::string assign(const AssignExpr* a);
   std::string incdec(const UnaryExpr* u);
   std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
@@ -204,11 +209,11 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   const Expr* arg = a->args[0];
   std::string stmts = fmt::format("struct _stpx_stat agg_{}; ", n);
   if (arg->kind == ExprKind::Var) {
-    stmts += fmt::format("_stpx_stat_read({}, &agg_{}); ", global(static_cast<const VarRef*>(arg)->sym), n);
+    stmts += fmt::format("_stpx_stat_read({}, &agg_{}, NULL); ", global(static_cast<const VarRef*>(arg)->sym), n);
   } else {
     auto* ix = static_cast<const IndexExpr*>(arg);
     std::string k = keys(ix->keys, ix->array->sym, stmts);
-    stmts += fmt::format("_stpx_pmap_read({}, {}, &agg_{}); ", global(ix->array->sym), k, n);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, &agg_{}, NULL); ", global(ix->array->sym), k, n);
   }
   if (a->name == "count") return fmt::format("({{ {}agg_{}.count; }})", stmts, n);
   if (a->name == "sum") return fmt::format("({{ {}agg_{}.sum; }})", stmts, n);
@@ -216,6 +221,24 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
   if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
   return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
+}
+
+// print(@hist_log(s)): merge every CPU's buckets into the context's
+// scratch space and draw them (runtime-c/stat.c).
+std::string Codegen::print_histogram(const AtOpExpr* a) {
+  const Expr* arg = a->args[0];
+  std::string stmts = "{ struct _stpx_stat *hs = (struct _stpx_stat *)c->hist_scratch; ";
+  if (arg->kind == ExprKind::Var) {
+    const Symbol* g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs, {}); _stpx_hist_print(c, hs, {}); ", global(g), hist(g), hist(g));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    const Symbol* g = ix->array->sym;
+    std::string k = keys(ix->keys, g, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs, {}); _stpx_hist_print(c, hs, {}); ", global(g), k, hist(g),
+                         hist(g));
+  }
+  return stmts + "} ";
 }
 
 std::string Codegen::incdec(const UnaryExpr* u) {
@@ -275,8 +298,9 @@ std::string Codegen::assign(const AssignExpr* a) {
   if (a->op == Op::AggregateInto) {
     std::string stmts = fmt::format("int64_t r_{} = {}; ", n, expr(a->rhs));
     if (a->lhs->kind == ExprKind::Var)
-      return fmt::format("({{ {}_stpx_stat_add(this_cpu_ptr({}), r_{}); r_{}; }})", stmts,
-                         global(static_cast<const VarRef*>(a->lhs)->sym), n, n);
+      return fmt::format("({{ {}_stpx_stat_add(this_cpu_ptr({}), r_{}, {}); r_{}; }})", stmts,
+                         global(static_cast<const VarRef*>(a->lhs)->sym), n,
+                         hist(static_cast<const VarRef*>(a->lhs)->sym), n);
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
     std::string k = keys(ix->keys, ix->array->sym, stmts);
     return fmt::format(
@@ -330,6 +354,10 @@ std::string Codegen::builtin(const CallExpr* c) {
   bool formatted = c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf;
   for (size_t i = formatted ? 1 : 0; i < c->args.size(); ++i) {
     std::string a = fmt::format("a{}_{}", i, n);
+    if (c->args[i]->type == Type::Void) {  // a histogram: drawn in place, below
+      args.push_back("");
+      continue;
+    }
     stmts += fmt::format("{} {} = {}; ", c_type(c->args[i]->type), a, expr(c->args[i]));
     args.push_back(a);
   }
@@ -352,7 +380,9 @@ std::string Codegen::builtin(const CallExpr* c) {
     case Builtin::Print:
     case Builtin::Println: {
       for (size_t i = 0; i < args.size(); ++i)
-        stmts += c->args[i]->type == Type::String
+        stmts += c->args[i]->type == Type::Void
+                     ? print_histogram(static_cast<const AtOpExpr*>(c->args[i]))
+                 : c->args[i]->type == Type::String
                      ? fmt::format("_stpx_print_str(c, {}); ", args[i])
                      : fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
       if (c->builtin == Builtin::Println) stmts += "_stpx_print_str(c, \"\\n\"); ";
@@ -491,7 +521,7 @@ void Codegen::stmt(const Stmt* s) {
         if (v->sym->arity > 0 && is_stat(v->sym))
           w.line("_stpx_pmap_clear({});", global(v->sym));
         else if (is_stat(v->sym))
-          w.line("_stpx_stat_clear({});", global(v->sym));
+          w.line("_stpx_stat_clear({}, {});", global(v->sym), hist(v->sym));
         else if (v->sym->arity > 0)
           w.line("_stpx_map_clear({});", global(v->sym));
         else if (v->sym->type == Type::String)
@@ -701,6 +731,15 @@ void Codegen::globals() {
   }
   for (size_t i = 0; i < foreach_sites_.size(); ++i)
     out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
+  for (const Symbol* g : prog_.globals) {
+    if (g->hist == Symbol::Hist::Log)
+      out_.line("static const struct _stpx_hist _stpx_h_{} = {{ .kind = STPX_HIST_LOG, .buckets = STPX_HIST_LOG_BUCKETS }};",
+                g->name);
+    else if (g->hist == Symbol::Hist::Linear)
+      out_.line("static const struct _stpx_hist _stpx_h_{} = {{ .kind = STPX_HIST_LINEAR, .lo = {}LL, .hi = {}LL, "
+                ".step = {}LL, .buckets = {} }};",
+                g->name, g->hist_lo, g->hist_hi, g->hist_step, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+  }
   out_.blank();
 }
 
@@ -742,10 +781,10 @@ void Codegen::tables() {
         std::string types;
         for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
         if (g->arity > 0)
-          out_.line("{} = _stpx_pmap_alloc({}, (const u8[]){{ {}}}, {});", global(g), g->arity, types,
-                    g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
+          out_.line("{} = _stpx_pmap_alloc({}, (const u8[]){{ {}}}, {}, {});", global(g), g->arity, types,
+                    g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES", hist(g));
         else
-          out_.line("{} = _stpx_stat_alloc();", global(g));
+          out_.line("{} = _stpx_stat_alloc({});", global(g), hist(g));
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
       } else if (g->arity > 0) {
@@ -828,6 +867,13 @@ std::string Codegen::run() {
     out_.line("#define {} {}", name, value);
   }
   out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
+  int64_t words = 4;
+  for (const Symbol* g : prog_.globals) {
+    if (g->hist == Symbol::Hist::Log) words = std::max<int64_t>(words, 4 + 129);
+    if (g->hist == Symbol::Hist::Linear)
+      words = std::max<int64_t>(words, 4 + (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+  }
+  out_.line("#define STPX_HIST_SCRATCH_WORDS {}", words);
   out_.line("#include \"runtime_defs.h\"");
   out_.blank();
   for (const Frame& f : frames) frame_struct(f);

@@ -57,6 +57,9 @@ class Elaborator {
   void mark_write(Expr* lvalue, Scope& sc);
   static void touch(Symbol* sym, Scope& sc, bool write);
   static bool is_stat_read(const AtOpExpr* a);
+  static bool is_histogram(const AtOpExpr* a);
+  void histogram_of(AtOpExpr* a, Symbol* sym);
+  bool printing_ = false;  // resolving the arguments of print/println
   void check_foreach_modification(VarRef* v);
   // --- step 4 ---
   void infer_all();
@@ -285,6 +288,46 @@ Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array) {
   return sym;
 }
 
+bool Elaborator::is_histogram(const AtOpExpr* a) {
+  return (a->name == "hist_log" && a->args.size() == 1) || (a->name == "hist_linear" && a->args.size() == 4);
+}
+
+// A statistic has one histogram shape; @hist_linear's bounds are literals.
+void Elaborator::histogram_of(AtOpExpr* a, Symbol* sym) {
+  Symbol::Hist kind = a->name == "hist_log" ? Symbol::Hist::Log : Symbol::Hist::Linear;
+  int64_t v[3] = {0, 0, 0};
+  if (kind == Symbol::Hist::Linear) {
+    for (int i = 0; i < 3; ++i) {
+      Expr* arg = a->args[i + 1];
+      bool neg = arg->kind == ExprKind::Unary && static_cast<UnaryExpr*>(arg)->op == Op::Neg;
+      Expr* lit = neg ? static_cast<UnaryExpr*>(arg)->operand : arg;
+      if (lit->kind != ExprKind::Number) {
+        diags_.report(DiagId::SemHistArgs, arg->loc, "its bounds and step must be number literals");
+        return;
+      }
+      v[i] = neg ? -static_cast<NumberLit*>(lit)->value : static_cast<NumberLit*>(lit)->value;
+    }
+    if (v[2] <= 0 || v[1] <= v[0]) {
+      diags_.report(DiagId::SemHistArgs, a->loc, "it needs low < high and a positive step");
+      return;
+    }
+    if ((v[1] - v[0]) / v[2] > 1024) {
+      diags_.report(DiagId::SemHistArgs, a->loc, "it would have more than 1024 buckets");
+      return;
+    }
+  }
+  if (sym->hist != Symbol::Hist::None &&
+      (sym->hist != kind || sym->hist_lo != v[0] || sym->hist_hi != v[1] || sym->hist_step != v[2])) {
+    diags_.report(DiagId::SemHistArgs, a->loc, "a statistic has one histogram shape in a script");
+    return;
+  }
+  sym->hist = kind;
+  sym->hist_lo = v[0];
+  sym->hist_hi = v[1];
+  sym->hist_step = v[2];
+  sym->hist_site = a->loc;
+}
+
 bool Elaborator::is_stat_read(const AtOpExpr* a) {
   static const std::set<std::string> ops = {"count", "sum", "min", "max", "avg"};
   return ops.count(a->name) && a->args.size() == 1;
@@ -325,7 +368,11 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (!is_stat_read(a)) {
+      if (is_histogram(a) && !printing_) {
+        diags_.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
+        break;
+      }
+      if (!is_stat_read(a) && !is_histogram(a)) {
         diags_.report(DiagId::SemUnsupported, e->loc, "@" + a->name);
         break;
       }
@@ -342,6 +389,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       if (v->sym && v->sym->scope != Symbol::Scope::Global)
         diags_.report(DiagId::SemStatOperand, arg->loc, a->name);
       touch(v->sym, sc, true);
+      if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
       break;
     }
     case ExprKind::Embedded:
@@ -403,7 +451,12 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       } else {
         diags_.report(DiagId::SemUnknownFunction, c->loc);
       }
-      for (Expr* a : c->args) resolve_expr(a, sc);
+      // Histograms may only be printed: print(@hist_log(s)).
+      for (Expr* a : c->args) {
+        printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println;
+        resolve_expr(a, sc);
+        printing_ = false;
+      }
       break;
     }
     case ExprKind::Unary: {
@@ -643,10 +696,10 @@ Type Elaborator::infer(Expr* e) {
   switch (e->kind) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (!is_stat_read(a)) break;  // reported as unsupported during resolution
+      if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
       infer(a->args[0]);
       unify(a->args[0], Type::Stats, a->args[0]->loc);
-      t = Type::Long;
+      t = is_histogram(a) ? Type::Void : Type::Long;  // a histogram is only printed
       break;
     }
     case ExprKind::Target:
@@ -935,9 +988,11 @@ void Elaborator::check_expr(Expr* e) {
                           type_name(pf.conversions[i].type));
         }
       } else {
-        for (Expr* a : c->args)
-          if (a->type == Type::Void || a->type == Type::Stats)
+        for (Expr* a : c->args) {
+          bool histogram = a->kind == ExprKind::AtOp && is_histogram(static_cast<AtOpExpr*>(a));
+          if ((a->type == Type::Void && !histogram) || a->type == Type::Stats)
             diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(a->type), "a value");
+        }
       }
       if (c->fn && c->fn->type == Type::Unknown) c->fn->type = Type::Void;
       break;
