@@ -61,6 +61,8 @@ struct Symbol {
   enum class Hist : uint8_t { None, Log, Linear } hist = Hist::None;
   int64_t hist_lo = 0, hist_hi = 0, hist_step = 0;
   SourceLoc hist_site;
+  bool variance = false;  // read with @variance(s[, shift])
+  int variance_shift = 0;
 };
 
 // ---- Expressions ----

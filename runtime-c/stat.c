@@ -15,6 +15,8 @@ struct _stpx_stat {
 	int64_t sum;
 	int64_t min;
 	int64_t max;
+	int64_t mean;		/* Welford's running mean and M2, values << shift */
+	int64_t m2;
 	int64_t hist[];		/* buckets, when the statistic has a histogram */
 };
 
@@ -29,7 +31,9 @@ enum { STPX_HIST_NONE, STPX_HIST_LOG, STPX_HIST_LINEAR };
 struct _stpx_hist {
 	int kind;
 	int64_t lo, hi, step;	/* linear */
-	u32 buckets;
+	u32 buckets;		/* 0 without a histogram */
+	int variance;		/* the script reads @variance: keep Welford's state */
+	int shift;		/* @variance(s, shift) scaling */
 };
 
 static inline size_t _stpx_stat_size(const struct _stpx_hist *h)
@@ -61,11 +65,53 @@ static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v, const struct 
 		s->max = v;
 	s->count++;
 	s->sum += v;
-	if (h)
+	if (!h)
+		return;
+	if (h->buckets)
 		s->hist[_stpx_hist_bucket(h, v)]++;
+	if (h->variance) {
+		/* Welford's online algorithm, in integers scaled by 2^shift. */
+		int64_t x = (int64_t)((u64)v << h->shift), delta;
+
+		if (s->count == 1) {
+			s->mean = x;
+			s->m2 = 0;
+		} else {
+			delta = x - s->mean;
+			s->mean += div64_s64(delta, s->count);
+			s->m2 += delta * (x - s->mean);
+		}
+	}
 }
 
-/* Merges s into into; with h, the buckets too (into must have room). */
+/*
+ * @variance over every CPU's part: the parts' own variances combined with
+ * the spread of their means around the overall mean (the total variance
+ * formula), divided by N - 1, then scaled back by 2^(2*shift). Callers
+ * make two passes over the parts: _stpx_var_mean, then _stpx_var_part.
+ */
+static int64_t _stpx_var_mean(int64_t count, int64_t sum, const struct _stpx_hist *h)
+{
+	return count ? div64_s64((int64_t)((u64)sum << h->shift), count) : 0;
+}
+
+static int64_t _stpx_var_part(const struct _stpx_stat *p, int64_t mean)
+{
+	int64_t d, total = 0;
+
+	if (!p || !p->count)
+		return 0;
+	if (p->count > 1)
+		total += (p->count - 1) * div64_s64(p->m2, p->count - 1);
+	d = p->mean - mean;
+	return total + p->count * d * d;
+}
+
+static int64_t _stpx_var_result(int64_t total, int64_t count, const struct _stpx_hist *h)
+{
+	return count < 2 ? 0 : div64_s64(total, count - 1) >> (2 * h->shift);
+}
+
 static void _stpx_stat_merge(struct _stpx_stat *into, const struct _stpx_stat *s,
 			     const struct _stpx_hist *h)
 {
@@ -84,7 +130,21 @@ static void _stpx_stat_merge(struct _stpx_stat *into, const struct _stpx_stat *s
 			into->hist[i] += s->hist[i];
 }
 
-/* Scalars. */
+static int64_t _stpx_stat_variance(struct _stpx_stat __percpu *s, const struct _stpx_hist *h)
+{
+	int64_t count = 0, sum = 0, total = 0, mean;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		count += per_cpu_ptr(s, cpu)->count;
+		sum += per_cpu_ptr(s, cpu)->sum;
+	}
+	mean = _stpx_var_mean(count, sum, h);
+	for_each_possible_cpu(cpu)
+		total += _stpx_var_part(per_cpu_ptr(s, cpu), mean);
+	return _stpx_var_result(total, count, h);
+}
+
 static struct _stpx_stat __percpu *_stpx_stat_alloc(const struct _stpx_hist *h)
 {
 	return (struct _stpx_stat __percpu *)__alloc_percpu(_stpx_stat_size(h), 8);
@@ -186,6 +246,25 @@ static const struct _stpx_stat *_stpx_pmap_read(struct _stpx_pmap *p, const unio
 			_stpx_stat_merge(agg, s, hist);
 	}
 	return agg;
+}
+
+static int64_t _stpx_pmap_variance(struct _stpx_pmap *p, const union _stpx_key *keys)
+{
+	int64_t count = 0, sum = 0, total = 0, mean;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct _stpx_stat *part = _stpx_map_get(p->cpu[cpu], keys);
+
+		if (part) {
+			count += part->count;
+			sum += part->sum;
+		}
+	}
+	mean = _stpx_var_mean(count, sum, p->hist);
+	for_each_possible_cpu(cpu)
+		total += _stpx_var_part(_stpx_map_get(p->cpu[cpu], keys), mean);
+	return _stpx_var_result(total, count, p->hist);
 }
 
 static bool _stpx_pmap_exists(struct _stpx_pmap *p, const union _stpx_key *keys)

@@ -82,7 +82,7 @@ class Codegen {
   bool is_stat(const Symbol* s) const { return s->type == Type::Stats; }
   // The statistic's histogram descriptor, or "NULL".
   std::string hist(const Symbol* s) const {
-    return s->hist == Symbol::Hist::None ? "NULL" : "&_stpx_h_" + s->name;
+    return s->hist == Symbol::Hist::None && !s->variance ? "NULL" : "&_stpx_h_" + s->name;
   }
   std::string print_histogram(const AtOpExpr* a);
   std::string assign(const AssignExpr* a);
@@ -207,6 +207,16 @@ std::string Codegen::expr(const Expr* e) {
 std::string Codegen::stat_read(const AtOpExpr* a) {
   std::string n = uniq();
   const Expr* arg = a->args[0];
+  if (a->name == "variance") {
+    if (arg->kind == ExprKind::Var) {
+      const Symbol* g = static_cast<const VarRef*>(arg)->sym;
+      return fmt::format("_stpx_stat_variance({}, {})", global(g), hist(g));
+    }
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    std::string pre;
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    return fmt::format("({{ {}_stpx_pmap_variance({}, {}); }})", pre, global(ix->array->sym), k);
+  }
   std::string stmts = fmt::format("struct _stpx_stat agg_{}; ", n);
   if (arg->kind == ExprKind::Var) {
     stmts += fmt::format("_stpx_stat_read({}, &agg_{}, NULL); ", global(static_cast<const VarRef*>(arg)->sym), n);
@@ -731,14 +741,16 @@ void Codegen::globals() {
   }
   for (size_t i = 0; i < foreach_sites_.size(); ++i)
     out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
+  // What each statistic must keep beyond count/sum/min/max.
   for (const Symbol* g : prog_.globals) {
+    if (g->hist == Symbol::Hist::None && !g->variance) continue;
+    std::string fields = fmt::format(".variance = {}, .shift = {}", g->variance ? 1 : 0, g->variance_shift);
     if (g->hist == Symbol::Hist::Log)
-      out_.line("static const struct _stpx_hist _stpx_h_{} = {{ .kind = STPX_HIST_LOG, .buckets = STPX_HIST_LOG_BUCKETS }};",
-                g->name);
+      fields += ", .kind = STPX_HIST_LOG, .buckets = STPX_HIST_LOG_BUCKETS";
     else if (g->hist == Symbol::Hist::Linear)
-      out_.line("static const struct _stpx_hist _stpx_h_{} = {{ .kind = STPX_HIST_LINEAR, .lo = {}LL, .hi = {}LL, "
-                ".step = {}LL, .buckets = {} }};",
-                g->name, g->hist_lo, g->hist_hi, g->hist_step, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+      fields += fmt::format(", .kind = STPX_HIST_LINEAR, .lo = {}LL, .hi = {}LL, .step = {}LL, .buckets = {}",
+                            g->hist_lo, g->hist_hi, g->hist_step, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+    out_.line("static const struct _stpx_hist _stpx_h_{} = {{ {} }};", g->name, fields);
   }
   out_.blank();
 }

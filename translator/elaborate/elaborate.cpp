@@ -59,6 +59,7 @@ class Elaborator {
   static bool is_stat_read(const AtOpExpr* a);
   static bool is_histogram(const AtOpExpr* a);
   void histogram_of(AtOpExpr* a, Symbol* sym);
+  void variance_of(AtOpExpr* a, Symbol* sym);
   bool printing_ = false;  // resolving the arguments of print/println
   void check_foreach_modification(VarRef* v);
   // --- step 4 ---
@@ -330,7 +331,27 @@ void Elaborator::histogram_of(AtOpExpr* a, Symbol* sym) {
 
 bool Elaborator::is_stat_read(const AtOpExpr* a) {
   static const std::set<std::string> ops = {"count", "sum", "min", "max", "avg"};
-  return ops.count(a->name) && a->args.size() == 1;
+  return (ops.count(a->name) && a->args.size() == 1) ||
+         (a->name == "variance" && (a->args.size() == 1 || a->args.size() == 2));
+}
+
+// @variance(s[, shift]): one literal shift (0..62) per statistic.
+void Elaborator::variance_of(AtOpExpr* a, Symbol* sym) {
+  int64_t shift = 0;
+  if (a->args.size() == 2) {
+    if (a->args[1]->kind != ExprKind::Number || static_cast<NumberLit*>(a->args[1])->value < 0 ||
+        static_cast<NumberLit*>(a->args[1])->value > 62) {
+      diags_.report(DiagId::SemHistArgs, a->args[1]->loc, "@variance's bit-shift is a number from 0 to 62");
+      return;
+    }
+    shift = static_cast<NumberLit*>(a->args[1])->value;
+  }
+  if (sym->variance && sym->variance_shift != shift) {
+    diags_.report(DiagId::SemHistArgs, a->loc, "a statistic has one @variance bit-shift in a script");
+    return;
+  }
+  sym->variance = true;
+  sym->variance_shift = static_cast<int>(shift);
 }
 
 void Elaborator::touch(Symbol* sym, Scope& sc, bool write) {
@@ -390,6 +411,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         diags_.report(DiagId::SemStatOperand, arg->loc, a->name);
       touch(v->sym, sc, true);
       if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
+      if (a->name == "variance" && v->sym) variance_of(a, v->sym);
       break;
     }
     case ExprKind::Embedded:
