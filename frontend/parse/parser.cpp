@@ -16,12 +16,23 @@ namespace x3 = boost::spirit::x3;
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// The deepest bracket nesting outside strings and comments, with where it
-// first passes kMaxNesting.
-const char* too_deep(const char* p, const char* end) {
+// Scans the code outside strings, comments and embedded C for what the
+// grammar must not see: nesting past kMaxNesting (the recursive descent's
+// stack) and bytes outside ASCII (X3's character classes take only ASCII).
+// Returns the first such place, or null; *why says which.
+const char* unparsable(const char* p, const char* end, DiagId* why) {
   int depth = 0;
   while (p < end) {
     char c = *p;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      *why = DiagId::ParseBadCharacter;
+      return p;
+    }
+    if (c == '%' && p + 1 < end && p[1] == '{') {
+      const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "%}", 2));
+      p = close ? close + 2 : end;
+      continue;
+    }
     if (c == '"') {
       for (++p; p < end && *p != '"' && *p != '\n'; ++p)
         if (*p == '\\') ++p;
@@ -31,7 +42,10 @@ const char* too_deep(const char* p, const char* end) {
       const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "*/", 2));
       p = close ? close + 1 : end;
     } else if (c == '(' || c == '[' || c == '{') {
-      if (++depth > kMaxNesting) return p;
+      if (++depth > kMaxNesting) {
+        *why = DiagId::ParseTooDeep;
+        return p;
+      }
     } else if (c == ')' || c == ']' || c == '}') {
       --depth;
     }
@@ -90,8 +104,9 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
   const char* end = begin + text.size();
   parse::Lowerer lower(sm, file, arena, diags, opts.args, opts.guru || sm.file(file).is_tapset);
 
-  if (const char* deep = too_deep(begin, end)) {
-    diags.report(DiagId::ParseTooDeep, lower.loc(deep));
+  DiagId why = DiagId::ParseTooDeep;
+  if (const char* bad = unparsable(begin, end, &why)) {
+    diags.report(why, lower.loc(bad));
     return script;
   }
 
