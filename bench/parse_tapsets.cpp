@@ -33,6 +33,7 @@
 #include "frontend/diagnostics.h"
 #include "frontend/lexer.h"
 #include "frontend/library.h"
+#include "translator/build/kbuild.h"
 #include "frontend/parse/parser.h"
 #include "frontend/preprocess.h"
 #include "frontend/source.h"
@@ -58,26 +59,6 @@ std::string read_file(const fs::path& p) {
   return out;
 }
 
-// CONFIG_* of the target's build tree, like the pipeline's kernel_config(),
-// so that %( CONFIG_X == "y" %? ... %) picks the same branches as a real run.
-std::map<std::string, std::string> read_kernel_config(const std::string& release) {
-  std::map<std::string, std::string> config;
-  for (const std::string& path : {"/lib/modules/" + release + "/build/.config", "/boot/config-" + release}) {
-    std::ifstream in(path);
-    if (!in) continue;
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.rfind("CONFIG_", 0) != 0) continue;
-      size_t eq = line.find('=');
-      if (eq == std::string::npos) continue;
-      std::string v = line.substr(eq + 1);
-      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-      config[line.substr(0, eq)] = v;
-    }
-    break;
-  }
-  return config;
-}
 
 std::string running_release() {
   std::ifstream in("/proc/sys/kernel/osrelease");
@@ -234,20 +215,15 @@ int main(int argc, char** argv) {
   facts.kernel_vr = release;
   facts.kernel_v = release.substr(0, release.find('-'));
   facts.arch = arch;
-  facts.config = read_kernel_config(release);
+  // CONFIG_* of the target, as the pipeline reads them, so that
+  // %( CONFIG_X == "y" %? ... %) picks the same branches as a real run.
+  if (auto k = stapx::resolve_kernel(release)) facts.config = stapx::kernel_config(*k);
 
   // The .stp file list is made once, outside the timed work (a scan of four
   // directories; load_library_macros still scans them for .stpm each pass).
   std::vector<std::string> dirs = library_dirs(search_path, facts);
   std::vector<fs::path> stp_files;
-  for (const std::string& dir : dirs) {
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".stp" && e.is_regular_file(ec)) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    stp_files.insert(stp_files.end(), files.begin(), files.end());
-  }
+  for (const std::string& f : stapx::library_files(dirs, ".stp")) stp_files.push_back(f);
 
   if (!quiet) {
     std::cout << "target: " << release << " " << arch << " (" << facts.config.size() << " CONFIG_ values)\n";

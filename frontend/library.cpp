@@ -28,25 +28,34 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
   return out;
 }
 
-size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
-                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
-  size_t n = 0;
+std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext) {
+  std::vector<std::string> out;
   for (const std::string& dir : dirs) {
-    std::vector<fs::path> files;
+    std::vector<std::string> files;
     std::error_code ec;
     for (auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".stpm" && e.is_regular_file(ec)) files.push_back(e.path());
+      if (e.path().extension() == ext && e.is_regular_file(ec)) files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-      std::ifstream in(f, std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      uint32_t id = sm.add(f.string(), ss.str(), /*is_tapset=*/true);
-      preprocess(sm, id, facts, macros, diags, /*library=*/true);
-      ++n;
-    }
+    out.insert(out.end(), files.begin(), files.end());
   }
-  return n;
+  return out;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
+                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
+  std::vector<std::string> files = library_files(dirs, ".stpm");
+  for (const std::string& f : files) {
+    uint32_t id = sm.add(f, read_text_file(f), /*is_tapset=*/true);
+    preprocess(sm, id, facts, macros, diags, /*library=*/true);
+  }
+  return files.size();
 }
 
 }  // namespace stapx

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/diagnostics.h"
@@ -14,6 +15,13 @@ namespace stapx {
 
 std::vector<std::string> library_dirs(const std::vector<std::string>& search_path,
                                       const PreprocessFacts& facts);
+
+// The files of `dirs` whose names end in `ext` (".stp", ".stpm"), each
+// directory's files sorted by name, directories in order.
+std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext);
+
+// A whole file as text; empty when it cannot be read.
+std::string read_text_file(const std::string& path);
 
 // Defines every macro of every .stpm file in `dirs` as a library macro.
 // Returns the number of files read.

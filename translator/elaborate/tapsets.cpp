@@ -5,33 +5,23 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "frontend/lexer.h"
+#include "frontend/library.h"
 #include "frontend/parse/parser.h"
 #include "translator/builtins/builtins.h"
 #include "translator/probes/probe_family.h"
 
 namespace stapx {
 
-namespace fs = std::filesystem;
 using namespace ast;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Probe point names as written before "=" / "+=": "syscall.read", "a.b.return".
 void scan_file(const std::string& path, std::map<std::string, std::vector<std::string>>& functions,
                std::vector<std::pair<std::string, std::string>>& aliases) {
-  std::string text = read_all(path);
+  std::string text = read_text_file(path);
   std::vector<Token> toks = tokenize(text);
   auto txt = [&](size_t i) { return i < toks.size() ? toks[i].text(text) : std::string_view(); };
   for (size_t i = 0; i < toks.size(); ++i) {
@@ -158,16 +148,9 @@ Needs needs_of(const Script& script) {
 }  // namespace
 
 TapsetIndex::TapsetIndex(const std::vector<std::string>& dirs) {
-  for (const std::string& dir : dirs) {
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".stp" && e.is_regular_file(ec)) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-      scan_file(f.string(), functions_, aliases_);
-      ++files_;
-    }
+  for (const std::string& f : library_files(dirs, ".stp")) {
+    scan_file(f, functions_, aliases_);
+    ++files_;
   }
 }
 
@@ -208,7 +191,7 @@ size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& are
     }
     for (const std::string& path : wanted) {
       if (!loaded.insert(path).second) continue;
-      uint32_t file = sm.add(path, read_all(path), /*is_tapset=*/true);
+      uint32_t file = sm.add(path, read_text_file(path), /*is_tapset=*/true);
       file = preprocess(sm, file, *in.facts, *in.macros, diags);
       scripts.push_back(parse_file(sm, file, arena, diags, ParseOptions{in.facts->args, true}));
       ++parsed;
