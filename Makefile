@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean bench
+.PHONY: all deps build check unit stage corpus runtests demo install clean bench fuzz
 
 all: build
 
@@ -60,6 +60,11 @@ check: deps
 # Pass 1 against stap's on Debian's tapset tree (ratios; never gates CI).
 bench: build
 	bench/parse-vs-stap --parse-tapsets $(BUILD)/bench/parse_tapsets
+
+# libFuzzer on pass 1 (clang, ASan+UBSan); FUZZ_SECONDS=1800 by default.
+FUZZ_SECONDS ?= 1800
+fuzz:
+	testsuite/fuzz/run.sh $(FUZZ_SECONDS)
 
 demo: deps build
 	$(BUILD)/stapx --vm examples/hello.stp

@@ -75,6 +75,14 @@ TEST(Parser, RecoversAtNextDeclaration) {
   EXPECT_EQ(p.script->probes.size(), 1u);
 }
 
+TEST(Parser, BytesOutsideAsciiOnlyInStringsAndComments) {
+  Parsed ok("probe begin { print(\"h\xc3\xa9\") } # caf\xc3\xa9\n");
+  EXPECT_EQ(ok.diags.errors(), 0u) << ok.diag_text.str();
+  Parsed bad("probe begin { print(\xe2\x80\x9chello\xe2\x80\x9d) }");
+  EXPECT_EQ(bad.diags.parse_errors(), 1u);
+  EXPECT_NE(bad.diag_text.str().find("invalid character (outside ASCII)"), std::string::npos);
+}
+
 TEST(Parser, DeepNestingIsAnErrorNotACrash) {
   std::string deep(100000, '(');
   Parsed p("probe begin { x = " + deep + " }");
