@@ -321,7 +321,7 @@ bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
       return true;
     }
     if ((s[0] == '$' || s[0] == '@') && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))) {
-      size_t n = std::stoul(s.substr(1));
+      size_t n = std::strtoul(s.c_str() + 1, nullptr, 10);  // saturates, never throws
       if (n == 0 || n > facts_.args.size()) return false;
       s = facts_.args[n - 1];
     } else if (t.tok.kind != TokKind::Number) {
@@ -575,8 +575,8 @@ int compare_versions(const std::string& a, const std::string& b) {
       size_t i2 = i, j2 = j;
       while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
       while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
-      unsigned long long x = std::stoull(a.substr(i, std::min<size_t>(i2 - i, 19)));
-      unsigned long long y = std::stoull(b.substr(j, std::min<size_t>(j2 - j, 19)));
+      unsigned long long x = std::strtoull(a.substr(i, std::min<size_t>(i2 - i, 19)).c_str(), nullptr, 10);
+      unsigned long long y = std::strtoull(b.substr(j, std::min<size_t>(j2 - j, 19)).c_str(), nullptr, 10);
       if (x != y) return x < y ? -1 : 1;
       i = i2;
       j = j2;

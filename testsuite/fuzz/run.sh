@@ -20,6 +20,10 @@ cp -p "$here"/corpus/* "$out/corpus/"
 # outside strings and comments (regressions/nonascii_*). Fuzz past it until it
 # is fixed; set STAPX_FUZZ_IGNORE_BOOST_ASSERT= (empty) to be strict.
 export STAPX_FUZZ_IGNORE_BOOST_ASSERT="${STAPX_FUZZ_IGNORE_BOOST_ASSERT-strict_ischar}"
+# Known, reported bug: exponential macro expansion hangs or exhausts memory
+# (regressions/macro_*). Skip such inputs; unset to be strict.
+export STAPX_FUZZ_SKIP_HUGE_EXPANSION="${STAPX_FUZZ_SKIP_HUGE_EXPANSION-1}"
+[ -n "$STAPX_FUZZ_SKIP_HUGE_EXPANSION" ] || unset STAPX_FUZZ_SKIP_HUGE_EXPANSION
 
 cd "$out"
 rm -f "$out/fuzz.rc"

@@ -60,6 +60,15 @@ TEST(Preprocess, ArgumentsAreTokens) {
   EXPECT_NE(pre("probe begin { x = $5 }", facts).find("out of range [1-3]"), std::string::npos);
 }
 
+TEST(Preprocess, HugeArgumentIndexesAreErrorsNotExceptions) {
+  PreprocessFacts facts;
+  facts.args = {"1"};
+  std::string huge(80, '1');
+  EXPECT_NE(pre("%( @" + huge + " == \"foo\" %? probe begin { } %: probe end { } %)", facts).find("parse error"),
+            std::string::npos);
+  EXPECT_NE(pre("probe begin { x = $" + huge + " }", facts).find("out of range"), std::string::npos);
+}
+
 TEST(Preprocess, RunawayMacrosStopQuickly) {
   std::string chain = "@define m0 %( 1 %)\n";
   for (int i = 1; i < 40; ++i)
