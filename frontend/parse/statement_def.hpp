@@ -45,6 +45,7 @@ const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
 const x3::rule<class global_vars_class, std::vector<GlobalVar>> global_vars = "global variable";
 const x3::rule<class global_init_class, Operand> global_init = "literal string or number";
+const x3::rule<class sized_no_init_class> sized_no_init = "no initializer after an array size";
 const x3::rule<class param_class, Param> param = "parameter";
 const x3::rule<class type_class, std::string> type_name = "type name ('long' or 'string')";
 const x3::rule<class function_class, Function> function = "function";
@@ -229,10 +230,13 @@ const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
 const auto wrap_mark = (x3::lit('%') >> !x3::char_("{(?:)"))[([](auto& ctx) { _val(ctx).wrap = true; })];
 const auto global_var_def = mark >> ident_ref[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] >>
                             -wrap_mark >>
-                            -(('[' > number_ref > ']')[([](auto& ctx) { _val(ctx).size = std::move(_attr(ctx)); })]) >>
+                            // A sized array has no initializer: "=" after "]" is an error there.
+                            -(('[' > number_ref > ']' > sized_no_init)[([](auto& ctx) { _val(ctx).size = std::move(_attr(ctx)); })]) >>
                             -(('=' > global_init)[([](auto& ctx) { _val(ctx).init = std::move(_attr(ctx)); })]);
 
 const auto global_vars_def = (global_var > *(',' > global_var)) >> -x3::lit(';');
+
+const auto sized_no_init_def = !x3::lit('=');
 
 // An initializer is a literal: a number (maybe negative) or a string.
 const auto global_init_def = number_ref[to_val] | string_ref[to_val] |
@@ -274,7 +278,7 @@ const auto toplevel_rule_def =
 BOOST_SPIRIT_DEFINE(sort_mark, sort_marker, component_name, point_suffix)
 BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice, foreach_array)
 BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, point_elements, global_vars,
-                    global_init)
+                    global_init, sized_no_init)
 BOOST_SPIRIT_DEFINE(statement, block, if_stmt, while_stmt, for_stmt, foreach_keys, foreach_stmt,
                     sorted_ident, simple_stmt, return_stmt, delete_stmt, expr_stmt, literal,
                     component, probe_point, probe, global_var, global, type_name, param, function,
