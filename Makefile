@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean bench fuzz
+.PHONY: all deps build check unit stage corpus runtests demo install clean bench fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -65,6 +65,10 @@ bench: build
 FUZZ_SECONDS ?= 1800
 fuzz:
 	testsuite/fuzz/run.sh $(FUZZ_SECONDS)
+fuzz-build:
+	testsuite/fuzz/build.sh
+fuzz-regress:
+	testsuite/fuzz/regress.sh
 
 demo: deps build
 	$(BUILD)/stapx --vm examples/hello.stp

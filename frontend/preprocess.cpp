@@ -504,6 +504,7 @@ uint32_t Preprocessor::run() {
   }
   std::vector<PTok> expanded;
   expand(in, expanded, 0);
+  if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
   conditionals(expanded, i, &chosen, false);
   static const std::set<std::string_view> operators = {
       "@cast", "@defined", "@entry", "@var", "@probewrite", "@const", "@perf", "@kregister", "@uregister",

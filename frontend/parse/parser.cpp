@@ -29,8 +29,10 @@ const char* unparsable(const char* p, const char* end, DiagId* why) {
       return p;
     }
     if (c == '%' && p + 1 < end && p[1] == '{') {
+      // An unterminated block is not C: the parser reports it, and
+      // recovery may parse what follows, so keep scanning that.
       const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "%}", 2));
-      p = close ? close + 2 : end;
+      p = close ? close + 2 : p + 2;
       continue;
     }
     if (c == '"') {

@@ -7,7 +7,7 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$root/build/fuzz
+out=${FUZZ_OUT:-$root/build/fuzz}
 "$here/build.sh"
 unset STAPX_FUZZ_IGNORE_BOOST_ASSERT STAPX_FUZZ_SKIP_HUGE_EXPANSION
 cd "$out"

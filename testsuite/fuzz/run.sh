@@ -9,19 +9,22 @@ set -e
 secs=${1:-1800}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$root/build/fuzz
+out=${FUZZ_OUT:-$root/build/fuzz}
 
 "$here/build.sh"
 
 mkdir -p "$out/corpus"
 cp -p "$here"/corpus/* "$out/corpus/"
 
-# Known, reported bug: Spirit's standard encoding asserts on a byte >= 0x80
-# outside strings and comments (regressions/nonascii_*). Fuzz past it until it
-# is fixed; set STAPX_FUZZ_IGNORE_BOOST_ASSERT= (empty) to be strict.
+# Knobs to fuzz past a known, reported bug (see README.md):
+# STAPX_FUZZ_IGNORE_BOOST_ASSERT=TEXT goes on past a BOOST_ASSERT whose
+# expression contains TEXT: Spirit still asserts on a byte >= 0x80 that the
+# parser reaches after an unterminated %{ (regressions/nonascii_after_*).
+# STAPX_FUZZ_SKIP_HUGE_EXPANSION=1 skips inputs whose macro expansion passes
+# 100k tokens: past the preprocessor's 1M-token cap the result is still
+# parsed, which takes > 10 s under ASan (regressions/macro_exponential_chain).
+# Set them empty to be strict.
 export STAPX_FUZZ_IGNORE_BOOST_ASSERT="${STAPX_FUZZ_IGNORE_BOOST_ASSERT-strict_ischar}"
-# Known, reported bug: exponential macro expansion hangs or exhausts memory
-# (regressions/macro_*). Skip such inputs; unset to be strict.
 export STAPX_FUZZ_SKIP_HUGE_EXPANSION="${STAPX_FUZZ_SKIP_HUGE_EXPANSION-1}"
 [ -n "$STAPX_FUZZ_SKIP_HUGE_EXPANSION" ] || unset STAPX_FUZZ_SKIP_HUGE_EXPANSION
 
