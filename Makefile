@@ -23,6 +23,7 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
 	fi
 	testsuite/vm/fetch-kernel $(BUILD)/kernel
+	testsuite/vm/fetch-kernel-dbg $(BUILD)/kernel
 
 build:
 	@mkdir -p $(BUILD)

@@ -32,6 +32,7 @@ const char kUsage[] =
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
+    "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -48,6 +49,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   static const option long_opts[] = {{"help", no_argument, nullptr, 'h'},
                                      {"version", no_argument, nullptr, 'V'},
                                      {"vm", no_argument, nullptr, 1000},
+                                     {"debuginfo", required_argument, nullptr, 1001},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -93,6 +95,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'w': o.suppress_warnings = true; break;
       case 'W': o.warnings_as_errors = true; break;
       case 1000: o.vm = true; break;
+      case 1001: o.debuginfo_dirs.push_back(optarg); break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

@@ -24,6 +24,7 @@ struct Options {
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c
   bool vm = false;
+  std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
   bool guru = false;               // -g
   bool keep_unused = false;        // -u
   bool suppress_warnings = false;  // -w

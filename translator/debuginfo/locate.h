@@ -1,0 +1,27 @@
+// Where the target kernel's debug information is: the vmlinux with DWARF
+// (and its full ELF symbol table) that Debian's linux-image-R-dbg installs,
+// or one the user points at with --debuginfo.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stapx {
+
+// The places searched for release R's vmlinux, in order: for each DIR of
+// `dirs` (--debuginfo, then $STAPX_DEBUGINFO, colon-separated): DIR itself
+// when it is a file, DIR/vmlinux-R, DIR/vmlinux, DIR/boot/vmlinux-R,
+// DIR/usr/lib/debug/boot/vmlinux-R, DIR/lib/modules/R/vmlinux; then the
+// system's /usr/lib/debug/boot/vmlinux-R and /usr/lib/debug/lib/modules/R/vmlinux.
+std::vector<std::string> vmlinux_candidates(const std::string& release,
+                                            const std::vector<std::string>& dirs);
+
+// The first candidate that exists as a regular file.
+std::optional<std::string> find_vmlinux(const std::string& release,
+                                        const std::vector<std::string>& dirs);
+
+// The hint printed when debug information is needed and missing.
+std::string debuginfo_hint(const std::string& release);
+
+}  // namespace stapx
