@@ -10,6 +10,7 @@
 #include "context.h"
 #include "lock.h"
 #include "stpx_string.h"
+#include "target.h"
 #include "transport/transport.c"
 #include "print.c"
 #include "session.h"

@@ -29,6 +29,7 @@
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
 #include "translator/elaborate/elaborate.h"
+#include "translator/probes/probe_env.h"
 #include "translator/elaborate/tapsets.h"
 
 namespace stapx {
@@ -178,7 +179,8 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused}, arena, diags);
+  ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose);
+  Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused, &env}, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;

@@ -9,6 +9,7 @@
 struct _stpx_kprobe {
 	const struct _stpx_probe *probe;
 	const char *symbol;
+	unsigned long offset;		/* from the symbol (kernel.function) */
 	int is_return;
 	int registered;
 	union {
@@ -69,12 +70,14 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 		memset(&t[i].u, 0, sizeof(t[i].u));
 		if (t[i].is_return) {
 			t[i].u.krp.kp.symbol_name = t[i].symbol;
+			t[i].u.krp.kp.offset = t[i].offset;
 			t[i].u.krp.handler = _stpx_kretprobe_handler;
 			/* 0: the kernel sizes instances for the number of CPUs. */
 			t[i].u.krp.maxactive = 0;
 			rc = register_kretprobe(&t[i].u.krp);
 		} else {
 			t[i].u.kp.symbol_name = t[i].symbol;
+			t[i].u.kp.offset = t[i].offset;
 			t[i].u.kp.pre_handler = _stpx_kprobe_pre;
 			rc = register_kprobe(&t[i].u.kp);
 		}

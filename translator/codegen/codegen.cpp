@@ -18,6 +18,7 @@
 #include "frontend/printer.h"
 #include "translator/builtins/format.h"
 #include "translator/codegen/cwriter.h"
+#include "translator/codegen/target_c.h"
 
 namespace stapx {
 
@@ -194,7 +195,11 @@ std::string Codegen::expr(const Expr* e) {
       return assign(static_cast<const AssignExpr*>(e));
     case ExprKind::AtOp:
       return stat_read(static_cast<const AtOpExpr*>(e));
-    case ExprKind::Target:
+    case ExprKind::Target: {
+      auto it = prog_.targets.find(e);
+      if (it == prog_.targets.end()) break;
+      return target_c(it->second, where(e->loc), it->second.is_string ? string_temp() : "");
+    }
     case ExprKind::Embedded:
     case ExprKind::Member:
     case ExprKind::Wildcard:

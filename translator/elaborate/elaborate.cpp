@@ -19,6 +19,7 @@
 #include "frontend/ast_clone.h"
 #include "translator/builtins/builtins.h"
 #include "translator/builtins/format.h"
+#include "translator/probes/probe_env.h"
 
 namespace stapx {
 
@@ -46,6 +47,7 @@ class Elaborator {
     std::map<std::string, Symbol*> names;
     std::vector<Symbol*>* locals;
     FunctionDecl* fn;  // the function, or the probe body's pseudo-function
+    ProbeDecl* decl = nullptr;  // the probe whose body this is
     int loop_depth = 0;
     bool probe = false;
   };
@@ -74,7 +76,13 @@ class Elaborator {
   void check_expr(Expr* e);
   void compute_access();
 
+  void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
+  void resolve_target_expr(TargetExpr* t, Scope& sc);
+
   Program& prog_;
+  ProbeEnv* env_ = nullptr;
+  ProbeEnv own_env_;
+  std::map<const ProbeDecl*, const ProbeSpec*> target_specs_;  // probes with debug sites
   Arena& arena_;
   DiagSink& diags_;
   std::map<std::string, Symbol*> globals_;
@@ -223,18 +231,118 @@ void Elaborator::expand_aliases() {
   }
 }
 
+namespace {
+
+bool mentions_target(const Stmt* s);
+
+bool mentions_target(const Expr* e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ExprKind::Target: return true;
+    case ExprKind::Index: {
+      auto* ix = static_cast<const IndexExpr*>(e);
+      for (Expr* k : ix->keys) if (mentions_target(k)) return true;
+      return false;
+    }
+    case ExprKind::Call:
+      for (Expr* a : static_cast<const CallExpr*>(e)->args) if (mentions_target(a)) return true;
+      return false;
+    case ExprKind::Unary: return mentions_target(static_cast<const UnaryExpr*>(e)->operand);
+    case ExprKind::Binary: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      return mentions_target(b->lhs) || mentions_target(b->rhs);
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return mentions_target(t->cond) || mentions_target(t->then) || mentions_target(t->els);
+    }
+    case ExprKind::Assign: {
+      auto* a = static_cast<const AssignExpr*>(e);
+      return mentions_target(a->lhs) || mentions_target(a->rhs);
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<const InArrayExpr*>(e);
+      for (Expr* k : in->keys) if (mentions_target(k)) return true;
+      return false;
+    }
+    case ExprKind::AtOp:
+      for (Expr* a : static_cast<const AtOpExpr*>(e)->args) if (mentions_target(a)) return true;
+      return false;
+    case ExprKind::Member: return mentions_target(static_cast<const MemberExpr*>(e)->base);
+    default: return false;
+  }
+}
+
+bool mentions_target(const Stmt* s) {
+  if (!s) return false;
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* c : static_cast<const BlockStmt*>(s)->stmts) if (mentions_target(c)) return true;
+      return false;
+    case StmtKind::Expr: return mentions_target(static_cast<const ExprStmt*>(s)->expr);
+    case StmtKind::If: {
+      auto* i = static_cast<const IfStmt*>(s);
+      return mentions_target(i->cond) || mentions_target(i->then) || mentions_target(i->els);
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<const WhileStmt*>(s);
+      return mentions_target(w->cond) || mentions_target(w->body);
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<const ForStmt*>(s);
+      return mentions_target(f->init) || mentions_target(f->cond) || mentions_target(f->incr) ||
+             mentions_target(f->body);
+    }
+    case StmtKind::Foreach: {
+      auto* f = static_cast<const ForeachStmt*>(s);
+      return mentions_target(f->limit) || mentions_target(f->body);
+    }
+    case StmtKind::Return: return mentions_target(static_cast<const ReturnStmt*>(s)->value);
+    case StmtKind::Try: {
+      auto* t = static_cast<const TryStmt*>(s);
+      return mentions_target(t->body) || mentions_target(t->handler);
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// Probes whose body reads target variables need one body per probed
+// address, since $x may live in a different place at each: every spec
+// after the first of such a probe gets its own copy of the body.
+void Elaborator::split_for_targets(Script* script, std::vector<ProbeSpec>& specs) {
+  std::map<ProbeDecl*, int> seen;
+  std::map<ProbeDecl*, bool> uses;
+  for (ProbeSpec& spec : specs) {
+    if (!spec.site) continue;
+    ProbeDecl* decl = spec.decl;
+    auto it = uses.find(decl);
+    if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;
+    if (it->second && seen[decl]++ > 0) {
+      auto* copy = arena_.make<ProbeDecl>(decl->loc);
+      copy->points = decl->points;
+      copy->body = clone(arena_, decl->body);
+      script->probes.push_back(copy);
+      spec.decl = copy;
+    }
+  }
+}
+
 void Elaborator::resolve_probes() {
+  ProbeEnv& env = env_ ? *env_ : own_env_;
   for (Script* script : prog_.scripts) {
+    std::vector<ProbeSpec> specs;
     for (ProbeDecl* decl : script->probes) {
       for (ProbePoint* point : decl->points) {
         if (point->condition) diags_.report(DiagId::SemUnsupported, point->condition->loc, "a probe condition");
-        ProbeSpec spec;
-        spec.decl = decl;
-        spec.point = point;
-        spec.pp = point->to_string();
+        ProbeSpec tmpl;
+        tmpl.decl = decl;
+        tmpl.point = point;
+        tmpl.pp = point->to_string();
         bool claimed = false;
         for (const ProbeFamily* fam : probe_families()) {
-          if (fam->match(*point, spec, diags_)) {  // sets spec.family when valid
+          if (fam->expand(*point, tmpl, env, specs, diags_)) {
             claimed = true;
             break;
           }
@@ -242,16 +350,36 @@ void Elaborator::resolve_probes() {
         if (!claimed) {
           // An optional point ("?") that names nothing is simply left out.
           if (!point->optional)
-            diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + spec.pp + "'");
+            diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + tmpl.pp + "'");
           continue;
-        }
-        if (spec.family) {
-          spec.index = static_cast<int>(prog_.probes.size());
-          prog_.probes.push_back(std::move(spec));
         }
       }
     }
+    split_for_targets(script, specs);
+    for (ProbeSpec& spec : specs) {
+      spec.index = static_cast<int>(prog_.probes.size());
+      prog_.probes.push_back(std::move(spec));
+    }
   }
+  for (const ProbeSpec& spec : prog_.probes)
+    if (spec.site) target_specs_.emplace(spec.decl, &spec);
+}
+
+void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
+  if (!sc.probe) {
+    diags_.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
+    return;
+  }
+  auto it = target_specs_.find(sc.decl);
+  if (it == target_specs_.end()) {
+    diags_.report(DiagId::SemTargetContext, t->loc);
+    return;
+  }
+  const ProbeSpec& spec = *it->second;
+  std::optional<TargetAccess> access = resolve_target(*t, *spec.site, spec.is_return, diags_);
+  if (!access) return;
+  t->type = access->is_string ? Type::String : Type::Long;
+  prog_.targets[t] = std::move(*access);
 }
 
 void Elaborator::set_arity(Symbol* sym, int arity, SourceLoc loc) {
@@ -385,7 +513,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::String:
       break;
     case ExprKind::Target:
-      diags_.report(DiagId::SemUnsupported, e->loc, "a target variable");
+      resolve_target_expr(static_cast<TargetExpr*>(e), sc);
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
@@ -725,6 +853,8 @@ Type Elaborator::infer(Expr* e) {
       break;
     }
     case ExprKind::Target:
+      t = e->type;  // set when resolved; Unknown after an error
+      break;
     case ExprKind::Embedded:
     case ExprKind::Member:
     case ExprKind::Wildcard:
@@ -1124,6 +1254,7 @@ void Elaborator::compute_access() {
 }
 
 void Elaborator::run(const ElaborateOptions& opts) {
+  env_ = opts.env;
   collect();
   expand_aliases();
   resolve_probes();
@@ -1163,6 +1294,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
       probe_bodies_[p] = &pseudo;
       Scope sc{{}, &p->locals, &pseudo};
       sc.probe = true;
+      sc.decl = p;
       resolve_stmt(p->body, sc);
     }
   }

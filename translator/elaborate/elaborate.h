@@ -7,8 +7,11 @@
 
 namespace stapx {
 
+class ProbeEnv;
+
 struct ElaborateOptions {
   bool keep_unused = false;  // -u
+  ProbeEnv* env = nullptr;   // the target, for probe families that ask (null: a bare one)
 };
 
 // `arena` receives the probes that alias expansion instantiates.

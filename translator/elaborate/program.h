@@ -5,9 +5,11 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <vector>
 
 #include "frontend/ast.h"
+#include "translator/elaborate/target_access.h"
 #include "translator/probes/probe_family.h"
 
 namespace stapx {
@@ -20,6 +22,8 @@ struct Program {
   std::deque<ast::Symbol> symbols;            // storage for every Symbol
   int max_nesting = 1;                        // deepest call chain + 1 (recursion: +10)
   bool recursive = false;
+  // Target-variable expressions resolved against debug information.
+  std::map<const ast::Expr*, TargetAccess> targets;
 };
 
 }  // namespace stapx

@@ -9,5 +9,6 @@ const ProbeFamily& begin_family();
 const ProbeFamily& end_family();
 const ProbeFamily& timer_family();
 const ProbeFamily& kprobe_family();
+const ProbeFamily& kernel_function_family();
 
 }  // namespace stapx

@@ -4,6 +4,7 @@
 // in registry.cpp.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,11 @@
 namespace stapx {
 
 class CWriter;
+class ProbeEnv;
 class ProbeFamily;
+namespace debug {
+struct ProbeSite;
+}
 
 // One resolved probe point of one probe declaration.
 struct ProbeSpec {
@@ -24,6 +29,8 @@ struct ProbeSpec {
   int index = 0;   // position in the module's probe table
   // Family-specific data.
   std::string symbol;       // kprobe: function symbol
+  uint64_t offset = 0;      // kernel.function: address - symbol
+  std::shared_ptr<const debug::ProbeSite> site;  // kernel.function: the address's variables
   bool is_return = false;   // kprobe: .return
   int64_t interval_ns = 0;  // timer
   int64_t priority = 0;     // begin/end sequence
@@ -36,6 +43,17 @@ class ProbeFamily {
   // True if this family owns the point (its first component); fills `spec`
   // or reports why the point is malformed.
   virtual bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const = 0;
+  // Expands a point the family owns into its probes (a pattern may give
+  // several, an optional point none), each a copy of `tmpl` filled in. The
+  // default is one probe from match().
+  virtual bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, ProbeEnv& env,
+                      std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    (void)env;
+    ProbeSpec spec = tmpl;
+    if (!match(point, spec, diags)) return false;
+    if (spec.family) out.push_back(std::move(spec));
+    return true;
+  }
   // C declarations of this family's probe table, for the given probes (all
   // of this family, in table order).
   virtual void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading target variables: the probed context's registers by DWARF
+ * number, and kernel memory through the nofault accessors, so that a bad
+ * pointer ends the handler with a script error instead of an oops.
+ * Generated code for $var->field chains is built from these.
+ */
+#ifndef _STPX_TARGET_H_
+#define _STPX_TARGET_H_
+
+/* x86_64 DWARF register numbers (the psABI's table). */
+static __always_inline uint64_t _stpx_dwreg(const struct _stpx_context *c, unsigned int n)
+{
+	const struct pt_regs *r = c->regs;
+
+	if (unlikely(!r))
+		return 0;
+	switch (n) {
+	case 0: return r->ax;
+	case 1: return r->dx;
+	case 2: return r->cx;
+	case 3: return r->bx;
+	case 4: return r->si;
+	case 5: return r->di;
+	case 6: return r->bp;
+	case 7: return r->sp;
+	case 8: return r->r8;
+	case 9: return r->r9;
+	case 10: return r->r10;
+	case 11: return r->r11;
+	case 12: return r->r12;
+	case 13: return r->r13;
+	case 14: return r->r14;
+	case 15: return r->r15;
+	case 16: return r->ip;
+	}
+	return 0;
+}
+
+/* Bits [first, first + width) of v, sign-extended if is_signed. */
+static __always_inline uint64_t _stpx_bits(uint64_t v, unsigned int first, unsigned int width, int is_signed)
+{
+	v >>= first;
+	if (width >= 64)
+		return v;
+	v &= (1ULL << width) - 1;
+	if (is_signed && (v & (1ULL << (width - 1))))
+		v |= ~((1ULL << width) - 1);
+	return v;
+}
+
+/*
+ * Copies the NUL-terminated string at src into dst, at most n bytes before
+ * the NUL; dst gets a NUL in any case (dst has room for n + 1 bytes).
+ * -EFAULT if a byte cannot be read. (strncpy_from_kernel_nofault is not
+ * exported to modules.)
+ */
+static notrace int _stpx_kread_str(char *dst, unsigned long src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char ch;
+
+		if (copy_from_kernel_nofault(&ch, (const void *)(src + i), 1)) {
+			dst[i] = '\0';
+			return -EFAULT;
+		}
+		dst[i] = ch;
+		if (!ch)
+			return 0;
+	}
+	dst[n] = '\0';
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_kread_str);
+
+#define _STPX_READ_FAULT(c, a, loc)                                            \
+	do {                                                                   \
+		snprintf((c)->error_buf, MAXSTRINGLEN,                         \
+			 "kernel read fault at 0x%016lx", (unsigned long)(a)); \
+		STPX_ERROR((c)->error_buf, loc);                               \
+	} while (0)
+
+/* *(T *)addr, or a script error naming `loc` if it cannot be read. */
+#define _STPX_KREAD(c, T, addr, loc)                                           \
+	({                                                                     \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		T _stpx_v;                                                     \
+		if (unlikely(copy_from_kernel_nofault(&_stpx_v,                \
+						      (const void *)_stpx_a,   \
+						      sizeof(T))))             \
+			_STPX_READ_FAULT(c, _stpx_a, loc);                     \
+		_stpx_v;                                                       \
+	})
+
+/*
+ * The chars of a char[len] array at addr (len 0: unknown) into dst, a
+ * MAXSTRINGLEN buffer, stopping at a NUL.
+ */
+#define _STPX_KREAD_STRING(c, dst, addr, len, loc)                             \
+	({                                                                     \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		size_t _stpx_n = (len) ? min_t(size_t, (len), MAXSTRINGLEN - 1) \
+				       : MAXSTRINGLEN - 1;                     \
+		if (unlikely(_stpx_kread_str((dst), _stpx_a, _stpx_n)))       \
+			_STPX_READ_FAULT(c, _stpx_a, loc);                     \
+		(const char *)(dst);                                           \
+	})
+
+#endif /* _STPX_TARGET_H_ */

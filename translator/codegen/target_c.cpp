@@ -1,0 +1,65 @@
+// Location trees to C: every intermediate is uint64_t; memory reads are
+// fault-checked with the script location (runtime-c/target.h).
+#include "translator/codegen/target_c.h"
+
+#include <fmt/format.h>
+
+namespace stapx {
+
+namespace {
+
+const char* int_type(int64_t size, bool is_signed) {
+  switch (size) {
+    case 1: return is_signed ? "int8_t" : "uint8_t";
+    case 2: return is_signed ? "int16_t" : "uint16_t";
+    case 4: return is_signed ? "int32_t" : "uint32_t";
+    default: return is_signed ? "int64_t" : "uint64_t";
+  }
+}
+
+std::string loc_c(const debug::LocExprP& e, const std::string& where) {
+  using Op = debug::LocExpr::Op;
+  switch (e->op) {
+    case Op::Const: return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
+    case Op::Addr: return "0 /* unrelocated address */";  // rejected during elaboration
+    case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
+    case Op::Deref:
+      return fmt::format("((uint64_t)(int64_t)_STPX_KREAD(c, {}, {}, {}))", int_type(e->value, e->is_signed),
+                         loc_c(e->a, where), where);
+    case Op::Trunc:
+      return fmt::format("((uint64_t)(int64_t)({})({}))", int_type(e->value, e->is_signed), loc_c(e->a, where));
+    case Op::Bits:
+      return fmt::format("_stpx_bits({}, {}, {}, {})", loc_c(e->a, where), e->value, e->width,
+                         e->is_signed ? 1 : 0);
+    case Op::Neg: return fmt::format("(0 - {})", loc_c(e->a, where));
+    case Op::Not: return fmt::format("(~{})", loc_c(e->a, where));
+    case Op::Abs:
+      return fmt::format("({{ int64_t _v = (int64_t){}; (uint64_t)(_v < 0 ? -_v : _v); }})", loc_c(e->a, where));
+    case Op::Shra:
+      return fmt::format("((uint64_t)((int64_t){} >> ({} & 63)))", loc_c(e->a, where), loc_c(e->b, where));
+    case Op::Shl:
+      return fmt::format("({} << ({} & 63))", loc_c(e->a, where), loc_c(e->b, where));
+    case Op::Shr:
+      return fmt::format("({} >> ({} & 63))", loc_c(e->a, where), loc_c(e->b, where));
+    case Op::Div:
+    case Op::Mod:
+      // DWARF's division is signed; a zero divisor reads as zero.
+      return fmt::format("({{ int64_t _d = (int64_t){1}; _d ? (uint64_t)((int64_t){0} {2} _d) : 0; }})",
+                         loc_c(e->a, where), loc_c(e->b, where), e->op == Op::Div ? "/" : "%");
+    default: break;
+  }
+  const char* op = e->op == Op::Add ? "+" : e->op == Op::Sub ? "-" : e->op == Op::Mul ? "*"
+                 : e->op == Op::And ? "&" : e->op == Op::Or ? "|" : "^";
+  return fmt::format("({} {} {})", loc_c(e->a, where), op, loc_c(e->b, where));
+}
+
+}  // namespace
+
+std::string target_c(const TargetAccess& access, const std::string& where, const std::string& string_buf) {
+  if (access.is_string)
+    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf, loc_c(access.value, where),
+                       access.max_len, where);
+  return fmt::format("((int64_t){})", loc_c(access.value, where));
+}
+
+}  // namespace stapx

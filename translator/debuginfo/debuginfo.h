@@ -1,0 +1,59 @@
+// What pass 2 asks of debug information: where a kernel.function point
+// probes, which variables are visible there, where they live and what type
+// they have. One interface, answered from DWARF (dwarf.cpp, libdw) or from
+// BTF (btf.cpp) when there is no DWARF; a fixture-backed implementation
+// serves unit tests. Nothing here emits C.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "translator/debuginfo/location.h"
+#include "translator/debuginfo/types.h"
+
+namespace stapx::debug {
+
+struct Variable {
+  std::string name;
+  const DType* type = nullptr;
+  Location loc;           // at the site's address
+  bool is_param = false;
+};
+
+// One address a kernel.function point probes.
+struct ProbeSite {
+  std::string function;        // the function's name in the source
+  std::string symbol;          // the ELF symbol the probe is attached to
+  uint64_t symbol_offset = 0;  // address - symbol's address
+  uint64_t addr = 0;           // link-time address
+  std::string decl_file;       // as DWARF names it
+  int decl_line = 0;
+  bool inlined = false;        // an inlined instance
+  bool at_entry = true;        // the function's entry (parameters in their entry locations)
+  const DType* return_type = nullptr;  // null: void
+  std::vector<Variable> params;
+  std::vector<Variable> locals;
+};
+
+class DebugInfo {
+ public:
+  virtual ~DebugInfo() = default;
+  // "DWARF from /usr/lib/debug/boot/vmlinux-R": for -v.
+  virtual std::string source() const = 0;
+  // Sites of the functions whose names match the fnmatch(3) pattern: each
+  // out-of-line function's entry, plus each inlined instance when
+  // `inlines` is set. Empty when nothing matches.
+  virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines) = 0;
+  // A type by C name ("struct file", "task_struct", "unsigned int"), or null.
+  virtual const DType* find_type(const std::string& name) = 0;
+  // The link-time address of an ELF symbol (for run-time relocation).
+  virtual std::optional<uint64_t> symbol_address(const std::string& name) = 0;
+};
+
+// Opens a vmlinux (or module) with DWARF; null with `error` set if it cannot.
+std::unique_ptr<DebugInfo> open_dwarf(const std::string& path, std::string& error);
+
+}  // namespace stapx::debug

@@ -1,0 +1,498 @@
+// DebugInfo from DWARF, through elfutils libdw. Functions are found through
+// the ELF symbol table (name -> address), then .debug_aranges (address ->
+// compile unit), then the unit's subprograms (address -> DIE): no scan of
+// the whole 600 MB of a kernel's DWARF for a named function. Types are
+// converted once per DIE; a struct declared but not defined in a unit is
+// looked up by name across units on demand.
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx::debug {
+
+namespace {
+
+bool has_wildcard(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+class DwarfInfo final : public DebugInfo, public TypeLoader {
+ public:
+  ~DwarfInfo() override {
+    if (dw_) dwarf_end(dw_);
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) close(fd_);
+  }
+
+  bool open(const std::string& path, std::string& error) {
+    path_ = path;
+    elf_version(EV_CURRENT);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      error = "cannot open " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
+      error = path + " is not an ELF file";
+      return false;
+    }
+    dw_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
+    if (!dw_) {
+      error = path + " has no DWARF debug information";
+      return false;
+    }
+    return true;
+  }
+
+  std::string source() const override { return "DWARF from " + path_; }
+
+  std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines) override;
+  const DType* find_type(const std::string& name) override;
+  std::optional<uint64_t> symbol_address(const std::string& name) override {
+    load_symbols();
+    auto it = all_syms_.find(name);
+    if (it == all_syms_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  struct FuncSym {
+    std::string name;
+    uint64_t addr;
+  };
+  void load_symbols();
+  bool find_subprogram(uint64_t addr, Dwarf_Die& out);
+  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
+  void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
+  Variable make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx);
+  LocExprP cfa_at(uint64_t pc);
+  const DType* type_of(Dwarf_Die& die);  // DW_AT_type of die, void if none
+  const DType* convert(Dwarf_Die& die);
+  void load(DType& t) override;
+  const DType* definition(int tag, const std::string& name);
+
+  std::string path_;
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+  Dwarf* dw_ = nullptr;
+  Dwarf_CFI* cfi_ = nullptr;
+  bool cfi_tried_ = false;
+  bool symbols_loaded_ = false;
+  std::vector<FuncSym> funcs_;
+  std::unordered_map<std::string, uint64_t> all_syms_;
+  TypeTable types_;
+  std::unordered_map<Dwarf_Off, const DType*> converted_;
+  std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
+};
+
+void DwarfInfo::load_symbols() {
+  if (symbols_loaded_) return;
+  symbols_loaded_ = true;
+  Elf_Scn* scn = nullptr;
+  while ((scn = elf_nextscn(elf_, scn))) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data) continue;
+    size_t n = sh.sh_size / sh.sh_entsize;
+    funcs_.reserve(n / 2);
+    all_syms_.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Sym s;
+      if (!gelf_getsym(data, static_cast<int>(i), &s)) continue;
+      const char* name = elf_strptr(elf_, sh.sh_link, s.st_name);
+      if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
+      all_syms_.emplace(name, s.st_value);
+      if (GELF_ST_TYPE(s.st_info) == STT_FUNC) funcs_.push_back({name, s.st_value});
+    }
+  }
+}
+
+struct FindFn {
+  uint64_t addr;
+  Dwarf_Die* out;
+  bool found = false;
+};
+
+int find_fn_cb(Dwarf_Die* die, void* arg) {
+  auto* f = static_cast<FindFn*>(arg);
+  Dwarf_Addr pc;
+  if (dwarf_entrypc(die, &pc) == 0 && pc == f->addr) {
+    *f->out = *die;
+    f->found = true;
+    return DWARF_CB_ABORT;
+  }
+  return DWARF_CB_OK;
+}
+
+bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
+  Dwarf_Die cu;
+  if (!dwarf_addrdie(dw_, addr, &cu)) return false;
+  FindFn f{addr, &out};
+  dwarf_getfuncs(&cu, find_fn_cb, &f, 0);
+  return f.found;
+}
+
+std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/) {
+  load_symbols();
+  std::vector<ProbeSite> sites;
+  bool wild = has_wildcard(pattern);
+  // Compiler-made clones ("f.isra.0", "f.cold") match only a pattern that
+  // names them.
+  bool dotted = pattern.find('.') != std::string::npos;
+  std::vector<uint64_t> seen;
+  for (const FuncSym& s : funcs_) {
+    if (wild ? fnmatch(pattern.c_str(), s.name.c_str(), 0) != 0 : s.name != pattern) continue;
+    if (!dotted && s.name.find('.') != std::string::npos) continue;
+    if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
+    seen.push_back(s.addr);
+    Dwarf_Die fn;
+    if (!find_subprogram(s.addr, fn)) continue;
+    sites.push_back(make_site(fn, s));
+  }
+  std::sort(sites.begin(), sites.end(), [](const ProbeSite& a, const ProbeSite& b) {
+    return a.function != b.function ? a.function < b.function : a.addr < b.addr;
+  });
+  return sites;
+}
+
+LocExprP DwarfInfo::cfa_at(uint64_t pc) {
+  if (!cfi_tried_) {
+    cfi_tried_ = true;
+    cfi_ = dwarf_getcfi(dw_);
+    if (!cfi_) cfi_ = dwarf_getcfi_elf(elf_);
+  }
+  if (!cfi_) return nullptr;
+  Dwarf_Frame* frame = nullptr;
+  if (dwarf_cfi_addrframe(cfi_, pc, &frame) != 0) return nullptr;
+  Dwarf_Op* ops = nullptr;
+  size_t n = 0;
+  LocExprP out;
+  if (dwarf_frame_cfa(frame, &ops, &n) == 0) {
+    Location l = translate_location(ops, n, LocContext{});
+    if (l.kind == Location::Kind::Memory) out = l.expr;  // the CFA is the computed value
+  }
+  free(frame);
+  return out;
+}
+
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) {
+  ProbeSite site;
+  const char* name = dwarf_diename(&fn);
+  site.function = name ? name : sym.name;
+  site.symbol = sym.name;
+  site.addr = sym.addr;
+  site.symbol_offset = 0;
+  site.at_entry = true;
+  if (const char* file = dwarf_decl_file(&fn)) site.decl_file = file;
+  dwarf_decl_line(&fn, &site.decl_line);
+  Dwarf_Attribute a;
+  if (dwarf_attr_integrate(&fn, DW_AT_type, &a)) {
+    Dwarf_Die t;
+    if (dwarf_formref_die(&a, &t)) site.return_type = convert(t);
+  }
+  uint64_t pc = site.addr;
+  LocContext ctx;
+  ctx.at_entry = site.at_entry;
+  ctx.cfa = [this, pc] { return cfa_at(pc); };
+  Dwarf_Die fn_copy = fn;
+  ctx.frame_base = [this, fn_copy, pc]() mutable {
+    Dwarf_Attribute fb;
+    Location none;
+    none.kind = Location::Kind::Unsupported;
+    none.why = "the function has no frame base";
+    if (!dwarf_attr(&fn_copy, DW_AT_frame_base, &fb)) return none;
+    Dwarf_Op* ops = nullptr;
+    size_t n = 0;
+    if (dwarf_getlocation_addr(&fb, pc, &ops, &n, 1) <= 0) return none;
+    LocContext inner;
+    inner.cfa = [this, pc] { return cfa_at(pc); };
+    return translate_location(ops, n, inner);
+  };
+  collect_vars(fn, pc, ctx, site, true);
+  return site;
+}
+
+void DwarfInfo::collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site,
+                             bool top) {
+  Dwarf_Die child;
+  if (dwarf_child(&scope, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_formal_parameter && top) {
+      Variable v = make_var(child, pc, ctx);
+      v.is_param = true;
+      if (!v.name.empty()) site.params.push_back(std::move(v));
+    } else if (tag == DW_TAG_variable) {
+      Variable v = make_var(child, pc, ctx);
+      if (!v.name.empty()) site.locals.push_back(std::move(v));
+    } else if (tag == DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1) {
+      collect_vars(child, pc, ctx, site, false);
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+Variable DwarfInfo::make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx) {
+  Variable v;
+  if (const char* name = dwarf_diename(&die)) v.name = name;
+  v.type = type_of(die);
+  Dwarf_Attribute a;
+  if (dwarf_attr(&die, DW_AT_location, &a)) {
+    Dwarf_Op* ops = nullptr;
+    size_t n = 0;
+    int r = dwarf_getlocation_addr(&a, pc, &ops, &n, 1);
+    if (r > 0) {
+      v.loc = translate_location(ops, n, ctx);
+    } else if (r == 0) {
+      v.loc.kind = Location::Kind::Unavailable;
+      v.loc.why = "not available at this address";
+    } else {
+      v.loc.kind = Location::Kind::Unsupported;
+      v.loc.why = dwarf_errmsg(-1);
+    }
+  } else if (dwarf_attr_integrate(&die, DW_AT_const_value, &a)) {
+    Dwarf_Sword s;
+    if (dwarf_formsdata(&a, &s) == 0) {
+      auto e = std::make_shared<LocExpr>();
+      e->op = LocExpr::Op::Const;
+      e->value = s;
+      v.loc.kind = Location::Kind::Value;
+      v.loc.expr = e;
+    } else {
+      v.loc.kind = Location::Kind::Unsupported;
+      v.loc.why = "a constant that is not a number";
+    }
+  } else {
+    v.loc.kind = Location::Kind::Unavailable;
+    v.loc.why = "optimized out";
+  }
+  return v;
+}
+
+const DType* DwarfInfo::type_of(Dwarf_Die& die) {
+  Dwarf_Attribute a;
+  Dwarf_Die t;
+  if (!dwarf_attr_integrate(&die, DW_AT_type, &a) || !dwarf_formref_die(&a, &t)) return types_.void_type();
+  return convert(t);
+}
+
+// A type's kind, name and size now; what it points to or contains when
+// first asked (load()).
+const DType* DwarfInfo::convert(Dwarf_Die& die) {
+  Dwarf_Off off = dwarf_dieoffset(&die);
+  if (auto it = converted_.find(off); it != converted_.end()) return it->second;
+  int tag = dwarf_tag(&die);
+  // Qualifiers stapx need not show are looked through.
+  if (tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) {
+    const DType* t = type_of(die);
+    converted_[off] = t;
+    return t;
+  }
+  DType* t = types_.make();
+  converted_[off] = t;
+  if (const char* name = dwarf_diename(&die)) t->name = name;
+  Dwarf_Word size = 0;
+  Dwarf_Attribute a;
+  if (dwarf_attr_integrate(&die, DW_AT_byte_size, &a) && dwarf_formudata(&a, &size) == 0) t->size_ = size;
+  t->loader = this;
+  t->key = off;
+  switch (tag) {
+    case DW_TAG_base_type: {
+      Dwarf_Word enc = 0;
+      if (dwarf_attr(&die, DW_AT_encoding, &a)) dwarf_formudata(&a, &enc);
+      t->kind = enc == DW_ATE_float ? DType::Kind::Float : DType::Kind::Int;
+      t->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+      t->is_char = enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+      t->loader = nullptr;
+      break;
+    }
+    case DW_TAG_pointer_type:
+    case DW_TAG_reference_type:
+    case DW_TAG_rvalue_reference_type:
+      t->kind = DType::Kind::Pointer;
+      if (!t->size_) t->size_ = 8;
+      break;
+    case DW_TAG_typedef: t->kind = DType::Kind::Typedef; break;
+    case DW_TAG_const_type: t->kind = DType::Kind::Const; break;
+    case DW_TAG_volatile_type: t->kind = DType::Kind::Volatile; break;
+    case DW_TAG_subroutine_type: t->kind = DType::Kind::Function; break;
+    case DW_TAG_enumeration_type: t->kind = DType::Kind::Enum; break;
+    case DW_TAG_array_type: t->kind = DType::Kind::Array; break;
+    case DW_TAG_structure_type:
+    case DW_TAG_class_type: t->kind = DType::Kind::Struct; break;
+    case DW_TAG_union_type: t->kind = DType::Kind::Union; break;
+    default:
+      t->kind = DType::Kind::Void;
+      t->name = "<unknown>";
+      t->loader = nullptr;
+      break;
+  }
+  return t;
+}
+
+void DwarfInfo::load(DType& t) {
+  Dwarf_Die die;
+  if (!dwarf_offdie(dw_, t.key, &die)) return;
+  Dwarf_Attribute a;
+  switch (t.kind) {
+    case DType::Kind::Pointer:
+    case DType::Kind::Function:
+      t.target_ = type_of(die);
+      break;
+    case DType::Kind::Typedef:
+    case DType::Kind::Const:
+    case DType::Kind::Volatile:
+      t.target_ = type_of(die);
+      t.size_ = t.target_->strip()->size();
+      break;
+    case DType::Kind::Enum: {
+      const DType* under = type_of(die);
+      t.is_signed = under->strip()->kind == DType::Kind::Int && under->strip()->is_signed;
+      Dwarf_Die c;
+      if (dwarf_child(&die, &c) == 0) {
+        do {
+          if (dwarf_tag(&c) != DW_TAG_enumerator) continue;
+          Dwarf_Sword v = 0;
+          if (dwarf_attr(&c, DW_AT_const_value, &a)) dwarf_formsdata(&a, &v);
+          const char* n = dwarf_diename(&c);
+          t.enumerators_.emplace_back(n ? n : "", v);
+        } while (dwarf_siblingof(&c, &c) == 0);
+      }
+      break;
+    }
+    case DType::Kind::Array: {
+      const DType* elem = type_of(die);
+      // One subrange per dimension: int a[2][3] is an array of 2 arrays of 3.
+      std::vector<int64_t> dims;
+      Dwarf_Die c;
+      if (dwarf_child(&die, &c) == 0) {
+        do {
+          if (dwarf_tag(&c) != DW_TAG_subrange_type) continue;
+          Dwarf_Word n = 0;
+          int64_t count = -1;
+          if (dwarf_attr(&c, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
+            count = static_cast<int64_t>(n);
+          else if (dwarf_attr(&c, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &n) == 0)
+            count = static_cast<int64_t>(n) + 1;
+          dims.push_back(count);
+        } while (dwarf_siblingof(&c, &c) == 0);
+      }
+      if (dims.empty()) dims.push_back(-1);
+      for (size_t i = dims.size(); i-- > 1;) {
+        DType* inner = types_.make();
+        inner->kind = DType::Kind::Array;
+        inner->target_ = elem;
+        inner->count = dims[i];
+        inner->size_ = dims[i] > 0 ? dims[i] * elem->strip()->size() : 0;
+        elem = inner;
+      }
+      t.target_ = elem;
+      t.count = dims[0];
+      t.size_ = dims[0] > 0 ? dims[0] * elem->strip()->size() : 0;
+      break;
+    }
+    case DType::Kind::Struct:
+    case DType::Kind::Union: {
+      if (dwarf_hasattr(&die, DW_AT_declaration)) {
+        const DType* def = t.name.empty() ? nullptr : definition(dwarf_tag(&die), t.name);
+        if (def && def != &t) {
+          t.size_ = def->size();
+          t.members_ = def->members();
+        } else {
+          t.incomplete_ = true;
+        }
+        break;
+      }
+      Dwarf_Die c;
+      if (dwarf_child(&die, &c) == 0) {
+        do {
+          if (dwarf_tag(&c) != DW_TAG_member) continue;
+          Member m;
+          if (const char* n = dwarf_diename(&c)) m.name = n;
+          m.type = type_of(c);
+          Dwarf_Word v = 0;
+          if (dwarf_attr(&c, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &v) == 0)
+            m.bit_offset = v * 8;
+          if (dwarf_attr(&c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &v) == 0) m.bit_size = v;
+          if (dwarf_attr(&c, DW_AT_data_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
+            m.bit_offset = v;
+          } else if (m.bit_size && dwarf_attr(&c, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
+            // DWARF 2-4: counted from the most significant bit of the
+            // storage unit; on little-endian x86 that is from the far end.
+            Dwarf_Word unit = m.type->strip()->size();
+            if (dwarf_attr(&c, DW_AT_byte_size, &a)) dwarf_formudata(&a, &unit);
+            m.bit_offset += unit * 8 - v - m.bit_size;
+          }
+          t.members_.push_back(std::move(m));
+        } while (dwarf_siblingof(&c, &c) == 0);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// The definition of `struct name` (or union/enum/typedef), from the first
+// unit that defines it. Scans top-level DIEs of every unit once per name.
+const DType* DwarfInfo::definition(int tag, const std::string& name) {
+  std::string key = std::to_string(tag) + " " + name;
+  if (auto it = by_name_.find(key); it != by_name_.end()) return it->second;
+  by_name_[key] = nullptr;  // also guards against recursion
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu, c;
+    if (dwarf_offdie(dw_, off + hsize, &cu) && dwarf_child(&cu, &c) == 0) {
+      do {
+        if (dwarf_tag(&c) != tag || dwarf_hasattr(&c, DW_AT_declaration)) continue;
+        const char* n = dwarf_diename(&c);
+        if (!n || name != n) continue;
+        const DType* t = convert(c);
+        by_name_[key] = t;
+        return t;
+      } while (dwarf_siblingof(&c, &c) == 0);
+    }
+    off = next;
+  }
+  return nullptr;
+}
+
+const DType* DwarfInfo::find_type(const std::string& raw) {
+  std::string name = raw;
+  int tag = DW_TAG_typedef;
+  auto strip_prefix = [&](const char* p, int t) {
+    size_t len = std::strlen(p);
+    if (name.compare(0, len, p) == 0) {
+      name = name.substr(len);
+      tag = t;
+      return true;
+    }
+    return false;
+  };
+  strip_prefix("struct ", DW_TAG_structure_type) || strip_prefix("union ", DW_TAG_union_type) ||
+      strip_prefix("enum ", DW_TAG_enumeration_type);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  if (tag != DW_TAG_typedef) return definition(tag, name);
+  if (const DType* t = definition(DW_TAG_typedef, name)) return t;
+  if (const DType* t = definition(DW_TAG_base_type, name)) return t;
+  return definition(DW_TAG_structure_type, name);
+}
+
+}  // namespace
+
+std::unique_ptr<DebugInfo> open_dwarf(const std::string& path, std::string& error) {
+  auto d = std::make_unique<DwarfInfo>();
+  if (!d->open(path, error)) return nullptr;
+  return d;
+}
+
+}  // namespace stapx::debug

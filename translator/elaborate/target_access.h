@@ -1,0 +1,26 @@
+// A resolved target-variable expression ($var, $var->a->b[2], $return):
+// what codegen computes for it at run time.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx {
+
+struct TargetAccess {
+  // long: the value. string: the address of a char array to copy.
+  debug::LocExprP value;
+  bool is_string = false;
+  uint64_t max_len = 0;  // string: the array's length
+};
+
+// Resolves `t` at `site` (a .return probe when `is_return`); reports why not
+// and returns nullopt when it cannot.
+std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                           bool is_return, DiagSink& diags);
+
+}  // namespace stapx

@@ -1,0 +1,225 @@
+// $var->field[i] chains resolved against debug information: each step turns
+// "a value of type T computed like this" into the next, so the result is
+// one expression tree over registers and fault-checked memory reads.
+#include <fmt/format.h>
+
+#include "translator/elaborate/target_access.h"
+
+namespace stapx {
+
+using debug::DType;
+using debug::LocExprP;
+
+namespace {
+
+// A step's result: a value (rvalue), or an object in memory at `e` (lvalue).
+struct Cur {
+  bool lvalue = false;
+  LocExprP e;
+  const DType* type = nullptr;
+  const debug::Member* bitfield = nullptr;  // the member just selected, if a bitfield
+  uint64_t bit_offset = 0;                  // its offset within the object at e
+};
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The value of a scalar (integer, enum, pointer) object or value.
+LocExprP scalar_value(const Cur& cur) {
+  const DType* t = cur.type->strip();
+  unsigned size = static_cast<unsigned>(t->size());
+  bool sign = t->kind != DType::Kind::Pointer && t->is_signed;
+  if (cur.lvalue) return debug::loc_deref(cur.e, size ? size : 8, sign);
+  return debug::loc_trunc(cur.e, size ? size : 8, sign);
+}
+
+}  // namespace
+
+std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                           bool is_return, DiagSink& diags) {
+  std::string name = t.base.substr(1);  // without the '$'
+  if (t.base.rfind("$$", 0) == 0 || !t.pretty.empty()) {
+    diags.report(DiagId::SemUnsupported, t.loc, "pretty-printing target variables ($$vars, $var$)");
+    return std::nullopt;
+  }
+  Cur cur;
+  if (name == "return" && is_return) {
+    if (!site.return_type || site.return_type->strip()->kind == DType::Kind::Void) {
+      diags.report(DiagId::SemTargetUnknown, t.loc, "return", site.addr, site.function, site.decl_file,
+                   "the function returns void");
+      return std::nullopt;
+    }
+    cur.e = debug::loc_reg(0);  // rax
+    cur.type = site.return_type;
+  } else {
+    const debug::Variable* var = nullptr;
+    for (const auto& v : site.params)
+      if (v.name == name) var = &v;
+    if (!var)
+      for (const auto& v : site.locals)
+        if (v.name == name) var = &v;
+    if (!var) {
+      std::vector<std::string> alts;
+      for (const auto& v : site.params) alts.push_back("$" + v.name);
+      for (const auto& v : site.locals) alts.push_back("$" + v.name);
+      if (is_return) alts.push_back("$return");
+      diags.report(DiagId::SemTargetUnknown, t.loc, name, site.addr, site.function, site.decl_file,
+                   alts.empty() ? "none" : join_names(alts));
+      return std::nullopt;
+    }
+    if (is_return) {
+      diags.report(DiagId::SemUnsupported, t.loc, "reading a parameter in a .return probe");
+      return std::nullopt;
+    }
+    using K = debug::Location::Kind;
+    switch (var->loc.kind) {
+      case K::Unavailable:
+        diags.report(DiagId::SemTargetUnavailable, t.loc, site.addr, var->loc.why);
+        return std::nullopt;
+      case K::Unsupported:
+        diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr, var->loc.why);
+        return std::nullopt;
+      case K::Register:
+        cur.e = debug::loc_reg(var->loc.reg);
+        break;
+      case K::Memory:
+        cur.lvalue = true;
+        cur.e = var->loc.expr;
+        break;
+      case K::Value:
+        cur.e = var->loc.expr;
+        break;
+    }
+    cur.type = var->type;
+  }
+
+  for (const ast::TargetComponent& c : t.components) {
+    const DType* ty = cur.type->strip();
+    if (cur.bitfield) {
+      diags.report(DiagId::SemTargetInvalid, c.loc, c.field.empty() ? "[...]" : "->" + c.field,
+                   cur.type->to_string());
+      return std::nullopt;
+    }
+    if (!c.field.empty()) {
+      if (ty->kind == DType::Kind::Pointer) {
+        const DType* pointee = ty->target() ? ty->target()->strip() : nullptr;
+        if (!pointee || (pointee->kind != DType::Kind::Struct && pointee->kind != DType::Kind::Union)) {
+          diags.report(DiagId::SemTargetInvalid, c.loc, "->" + c.field, cur.type->strip()->to_string());
+          return std::nullopt;
+        }
+        cur.e = scalar_value(cur);
+        cur.lvalue = true;
+        cur.type = ty->target();
+        ty = pointee;
+      } else if (ty->kind == DType::Kind::Struct || ty->kind == DType::Kind::Union) {
+        if (!cur.lvalue) {
+          diags.report(DiagId::SemTargetLocation, c.loc, t.base, site.addr, "a structure held in registers");
+          return std::nullopt;
+        }
+      } else {
+        diags.report(DiagId::SemTargetInvalid, c.loc, "->" + c.field, cur.type->strip()->to_string());
+        return std::nullopt;
+      }
+      if (ty->incomplete()) {
+        diags.report(DiagId::SemTargetInvalid, c.loc, "->" + c.field,
+                     cur.type->to_string() + " (an incomplete type: no definition in the debug information)");
+        return std::nullopt;
+      }
+      uint64_t bit_offset = 0;
+      const debug::Member* m = ty->find_member(c.field, bit_offset);
+      if (!m) {
+        std::vector<std::string> alts;
+        for (const auto& mem : ty->members())
+          if (!mem.name.empty()) alts.push_back(mem.name);
+        diags.report(DiagId::SemTargetNoMember, c.loc, c.field, ty->to_string(), join_names(alts));
+        return std::nullopt;
+      }
+      if (m->bit_size) {
+        cur.bitfield = m;
+        cur.bit_offset = bit_offset;
+      } else {
+        cur.e = debug::loc_add(cur.e, static_cast<int64_t>(bit_offset / 8));
+      }
+      cur.type = m->type;
+      continue;
+    }
+    // [index]
+    const ast::Expr* ix = c.index;
+    bool neg = ix && ix->kind == ast::ExprKind::Unary && static_cast<const ast::UnaryExpr*>(ix)->op == ast::Op::Neg;
+    const ast::Expr* lit = neg ? static_cast<const ast::UnaryExpr*>(ix)->operand : ix;
+    if (!lit || lit->kind != ast::ExprKind::Number) {
+      diags.report(DiagId::SemTargetIndex, ix ? ix->loc : c.loc);
+      return std::nullopt;
+    }
+    int64_t i = static_cast<const ast::NumberLit*>(lit)->value * (neg ? -1 : 1);
+    if (ty->kind == DType::Kind::Pointer) {
+      const DType* elem = ty->target();
+      cur.e = debug::loc_add(scalar_value(cur), i * static_cast<int64_t>(elem->strip()->size()));
+      cur.lvalue = true;
+      cur.type = elem;
+    } else if (ty->kind == DType::Kind::Array && cur.lvalue) {
+      const DType* elem = ty->target();
+      cur.e = debug::loc_add(cur.e, i * static_cast<int64_t>(elem->strip()->size()));
+      cur.type = elem;
+    } else {
+      diags.report(DiagId::SemTargetInvalid, c.loc, "[" + std::to_string(i) + "]", cur.type->to_string());
+      return std::nullopt;
+    }
+  }
+
+  const DType* ty = cur.type->strip();
+  SourceLoc where = t.components.empty() ? t.loc : t.components.back().loc;
+  TargetAccess out;
+  if (cur.bitfield) {
+    // Read the naturally aligned unit of the member's type that holds the
+    // field, or 8 bytes from the field's first byte if it straddles units.
+    unsigned unit = static_cast<unsigned>(ty->size() ? ty->size() : 8);
+    uint64_t unit_start = cur.bit_offset / (unit * 8) * unit;
+    unsigned first = static_cast<unsigned>(cur.bit_offset - unit_start * 8);
+    if (first + cur.bitfield->bit_size > unit * 8) {
+      unit = 8;
+      unit_start = cur.bit_offset / 8;
+      first = static_cast<unsigned>(cur.bit_offset % 8);
+    }
+    LocExprP word = debug::loc_deref(debug::loc_add(cur.e, static_cast<int64_t>(unit_start)), unit, false);
+    out.value = debug::loc_bits(word, first, cur.bitfield->bit_size, ty->is_signed);
+    return out;
+  }
+  switch (ty->kind) {
+    case DType::Kind::Int:
+    case DType::Kind::Enum:
+    case DType::Kind::Pointer:
+      out.value = scalar_value(cur);
+      return out;
+    case DType::Kind::Array: {
+      const DType* elem = ty->target() ? ty->target()->strip() : nullptr;
+      if (elem && elem->kind == DType::Kind::Int && elem->is_char && elem->size() == 1 && cur.lvalue) {
+        out.is_string = true;
+        out.value = cur.e;
+        out.max_len = ty->count > 0 ? static_cast<uint64_t>(ty->count) : 0;
+        return out;
+      }
+      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), "[0]");
+      return std::nullopt;
+    }
+    case DType::Kind::Struct:
+    case DType::Kind::Union: {
+      std::string first;
+      for (const auto& m : ty->members())
+        if (!m.name.empty()) {
+          first = "->" + m.name;
+          break;
+        }
+      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), first.empty() ? "->..." : first);
+      return std::nullopt;
+    }
+    default:
+      diags.report(DiagId::SemTargetInvalid, where, t.base, cur.type->to_string());
+      return std::nullopt;
+  }
+}
+
+}  // namespace stapx

@@ -1,0 +1,120 @@
+// kernel.function("pattern") with .call and .return: probes on the entry of
+// each kernel function the pattern names, resolved through the target's
+// debug information (DWARF), so that handlers can read the function's
+// parameters ($var). Each matched function becomes one kprobe (or
+// kretprobe) attached by symbol and offset, which survives KASLR.
+#include "translator/codegen/cwriter.h"
+#include "translator/debuginfo/debuginfo.h"
+#include "translator/probes/families.h"
+#include "translator/probes/probe_env.h"
+
+#include <fmt/format.h>
+
+namespace stapx {
+
+namespace {
+
+class KernelFunctionFamily : public ProbeFamily {
+ public:
+  const char* name() const override { return "kernel.function"; }
+
+  // Syntax only; expand() does the work.
+  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
+    std::string pattern;
+    bool ret = false;
+    if (!parse(point, pattern, ret, diags)) return owns(point);
+    (void)spec;
+    return true;
+  }
+
+  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, ProbeEnv& env, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    if (!owns(point)) return false;
+    std::string pattern;
+    bool ret = false;
+    if (!parse(point, pattern, ret, diags)) return true;
+    debug::DebugInfo* di = env.debuginfo(diags, point.loc);
+    if (!di) return true;
+    std::vector<debug::ProbeSite> sites = di->function_sites(pattern, false);
+    if (sites.empty()) {
+      if (!point.optional) diags.report(DiagId::SemNoMatch, point.loc, point.to_string(), "");
+      return true;
+    }
+    for (debug::ProbeSite& site : sites) {
+      ProbeSpec spec = tmpl;
+      spec.family = this;
+      spec.symbol = site.symbol;
+      spec.offset = site.symbol_offset;
+      spec.is_return = ret;
+      spec.pp = fmt::format("kernel.function(\"{}@{}:{}\"){}", site.function, site.decl_file, site.decl_line,
+                            ret ? ".return" : "");
+      spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
+      out.push_back(std::move(spec));
+    }
+    return true;
+  }
+
+  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (probes.empty()) return;
+    auto b = w.block("static struct _stpx_kprobe _stpx_kfuncs[] =", "};");
+    for (const ProbeSpec* p : probes)
+      w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .offset = {}, .is_return = {} }},", p->index,
+             p->symbol, p->offset, p->is_return ? 1 : 0);
+  }
+  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (probes.empty()) return;
+    w.line("rc = _stpx_kprobes_arm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
+    w.line("if (rc)");
+    w.line("\treturn rc;");
+  }
+  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (!probes.empty()) w.line("_stpx_kprobes_disarm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
+  }
+
+ private:
+  static bool owns(const ast::ProbePoint& point) {
+    const auto& c = point.components;
+    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "function";
+  }
+
+  // kernel.function("pattern")[.call|.return]
+  static bool parse(const ast::ProbePoint& point, std::string& pattern, bool& ret, DiagSink& diags) {
+    if (!owns(point)) return false;
+    const auto& c = point.components;
+    if (!c[1].arg || c[1].arg->kind != ast::ExprKind::String) {
+      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.function", "a function name string");
+      return false;
+    }
+    pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
+    for (size_t i = 2; i < c.size(); ++i) {
+      if (c[i].arg || (c[i].name != "call" && c[i].name != "return") || i != 2) {
+        if (!c[i].arg && (c[i].name == "inline" || c[i].name == "exported" || c[i].name == "label" ||
+                          c[i].name == "callee" || c[i].name == "callees"))
+          diags.report(DiagId::SemUnsupported, c[i].loc, "kernel.function(...)." + c[i].name);
+        else
+          diags.report(DiagId::SemBadProbePoint, c[i].loc,
+                       "expected kernel.function(\"name\"), .call or .return");
+        return false;
+      }
+      ret = c[i].name == "return";
+    }
+    if (pattern.empty()) {
+      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kernel.function", "a function name");
+      return false;
+    }
+    if (pattern.find('@') != std::string::npos) {
+      diags.report(DiagId::SemUnsupported, c[1].arg->loc, "a source file or line in kernel.function");
+      return false;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+const ProbeFamily& kernel_function_family() {
+  static const KernelFunctionFamily f;
+  return f;
+}
+
+}  // namespace stapx

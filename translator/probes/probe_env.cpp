@@ -1,0 +1,28 @@
+// Opening the target's debug information on first use (see probe_env.h).
+#include "translator/probes/probe_env.h"
+
+#include <iostream>
+
+#include "translator/debuginfo/locate.h"
+
+namespace stapx {
+
+debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
+  if (tried_) {
+    if (!debuginfo_) diags.report(DiagId::SemNoDebuginfo, loc, release_, debuginfo_hint(release_));
+    return debuginfo_.get();
+  }
+  tried_ = true;
+  std::optional<std::string> path = find_vmlinux(release_, dirs_);
+  std::string error;
+  if (path) debuginfo_ = debug::open_dwarf(*path, error);
+  if (!debuginfo_) {
+    diags.report(DiagId::SemNoDebuginfo, loc, release_,
+                 error.empty() ? debuginfo_hint(release_) : error + "; " + debuginfo_hint(release_));
+    return nullptr;
+  }
+  if (verbose_ >= 1) std::cerr << "Debug information: " << debuginfo_->source() << "\n";
+  return debuginfo_.get();
+}
+
+}  // namespace stapx

@@ -1,0 +1,38 @@
+// What probe families may ask about the target while they expand probe
+// points: its release and, opened on first use, its debug information.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx {
+
+class ProbeEnv {
+ public:
+  ProbeEnv() = default;
+  ProbeEnv(std::string release, std::vector<std::string> debuginfo_dirs, int verbose)
+      : release_(std::move(release)), dirs_(std::move(debuginfo_dirs)), verbose_(verbose) {}
+
+  const std::string& release() const { return release_; }
+  // The target kernel's debug information; null after reporting, once, at
+  // `loc` why there is none.
+  debug::DebugInfo* debuginfo(DiagSink& diags, SourceLoc loc);
+  // For unit tests: answer from this instead.
+  void set_debuginfo(std::unique_ptr<debug::DebugInfo> d) {
+    debuginfo_ = std::move(d);
+    tried_ = true;
+  }
+
+ private:
+  std::string release_;
+  std::vector<std::string> dirs_;
+  int verbose_ = 0;
+  bool tried_ = false;
+  std::unique_ptr<debug::DebugInfo> debuginfo_;
+};
+
+}  // namespace stapx
