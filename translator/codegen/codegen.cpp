@@ -198,7 +198,7 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Target: {
       auto it = prog_.targets.find(e);
       if (it == prog_.targets.end()) break;
-      return target_c(it->second, where(e->loc), it->second.is_string ? string_temp() : "");
+      return target_c(it->second, where(e->loc), [this] { return string_temp(); });
     }
     case ExprKind::Embedded:
     case ExprKind::Member:

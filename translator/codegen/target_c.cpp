@@ -55,9 +55,31 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where) {
 
 }  // namespace
 
-std::string target_c(const TargetAccess& access, const std::string& where, const std::string& string_buf) {
+std::string target_c(const TargetAccess& access, const std::string& where,
+                     const std::function<std::string()>& string_buf) {
+  if (access.is_pretty) {
+    std::string stmts, args;
+    for (size_t i = 0; i < access.parts.size(); ++i) {
+      const TargetAccess& part = access.parts[i];
+      if (part.is_string) {
+        stmts += fmt::format("const char *_p{} = {}; ", i, target_c(part, where, string_buf));
+        args += fmt::format(", _p{}", i);
+      } else {
+        stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c(part, where, string_buf));
+        args += fmt::format(", _p{}", i);
+      }
+    }
+    std::string buf = string_buf();
+    std::string literal = "\"";
+    for (char ch : access.format) {
+      if (ch == '"' || ch == '\\') literal += '\\';
+      literal += ch;
+    }
+    literal += "\"";
+    return fmt::format("({{ {}snprintf({}, MAXSTRINGLEN, {}{}); (const char *){}; }})", stmts, buf, literal, args, buf);
+  }
   if (access.is_string)
-    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf, loc_c(access.value, where),
+    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf(), loc_c(access.value, where),
                        access.max_len, where);
   return fmt::format("((int64_t){})", loc_c(access.value, where));
 }

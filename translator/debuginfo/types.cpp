@@ -61,7 +61,6 @@ void spell(const DType* t, std::string& prefix, std::string& suffix) {
     case DType::Kind::Void: base = "void"; break;
     default: base = t->name; break;
   }
-  if (!prefix.empty() && prefix[0] == '*') base += " ";
   prefix = base + prefix;
 }
 

@@ -378,7 +378,7 @@ void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
   const ProbeSpec& spec = *it->second;
   std::optional<TargetAccess> access = resolve_target(*t, *spec.site, spec.is_return, diags_);
   if (!access) return;
-  t->type = access->is_string ? Type::String : Type::Long;
+  t->type = access->yields_string() ? Type::String : Type::Long;
   prog_.targets[t] = std::move(*access);
 }
 

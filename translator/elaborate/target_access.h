@@ -16,6 +16,13 @@ struct TargetAccess {
   debug::LocExprP value;
   bool is_string = false;
   uint64_t max_len = 0;  // string: the array's length
+  // A pretty-printed string ($$parms, $var$): `format` (printf style, one
+  // %lld, %llu, %llx or %s per part) filled from `parts`.
+  bool is_pretty = false;
+  std::string format;
+  std::vector<TargetAccess> parts;
+
+  bool yields_string() const { return is_string || is_pretty; }
 };
 
 // Resolves `t` at `site` (a .return probe when `is_return`); reports why not

@@ -27,6 +27,11 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
+// Does the tree use an unrelocated link-time address (a static variable)?
+bool has_addr(const LocExprP& e) {
+  return e && (e->op == debug::LocExpr::Op::Addr || has_addr(e->a) || has_addr(e->b));
+}
+
 // The value of a scalar (integer, enum, pointer) object or value.
 LocExprP scalar_value(const Cur& cur) {
   const DType* t = cur.type->strip();
@@ -36,15 +41,200 @@ LocExprP scalar_value(const Cur& cur) {
   return debug::loc_trunc(cur.e, size ? size : 8, sign);
 }
 
+// A bitfield member's value.
+LocExprP bitfield_value(const Cur& cur) {
+  const DType* ty = cur.type->strip();
+  // Read the naturally aligned unit of the member's type that holds the
+  // field, or 8 bytes from the field's first byte if it straddles units.
+  unsigned unit = static_cast<unsigned>(ty->size() ? ty->size() : 8);
+  uint64_t unit_start = cur.bit_offset / (unit * 8) * unit;
+  unsigned first = static_cast<unsigned>(cur.bit_offset - unit_start * 8);
+  if (first + cur.bitfield->bit_size > unit * 8) {
+    unit = 8;
+    unit_start = cur.bit_offset / 8;
+    first = static_cast<unsigned>(cur.bit_offset % 8);
+  }
+  LocExprP word = debug::loc_deref(debug::loc_add(cur.e, static_cast<int64_t>(unit_start)), unit, false);
+  return debug::loc_bits(word, first, cur.bitfield->bit_size, ty->is_signed);
+}
+
+constexpr size_t kMaxPrettyParts = 32;
+
+void add_literal(TargetAccess& out, const std::string& text) {
+  for (char ch : text) out.format += ch == '%' ? std::string("%%") : std::string(1, ch);
+}
+
+void add_long(TargetAccess& out, const char* conv, LocExprP v) {
+  out.format += conv;
+  TargetAccess part;
+  part.value = std::move(v);
+  out.parts.push_back(std::move(part));
+}
+
+bool is_char_array(const DType* ty) {
+  const DType* elem = ty->target() ? ty->target()->strip() : nullptr;
+  return ty->kind == DType::Kind::Array && elem && elem->kind == DType::Kind::Int && elem->is_char &&
+         elem->size() == 1;
+}
+
+// $var$ (depth 1) and $var$$ (depth 2: nested structs and arrays too), in
+// the layout stap documents: {.a=1, .b=0x..., .c={...}, .d=[...]}.
+void pretty(const Cur& cur, int depth, TargetAccess& out) {
+  const DType* ty = cur.type->strip();
+  if (cur.bitfield) {
+    add_long(out, ty->is_signed ? "%lld" : "%llu", bitfield_value(cur));
+    return;
+  }
+  switch (ty->kind) {
+    case DType::Kind::Pointer:
+      add_long(out, "0x%llx", scalar_value(cur));
+      return;
+    case DType::Kind::Int:
+    case DType::Kind::Enum:
+      add_long(out, ty->is_signed ? "%lld" : "%llu", scalar_value(cur));
+      return;
+    case DType::Kind::Struct:
+    case DType::Kind::Union: {
+      if (!cur.lvalue || ty->incomplete()) {
+        add_literal(out, "{...}");
+        return;
+      }
+      add_literal(out, "{");
+      bool first = true;
+      for (const debug::Member& m : ty->members()) {
+        // The string is cut at MAXSTRINGLEN anyway: bound the code too.
+        if (out.parts.size() >= kMaxPrettyParts) {
+          add_literal(out, ", ...");
+          break;
+        }
+        if (!first) add_literal(out, ", ");
+        first = false;
+        if (!m.name.empty()) add_literal(out, "." + m.name + "=");
+        const DType* mt = m.type->strip();
+        bool aggregate = mt->kind == DType::Kind::Struct || mt->kind == DType::Kind::Union ||
+                         (mt->kind == DType::Kind::Array && !is_char_array(mt));
+        if (aggregate && depth < 2 && !m.name.empty()) {
+          add_literal(out, mt->kind == DType::Kind::Array ? "[...]" : "{...}");
+          continue;
+        }
+        Cur sub = cur;
+        sub.type = m.type;
+        if (m.bit_size) {
+          sub.bitfield = &m;
+          sub.bit_offset = m.bit_offset;
+        } else {
+          sub.e = debug::loc_add(cur.e, static_cast<int64_t>(m.bit_offset / 8));
+        }
+        pretty(sub, depth, out);
+      }
+      add_literal(out, "}");
+      return;
+    }
+    case DType::Kind::Array: {
+      if (!cur.lvalue) {
+        add_literal(out, "[...]");
+        return;
+      }
+      if (is_char_array(ty)) {
+        add_literal(out, "\"");
+        out.format += "%s";
+        TargetAccess part;
+        part.is_string = true;
+        part.value = cur.e;
+        part.max_len = ty->count > 0 ? static_cast<uint64_t>(ty->count) : 0;
+        out.parts.push_back(std::move(part));
+        add_literal(out, "\"");
+        return;
+      }
+      // The first element, then "..." if there are more.
+      add_literal(out, "[");
+      if (ty->count != 0) {
+        Cur elem = cur;
+        elem.type = ty->target();
+        pretty(elem, 1, out);
+      }
+      add_literal(out, ty->count == 1 ? "]" : ", ...]");
+      return;
+    }
+    default:
+      add_literal(out, "?");
+      return;
+  }
+}
+
 }  // namespace
+
+// $$vars, $$parms, $$locals, $$return (and their $ / $$ pretty forms):
+// "name=value" for every variable in scope, "=?" where it has no location.
+std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
+                                     DiagSink& diags) {
+  std::string which = t.base.substr(2);
+  if (which != "vars" && which != "parms" && which != "locals" && which != "return") {
+    diags.report(DiagId::SemTargetContext, t.loc);
+    return std::nullopt;
+  }
+  if (!t.components.empty()) {
+    diags.report(DiagId::SemTargetInvalid, t.components[0].loc,
+                 t.components[0].field.empty() ? "[...]" : "->" + t.components[0].field, t.base);
+    return std::nullopt;
+  }
+  TargetAccess out;
+  out.is_pretty = true;
+  auto add = [&](const std::string& name, const DType* type, const debug::Location& loc) {
+    if (!out.format.empty()) add_literal(out, " ");
+    add_literal(out, name + "=");
+    Cur cur;
+    cur.type = type;
+    using K = debug::Location::Kind;
+    if (loc.kind == K::Register) {
+      cur.e = debug::loc_reg(loc.reg);
+    } else if (loc.kind == K::Memory && !has_addr(loc.expr)) {
+      cur.lvalue = true;
+      cur.e = loc.expr;
+    } else if (loc.kind == K::Value && !has_addr(loc.expr)) {
+      cur.e = loc.expr;
+    } else {
+      add_literal(out, "?");
+      return;
+    }
+    if (!t.pretty.empty()) {
+      pretty(cur, t.pretty == "$$" ? 2 : 1, out);
+      return;
+    }
+    const DType* ty = type->strip();
+    if (ty->is_integral())
+      add_long(out, "0x%llx", scalar_value(cur));
+    else
+      add_literal(out, ty->kind == DType::Kind::Array ? "[...]" : ty->kind == DType::Kind::Struct || ty->kind == DType::Kind::Union ? "{...}" : "?");
+  };
+  if (which == "return") {
+    if (!is_return) {
+      diags.report(DiagId::SemTargetContext, t.loc);
+      return std::nullopt;
+    }
+    if (site.return_type && site.return_type->strip()->kind != DType::Kind::Void) {
+      debug::Location rax;
+      rax.kind = debug::Location::Kind::Register;
+      rax.reg = 0;
+      add("return", site.return_type, rax);
+    }
+    return out;
+  }
+  if (is_return && which != "locals" && !site.params.empty()) {
+    diags.report(DiagId::SemUnsupported, t.loc, "parameters in a .return probe");
+    return std::nullopt;
+  }
+  if (which != "locals")
+    for (const auto& v : site.params) add(v.name, v.type, v.loc);
+  if (which != "parms" && !is_return)
+    for (const auto& v : site.locals) add(v.name, v.type, v.loc);
+  return out;
+}
 
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                            bool is_return, DiagSink& diags) {
+  if (t.base.rfind("$$", 0) == 0) return all_vars(t, site, is_return, diags);
   std::string name = t.base.substr(1);  // without the '$'
-  if (t.base.rfind("$$", 0) == 0 || !t.pretty.empty()) {
-    diags.report(DiagId::SemUnsupported, t.loc, "pretty-printing target variables ($$vars, $var$)");
-    return std::nullopt;
-  }
   Cur cur;
   if (name == "return" && is_return) {
     if (!site.return_type || site.return_type->strip()->kind == DType::Kind::Void) {
@@ -86,10 +276,18 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
         cur.e = debug::loc_reg(var->loc.reg);
         break;
       case K::Memory:
+        if (has_addr(var->loc.expr)) {
+          diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr, "a static address (not yet relocated)");
+          return std::nullopt;
+        }
         cur.lvalue = true;
         cur.e = var->loc.expr;
         break;
       case K::Value:
+        if (has_addr(var->loc.expr)) {
+          diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr, "a static address (not yet relocated)");
+          return std::nullopt;
+        }
         cur.e = var->loc.expr;
         break;
     }
@@ -170,22 +368,17 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
     }
   }
 
+  if (!t.pretty.empty()) {
+    TargetAccess out;
+    out.is_pretty = true;
+    pretty(cur, t.pretty == "$$" ? 2 : 1, out);
+    return out;
+  }
   const DType* ty = cur.type->strip();
   SourceLoc where = t.components.empty() ? t.loc : t.components.back().loc;
   TargetAccess out;
   if (cur.bitfield) {
-    // Read the naturally aligned unit of the member's type that holds the
-    // field, or 8 bytes from the field's first byte if it straddles units.
-    unsigned unit = static_cast<unsigned>(ty->size() ? ty->size() : 8);
-    uint64_t unit_start = cur.bit_offset / (unit * 8) * unit;
-    unsigned first = static_cast<unsigned>(cur.bit_offset - unit_start * 8);
-    if (first + cur.bitfield->bit_size > unit * 8) {
-      unit = 8;
-      unit_start = cur.bit_offset / 8;
-      first = static_cast<unsigned>(cur.bit_offset % 8);
-    }
-    LocExprP word = debug::loc_deref(debug::loc_add(cur.e, static_cast<int64_t>(unit_start)), unit, false);
-    out.value = debug::loc_bits(word, first, cur.bitfield->bit_size, ty->is_signed);
+    out.value = bitfield_value(cur);
     return out;
   }
   switch (ty->kind) {
