@@ -28,6 +28,7 @@ struct _stpx_context {
 	const char *last_loc;		/* "operator '/' at file:line:col" */
 	const struct _stpx_probe *probe;
 	struct pt_regs *regs;		/* may be NULL (timers, begin, end) */
+	int64_t *entry_saved;		/* .return probes: values saved at entry */
 	size_t print_len;
 	char print_buf[STPX_PRINT_BUF_SIZE];
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */

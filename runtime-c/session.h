@@ -26,6 +26,9 @@ struct _stpx_probe {
 	unsigned int nlocks;
 	int state;				/* STPX_STATE_* it runs in */
 	int interruptible;			/* begin/end: interrupts stay on */
+	/* .return probes: what to save at function entry, and how much. */
+	void (*entry)(struct _stpx_context *c, int64_t *saved);
+	unsigned int nsaved;
 };
 
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);
@@ -76,7 +79,54 @@ static void _stpx_count_skip(void)
 	}
 }
 
+static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
+					  int64_t *saved);
+
 static notrace void _stpx_run_probe(const struct _stpx_probe *p, struct pt_regs *regs)
+{
+	_stpx_run_probe_saved(p, regs, NULL);
+}
+NOKPROBE_SYMBOL(_stpx_run_probe);
+
+/*
+ * A .return probe's entry half: evaluate what the return half will read
+ * (parameters, @entry) on the entry registers into saved[1..]; saved[0]
+ * says whether that worked. Reads only registers and memory: no locks.
+ */
+static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs *regs, int64_t *saved)
+{
+	struct _stpx_context *c;
+	unsigned long flags;
+
+	saved[0] = 0;
+	if (atomic_read(&_stpx_state) != p->state)
+		return;
+	local_irq_save(flags);
+	c = this_cpu_read(_stpx_ctx);
+	if (atomic_inc_return(&c->busy) != 1) {
+		_stpx_count_skip();
+		goto leave;
+	}
+	c->probe = p;
+	c->regs = regs;
+	c->last_error = NULL;
+	c->last_loc = NULL;
+	c->nesting = 0;
+	c->actioncount = 0;
+	c->maxaction = MAXACTION;
+	p->entry(c, saved + 1);
+	if (unlikely(c->last_error))
+		_stpx_report_error(c);
+	else
+		saved[0] = 1;
+leave:
+	atomic_dec(&c->busy);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(_stpx_run_entry);
+
+static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
+					  int64_t *saved)
 {
 	struct _stpx_context *c;
 	unsigned long flags = 0;
@@ -94,6 +144,7 @@ static notrace void _stpx_run_probe(const struct _stpx_probe *p, struct pt_regs 
 	}
 	c->probe = p;
 	c->regs = regs;
+	c->entry_saved = saved;
 	c->last_error = NULL;
 	c->last_loc = NULL;
 	c->nesting = 0;

@@ -31,14 +31,30 @@ static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct _stpx_kprobe *k;
+	int64_t *saved = (int64_t *)ri->data;
 
 	if (!rp)
 		return 0;
 	k = container_of(rp, struct _stpx_kprobe, u.krp);
-	_stpx_run_probe(k->probe, regs);
+	if (!k->probe->nsaved)
+		_stpx_run_probe(k->probe, regs);
+	else if (saved[0])	/* the entry half saved its values */
+		_stpx_run_probe_saved(k->probe, regs, saved + 1);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_handler);
+
+/* Runs the probe's entry half; 0 keeps the return half armed. */
+static notrace int _stpx_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (rp)
+		_stpx_run_entry(container_of(rp, struct _stpx_kprobe, u.krp)->probe, regs,
+				(int64_t *)ri->data);
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_kretprobe_entry);
 
 static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 {
@@ -72,6 +88,10 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 			t[i].u.krp.kp.symbol_name = t[i].symbol;
 			t[i].u.krp.kp.offset = t[i].offset;
 			t[i].u.krp.handler = _stpx_kretprobe_handler;
+			if (t[i].probe->nsaved) {
+				t[i].u.krp.entry_handler = _stpx_kretprobe_entry;
+				t[i].u.krp.data_size = (t[i].probe->nsaved + 1) * sizeof(int64_t);
+			}
 			/* 0: the kernel sizes instances for the number of CPUs. */
 			t[i].u.krp.maxactive = 0;
 			rc = register_kretprobe(&t[i].u.krp);

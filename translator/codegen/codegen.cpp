@@ -68,6 +68,7 @@ class Codegen {
   // Bodies.
   void function_body(const FunctionDecl* f, Frame& frame);
   void probe_body(const ProbeDecl* p, int index, Frame& frame);
+  void entry_function(const ProbeDecl* p, int index);
   void zero_locals(const Frame& frame);
   void embedded_function(const FunctionDecl* f, const Frame& frame);
   void stmt(const Stmt* s);
@@ -194,6 +195,8 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Assign:
       return assign(static_cast<const AssignExpr*>(e));
     case ExprKind::AtOp:
+      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
+        return target_c(it->second, where(e->loc), [this] { return string_temp(); });
       return stat_read(static_cast<const AtOpExpr*>(e));
     case ExprKind::Target: {
       auto it = prog_.targets.find(e);
@@ -716,6 +719,22 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   w.line("return;");
 }
 
+// What a .return probe saves when its function is entered (run by the
+// kretprobe's entry handler on the entry registers).
+void Codegen::entry_function(const ProbeDecl* p, int index) {
+  auto it = prog_.entry_saves.find(p);
+  if (it == prog_.entry_saves.end() || it->second.empty()) return;
+  CWriter& w = *w_;
+  auto b = w.block(fmt::format("static void _stpx_entry_{}(struct _stpx_context *c, int64_t *saved)", index));
+  for (size_t i = 0; i < it->second.size(); ++i)
+    w.line("saved[{}] = {};", i,
+           target_c(it->second[i], where(p->loc),
+                    [] { return std::string("NULL"); }));
+  w.line("return;");
+  w.line("err: __attribute__((unused));");
+  w.line("return;");
+}
+
 void Codegen::frame_struct(const Frame& f) {
   auto b = out_.block(f.type, "};");
   for (const Symbol* s : f.locals) {
@@ -777,11 +796,14 @@ void Codegen::tables() {
       int index = decl_index_.at(p.decl);
       bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
       bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
+      auto saves = prog_.entry_saves.find(p.decl);
+      size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .locks = {}, .nlocks = {}, .state = {}, "
-                ".interruptible = {} }},",
+                ".interruptible = {}{} }},",
                 index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0);
+                interruptible ? 1 : 0,
+                nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }
   out_.blank();
@@ -875,6 +897,7 @@ std::string Codegen::run() {
     fr.type = fmt::format("struct _stpx_l_p{}", index);
     fr.locals = p.decl->locals;
     probe_body(p.decl, index, fr);
+    entry_function(p.decl, index);
     bodies.blank();
   }
 

@@ -57,6 +57,7 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where) {
 
 std::string target_c(const TargetAccess& access, const std::string& where,
                      const std::function<std::string()>& string_buf) {
+  if (access.entry_slot >= 0) return fmt::format("c->entry_saved[{}]", access.entry_slot);
   if (access.is_pretty) {
     std::string stmts, args;
     for (size_t i = 0; i < access.parts.size(); ++i) {

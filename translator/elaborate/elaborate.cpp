@@ -78,6 +78,7 @@ class Elaborator {
 
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
   void resolve_target_expr(TargetExpr* t, Scope& sc);
+  void resolve_entry_expr(AtOpExpr* a, Scope& sc);
 
   Program& prog_;
   ProbeEnv* env_ = nullptr;
@@ -365,6 +366,28 @@ void Elaborator::resolve_probes() {
     if (spec.site) target_specs_.emplace(spec.decl, &spec);
 }
 
+// @entry($expr): only in .return probes of debug-resolved functions, and
+// (for now) only around a target expression.
+void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
+  auto it = sc.probe ? target_specs_.find(sc.decl) : target_specs_.end();
+  if (it == target_specs_.end() || !it->second->is_return) {
+    diags_.report(DiagId::SemEntryContext, a->loc);
+    return;
+  }
+  if (a->args.size() != 1 || a->args[0]->kind != ExprKind::Target || !a->components.empty() ||
+      !a->pretty.empty()) {
+    diags_.report(DiagId::SemUnsupported, a->loc, "@entry of anything but a target variable");
+    return;
+  }
+  const ProbeSpec& spec = *it->second;
+  std::optional<TargetAccess> access =
+      resolve_entry(*static_cast<TargetExpr*>(a->args[0]), *spec.site, prog_.entry_saves[sc.decl], diags_);
+  if (!access) return;
+  a->type = access->yields_string() ? Type::String : Type::Long;
+  a->args[0]->type = a->type;
+  prog_.targets[a] = std::move(*access);
+}
+
 void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
   if (!sc.probe) {
     diags_.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
@@ -376,7 +399,8 @@ void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
     return;
   }
   const ProbeSpec& spec = *it->second;
-  std::optional<TargetAccess> access = resolve_target(*t, *spec.site, spec.is_return, diags_);
+  std::optional<TargetAccess> access =
+      resolve_target(*t, *spec.site, spec.is_return, &prog_.entry_saves[sc.decl], diags_);
   if (!access) return;
   t->type = access->yields_string() ? Type::String : Type::Long;
   prog_.targets[t] = std::move(*access);
@@ -517,6 +541,10 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry") {
+        resolve_entry_expr(a, sc);
+        break;
+      }
       if (is_histogram(a) && !printing_) {
         diags_.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
         break;
@@ -846,6 +874,10 @@ Type Elaborator::infer(Expr* e) {
   switch (e->kind) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry") {
+        t = e->type;  // set when resolved
+        break;
+      }
       if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
       infer(a->args[0]);
       unify(a->args[0], Type::Stats, a->args[0]->loc);

@@ -24,6 +24,8 @@ struct Program {
   bool recursive = false;
   // Target-variable expressions resolved against debug information.
   std::map<const ast::Expr*, TargetAccess> targets;
+  // Values a .return probe saves when its function is entered, by probe.
+  std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
 };
 
 }  // namespace stapx

@@ -18,6 +18,9 @@ struct TargetAccess {
   uint64_t max_len = 0;  // string: the array's length
   // A pretty-printed string ($$parms, $var$): `format` (printf style, one
   // %lld, %llu, %llx or %s per part) filled from `parts`.
+  // A value saved when the function was entered (a parameter in a .return
+  // probe, @entry(...)): its index among the probe's saved values.
+  int entry_slot = -1;
   bool is_pretty = false;
   std::string format;
   std::vector<TargetAccess> parts;
@@ -26,8 +29,15 @@ struct TargetAccess {
 };
 
 // Resolves `t` at `site` (a .return probe when `is_return`); reports why not
-// and returns nullopt when it cannot.
+// and returns nullopt when it cannot. In a .return probe, parameters are
+// their values at entry (as in stap): what must be saved then is appended
+// to `entry_saves`.
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
-                                           bool is_return, DiagSink& diags);
+                                           bool is_return, std::vector<TargetAccess>* entry_saves,
+                                           DiagSink& diags);
+
+// @entry($expr) in a .return probe: `t` evaluated at entry.
+std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                          std::vector<TargetAccess>& entry_saves, DiagSink& diags);
 
 }  // namespace stapx

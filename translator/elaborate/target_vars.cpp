@@ -231,9 +231,44 @@ std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::Prob
   return out;
 }
 
+namespace {
+
+// Turns an access evaluated at entry into reads of saved values.
+bool save_at_entry(TargetAccess& a, std::vector<TargetAccess>& saves) {
+  if (a.is_pretty) {
+    for (TargetAccess& p : a.parts)
+      if (!save_at_entry(p, saves)) return false;
+    return true;
+  }
+  if (a.is_string) return false;
+  saves.push_back(a);
+  a.entry_slot = static_cast<int>(saves.size()) - 1;
+  a.value = nullptr;
+  return true;
+}
+
+}  // namespace
+
+std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                          std::vector<TargetAccess>& entry_saves, DiagSink& diags) {
+  std::optional<TargetAccess> a = resolve_target(t, site, false, nullptr, diags);
+  if (!a) return a;
+  if (!save_at_entry(*a, entry_saves)) {
+    diags.report(DiagId::SemUnsupported, t.loc, "a string saved at function entry");
+    return std::nullopt;
+  }
+  return a;
+}
+
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
-                                           bool is_return, DiagSink& diags) {
-  if (t.base.rfind("$$", 0) == 0) return all_vars(t, site, is_return, diags);
+                                           bool is_return, std::vector<TargetAccess>* entry_saves,
+                                           DiagSink& diags) {
+  if (t.base.rfind("$$", 0) == 0) {
+    // $$parms in a .return probe: the parameters at entry, and $return.
+    if (is_return && entry_saves && t.base != "$$return" && t.base != "$$locals")
+      return resolve_entry(t, site, *entry_saves, diags);
+    return all_vars(t, site, is_return, diags);
+  }
   std::string name = t.base.substr(1);  // without the '$'
   Cur cur;
   if (name == "return" && is_return) {
@@ -261,8 +296,12 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
       return std::nullopt;
     }
     if (is_return) {
-      diags.report(DiagId::SemUnsupported, t.loc, "reading a parameter in a .return probe");
-      return std::nullopt;
+      if (!var->is_param || !entry_saves) {
+        diags.report(DiagId::SemTargetUnavailable, t.loc, site.addr,
+                     "in a .return probe only parameters (at entry) and $return can be read");
+        return std::nullopt;
+      }
+      return resolve_entry(t, site, *entry_saves, diags);
     }
     using K = debug::Location::Kind;
     switch (var->loc.kind) {
