@@ -33,6 +33,7 @@ const char kUsage[] =
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
+    "  --btf          read kernel types from BTF even when DWARF is installed\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -50,6 +51,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"version", no_argument, nullptr, 'V'},
                                      {"vm", no_argument, nullptr, 1000},
                                      {"debuginfo", required_argument, nullptr, 1001},
+                                     {"btf", no_argument, nullptr, 1002},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -96,6 +98,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'W': o.warnings_as_errors = true; break;
       case 1000: o.vm = true; break;
       case 1001: o.debuginfo_dirs.push_back(optarg); break;
+      case 1002: o.prefer_btf = true; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

@@ -25,6 +25,7 @@ struct Options {
   std::string target_cmd;   // -c
   bool vm = false;
   std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
+  bool prefer_btf = false;                  // --btf
   bool guru = false;               // -g
   bool keep_unused = false;        // -u
   bool suppress_warnings = false;  // -w

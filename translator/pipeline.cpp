@@ -179,7 +179,7 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose);
+  ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose, opts.prefer_btf);
   Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused, &env}, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";

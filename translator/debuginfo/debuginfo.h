@@ -33,6 +33,7 @@ struct ProbeSite {
   int decl_line = 0;
   bool inlined = false;        // an inlined instance
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
+  bool from_btf = false;       // described by BTF: parameters only, no source position
   const DType* return_type = nullptr;  // null: void
   std::vector<Variable> params;
   std::vector<Variable> locals;
@@ -55,5 +56,8 @@ class DebugInfo {
 
 // Opens a vmlinux (or module) with DWARF; null with `error` set if it cannot.
 std::unique_ptr<DebugInfo> open_dwarf(const std::string& path, std::string& error);
+
+// Opens BTF: raw (/sys/kernel/btf/vmlinux) or an ELF file's .BTF section.
+std::unique_ptr<DebugInfo> open_btf(const std::string& path, std::string& error);
 
 }  // namespace stapx::debug

@@ -2,6 +2,7 @@
 #include "translator/debuginfo/locate.h"
 
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <cstdlib>
 
@@ -50,6 +51,25 @@ std::optional<std::string> find_vmlinux(const std::string& release,
                                         const std::vector<std::string>& dirs) {
   for (const auto& p : vmlinux_candidates(release, dirs))
     if (is_file(p)) return p;
+  return std::nullopt;
+}
+
+std::optional<std::string> find_btf(const std::string& release, const std::vector<std::string>& dirs) {
+  std::vector<std::string> all = dirs;
+  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
+    std::string s = env;
+    for (size_t start = 0; start <= s.size();) {
+      size_t colon = s.find(':', start);
+      if (colon == std::string::npos) colon = s.size();
+      if (colon > start) all.push_back(s.substr(start, colon - start));
+      start = colon + 1;
+    }
+  }
+  for (const auto& d : all)
+    for (const std::string& p : {d + "/vmlinux-" + release + ".btf", d + "/btf/vmlinux-" + release})
+      if (is_file(p)) return p;
+  struct utsname u;
+  if (uname(&u) == 0 && release == u.release && is_file("/sys/kernel/btf/vmlinux")) return "/sys/kernel/btf/vmlinux";
   return std::nullopt;
 }
 

@@ -21,6 +21,11 @@ std::vector<std::string> vmlinux_candidates(const std::string& release,
 std::optional<std::string> find_vmlinux(const std::string& release,
                                         const std::vector<std::string>& dirs);
 
+// Release R's BTF: DIR/vmlinux-R.btf or DIR/btf/vmlinux-R for each DIR of
+// `dirs` and $STAPX_DEBUGINFO, then /sys/kernel/btf/vmlinux when R is the
+// running kernel.
+std::optional<std::string> find_btf(const std::string& release, const std::vector<std::string>& dirs);
+
 // The hint printed when debug information is needed and missing.
 std::string debuginfo_hint(const std::string& release);
 

@@ -291,6 +291,11 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
       for (const auto& v : site.params) alts.push_back("$" + v.name);
       for (const auto& v : site.locals) alts.push_back("$" + v.name);
       if (is_return) alts.push_back("$return");
+      if (site.from_btf) {
+        diags.report(DiagId::SemTargetNotParam, t.loc, name, site.function,
+                     alts.empty() ? "none" : join_names(alts));
+        return std::nullopt;
+      }
       diags.report(DiagId::SemTargetUnknown, t.loc, name, site.addr, site.function, site.decl_file,
                    alts.empty() ? "none" : join_names(alts));
       return std::nullopt;

@@ -46,8 +46,11 @@ class KernelFunctionFamily : public ProbeFamily {
       spec.symbol = site.symbol;
       spec.offset = site.symbol_offset;
       spec.is_return = ret;
-      spec.pp = fmt::format("kernel.function(\"{}@{}:{}\"){}", site.function, site.decl_file, site.decl_line,
-                            ret ? ".return" : "");
+      // stap's form names the source; BTF knows none.
+      spec.pp = site.decl_file.empty()
+                    ? fmt::format("kernel.function(\"{}\"){}", site.function, ret ? ".return" : "")
+                    : fmt::format("kernel.function(\"{}@{}:{}\"){}", site.function, site.decl_file,
+                                  site.decl_line, ret ? ".return" : "");
       spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
       out.push_back(std::move(spec));
     }

@@ -13,9 +13,21 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
     return debuginfo_.get();
   }
   tried_ = true;
-  std::optional<std::string> path = find_vmlinux(release_, dirs_);
+  // DWARF when installed (it has locals, inline instances, source lines);
+  // else BTF, which every Debian kernel carries.
+  std::optional<std::string> path = prefer_btf_ ? std::nullopt : find_vmlinux(release_, dirs_);
   std::string error;
   if (path) debuginfo_ = debug::open_dwarf(*path, error);
+  if (!debuginfo_) {
+    std::optional<std::string> btf = find_btf(release_, dirs_);
+    if (!btf && prefer_btf_) {
+      // The DWARF vmlinux carries BTF too.
+      btf = find_vmlinux(release_, dirs_);
+    }
+    std::string btf_error;
+    if (btf) debuginfo_ = debug::open_btf(*btf, btf_error);
+    if (!debuginfo_ && error.empty()) error = btf_error;
+  }
   if (!debuginfo_) {
     diags.report(DiagId::SemNoDebuginfo, loc, release_,
                  error.empty() ? debuginfo_hint(release_) : error + "; " + debuginfo_hint(release_));

@@ -14,8 +14,9 @@ namespace stapx {
 class ProbeEnv {
  public:
   ProbeEnv() = default;
-  ProbeEnv(std::string release, std::vector<std::string> debuginfo_dirs, int verbose)
-      : release_(std::move(release)), dirs_(std::move(debuginfo_dirs)), verbose_(verbose) {}
+  // `prefer_btf`: use BTF even where DWARF is installed (--btf).
+  ProbeEnv(std::string release, std::vector<std::string> debuginfo_dirs, int verbose, bool prefer_btf = false)
+      : release_(std::move(release)), dirs_(std::move(debuginfo_dirs)), verbose_(verbose), prefer_btf_(prefer_btf) {}
 
   const std::string& release() const { return release_; }
   // The target kernel's debug information; null after reporting, once, at
@@ -31,6 +32,7 @@ class ProbeEnv {
   std::string release_;
   std::vector<std::string> dirs_;
   int verbose_ = 0;
+  bool prefer_btf_ = false;
   bool tried_ = false;
   std::unique_ptr<debug::DebugInfo> debuginfo_;
 };

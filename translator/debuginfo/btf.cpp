@@ -1,0 +1,359 @@
+// DebugInfo from BTF, the compact type format every Debian kernel carries
+// (/sys/kernel/btf/vmlinux, the .BTF section of a vmlinux). BTF names every
+// traceable function with its prototype, so kernel.function probes can
+// read parameters at entry (the x86-64 calling convention puts the first
+// six integer or pointer arguments in rdi rsi rdx rcx r8 r9, the rest on
+// the stack) and $return, and follow ->field chains through the types.
+// It has no locals, source files or lines. Format: the kernel's
+// Documentation/bpf/btf.rst.
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <unordered_map>
+
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx::debug {
+
+namespace {
+
+enum BtfKind : uint32_t {
+  kInt = 1, kPtr, kArray, kStruct, kUnion, kEnum, kFwd, kTypedef, kVolatile, kConst, kRestrict,
+  kFunc, kFuncProto, kVar, kDatasec, kFloat, kDeclTag, kTypeTag, kEnum64
+};
+
+struct BtfType {
+  uint32_t name_off;
+  uint32_t info;
+  uint32_t size_or_type;
+};
+
+uint32_t kind_of(const BtfType* t) { return (t->info >> 24) & 0x1f; }
+uint32_t vlen_of(const BtfType* t) { return t->info & 0xffff; }
+bool kind_flag(const BtfType* t) { return t->info >> 31; }
+
+// Bytes that follow the common header, by kind.
+size_t extra_size(const BtfType* t) {
+  switch (kind_of(t)) {
+    case kInt: return 4;
+    case kArray: return 12;
+    case kStruct: case kUnion: return 12 * vlen_of(t);
+    case kEnum: return 8 * vlen_of(t);
+    case kFuncProto: return 8 * vlen_of(t);
+    case kVar: return 4;
+    case kDatasec: return 12 * vlen_of(t);
+    case kDeclTag: return 4;
+    case kEnum64: return 12 * vlen_of(t);
+    default: return 0;
+  }
+}
+
+constexpr unsigned kArgDwarfRegs[] = {5, 4, 1, 2, 8, 9};
+
+class BtfInfo final : public DebugInfo, public TypeLoader {
+ public:
+  bool load(std::string data, const std::string& source, std::string& error) {
+    data_ = std::move(data);
+    source_ = source;
+    struct Header {
+      uint16_t magic;
+      uint8_t version, flags;
+      uint32_t hdr_len, type_off, type_len, str_off, str_len;
+    } h;
+    if (data_.size() < sizeof(h)) {
+      error = source + ": too short for BTF";
+      return false;
+    }
+    std::memcpy(&h, data_.data(), sizeof(h));
+    if (h.magic != 0xeb9f || h.version != 1) {
+      error = source + ": not BTF (or not in this machine's byte order)";
+      return false;
+    }
+    uint64_t types = uint64_t(h.hdr_len) + h.type_off, strs = uint64_t(h.hdr_len) + h.str_off;
+    if (types + h.type_len > data_.size() || strs + h.str_len > data_.size()) {
+      error = source + ": truncated BTF";
+      return false;
+    }
+    strs_ = data_.data() + strs;
+    str_len_ = h.str_len;
+    ids_.push_back(nullptr);  // id 0 is void
+    const char* p = data_.data() + types;
+    const char* end = p + h.type_len;
+    while (p + sizeof(BtfType) <= end) {
+      auto* t = reinterpret_cast<const BtfType*>(p);
+      ids_.push_back(t);
+      p += sizeof(BtfType) + extra_size(t);
+    }
+    if (p != end) {
+      error = source + ": malformed BTF type section";
+      return false;
+    }
+    converted_.assign(ids_.size(), nullptr);
+    return true;
+  }
+
+  std::string source() const override { return "BTF from " + source_; }
+
+  std::vector<ProbeSite> function_sites(const std::string& pattern, bool) override {
+    std::vector<ProbeSite> sites;
+    bool wild = pattern.find_first_of("*?[") != std::string::npos;
+    std::vector<std::string> seen;
+    for (uint32_t id = 1; id < ids_.size(); ++id) {
+      const BtfType* t = ids_[id];
+      if (kind_of(t) != kFunc) continue;
+      std::string name = str(t->name_off);
+      if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
+      if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+      seen.push_back(name);
+      const BtfType* proto = type(t->size_or_type);
+      if (!proto || kind_of(proto) != kFuncProto) continue;
+      ProbeSite site;
+      site.function = site.symbol = name;
+      site.at_entry = true;
+      site.from_btf = true;
+      site.return_type = proto->size_or_type ? convert(proto->size_or_type) : nullptr;
+      auto* params = reinterpret_cast<const uint32_t*>(proto + 1);
+      unsigned slot = 0;  // the integer argument slot of the next parameter
+      for (uint32_t i = 0; i < vlen_of(proto); ++i) {
+        std::string pname = str(params[2 * i]);
+        uint32_t ptype = params[2 * i + 1];
+        if (pname.empty() && ptype == 0) break;  // "..." of a variadic function
+        Variable v;
+        v.name = pname;
+        v.is_param = true;
+        v.type = convert(ptype);
+        const DType* st = v.type->strip();
+        uint64_t size = st->size();
+        bool scalar = st->is_integral() || (st->kind == DType::Kind::Int);
+        if (!scalar) {
+          // Structs by value take one or two slots, or go to memory:
+          // where exactly needs the classification rules DWARF spares us.
+          v.loc.kind = Location::Kind::Unsupported;
+          v.loc.why = "a structure passed by value (needs DWARF)";
+          slot += size > 8 ? 2 : 1;
+        } else if (slot < 6) {
+          v.loc.kind = Location::Kind::Register;
+          v.loc.reg = kArgDwarfRegs[slot++];
+        } else {
+          // At entry the return address is at rsp; stack arguments follow.
+          v.loc.kind = Location::Kind::Memory;
+          v.loc.expr = loc_add(loc_reg(7), 8 + 8 * (slot++ - 6));
+        }
+        if (!v.name.empty()) site.params.push_back(std::move(v));
+      }
+      sites.push_back(std::move(site));
+    }
+    std::sort(sites.begin(), sites.end(),
+              [](const ProbeSite& a, const ProbeSite& b) { return a.function < b.function; });
+    return sites;
+  }
+
+  const DType* find_type(const std::string& raw) override {
+    std::string name = raw;
+    uint32_t want = 0;
+    for (auto [prefix, kind] : {std::pair<const char*, uint32_t>{"struct ", kStruct}, {"union ", kUnion}, {"enum ", kEnum}}) {
+      size_t n = std::strlen(prefix);
+      if (name.compare(0, n, prefix) == 0) {
+        name = name.substr(n);
+        want = kind;
+      }
+    }
+    for (uint32_t id = 1; id < ids_.size(); ++id) {
+      uint32_t k = kind_of(ids_[id]);
+      if (want ? (k != want && !(want == kEnum && k == kEnum64))
+               : (k != kTypedef && k != kInt && k != kStruct && k != kFloat))
+        continue;
+      if (str(ids_[id]->name_off) == name) return convert(id);
+    }
+    return nullptr;
+  }
+
+  std::optional<uint64_t> symbol_address(const std::string&) override { return std::nullopt; }
+
+  void load(DType& t) override {
+    const BtfType* b = type(static_cast<uint32_t>(t.key));
+    if (!b) return;
+    switch (kind_of(b)) {
+      case kPtr:
+      case kTypedef:
+      case kVolatile:
+      case kConst:
+      case kFunc:
+        t.target_ = convert(b->size_or_type);
+        if (t.kind != DType::Kind::Pointer && t.kind != DType::Kind::Function) t.size_ = t.target_->strip()->size();
+        break;
+      case kFuncProto:
+        t.target_ = convert(b->size_or_type);
+        break;
+      case kArray: {
+        auto* a = reinterpret_cast<const uint32_t*>(b + 1);
+        t.target_ = convert(a[0]);
+        t.count = a[2];
+        t.size_ = uint64_t(a[2]) * t.target_->strip()->size();
+        break;
+      }
+      case kStruct:
+      case kUnion: {
+        auto* m = reinterpret_cast<const uint32_t*>(b + 1);
+        for (uint32_t i = 0; i < vlen_of(b); ++i) {
+          Member mem;
+          mem.name = str(m[3 * i]);
+          mem.type = convert(m[3 * i + 1]);
+          uint32_t off = m[3 * i + 2];
+          mem.bit_offset = kind_flag(b) ? (off & 0xffffff) : off;
+          mem.bit_size = kind_flag(b) ? off >> 24 : 0;
+          if (!kind_flag(b) && mem.type->strip()->kind == DType::Kind::Int) {
+            // Without kind_flag a bitfield is an INT whose own nr_bits says so.
+            const BtfType* it = type(m[3 * i + 1]);
+            while (it && (kind_of(it) == kTypedef || kind_of(it) == kConst || kind_of(it) == kVolatile))
+              it = type(it->size_or_type);
+            if (it && kind_of(it) == kInt) {
+              uint32_t enc = *reinterpret_cast<const uint32_t*>(it + 1);
+              uint32_t bits = enc & 0xff;
+              if (bits && bits != it->size_or_type * 8) mem.bit_size = bits;
+            }
+          }
+          t.members_.push_back(std::move(mem));
+        }
+        break;
+      }
+      case kEnum: {
+        auto* e = reinterpret_cast<const int32_t*>(b + 1);
+        for (uint32_t i = 0; i < vlen_of(b); ++i) t.enumerators_.emplace_back(str(e[2 * i]), e[2 * i + 1]);
+        break;
+      }
+      case kEnum64: {
+        auto* e = reinterpret_cast<const uint32_t*>(b + 1);
+        for (uint32_t i = 0; i < vlen_of(b); ++i)
+          t.enumerators_.emplace_back(str(e[3 * i]), int64_t(uint64_t(e[3 * i + 2]) << 32 | e[3 * i + 1]));
+        break;
+      }
+      case kFwd: {
+        // A declaration: the definition, if this BTF has one.
+        const DType* def = find_type(std::string(kind_flag(b) ? "union " : "struct ") + t.name);
+        if (def && def != &t && !def->incomplete()) {
+          t.size_ = def->size();
+          t.members_ = def->members();
+        } else {
+          t.incomplete_ = true;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+ private:
+  const BtfType* type(uint32_t id) const { return id && id < ids_.size() ? ids_[id] : nullptr; }
+  std::string str(uint32_t off) const { return off < str_len_ ? std::string(strs_ + off) : std::string(); }
+
+  const DType* convert(uint32_t id) {
+    const BtfType* b = type(id);
+    if (!b) return types_.void_type();
+    if (converted_[id]) return converted_[id];
+    uint32_t k = kind_of(b);
+    // Qualifiers and tags stapx need not show are looked through.
+    if (k == kRestrict || k == kTypeTag || k == kDeclTag) return converted_[id] = convert(b->size_or_type);
+    DType* t = types_.make();
+    converted_[id] = t;
+    t->name = str(b->name_off);
+    t->key = id;
+    t->loader = this;
+    switch (k) {
+      case kInt: {
+        uint32_t enc = *reinterpret_cast<const uint32_t*>(b + 1);
+        t->kind = DType::Kind::Int;
+        t->size_ = b->size_or_type;
+        t->is_signed = (enc >> 24) & 1;
+        t->is_char = ((enc >> 24) & 2) || t->name == "char" || t->name == "unsigned char" ||
+                     t->name == "signed char";
+        t->loader = nullptr;
+        break;
+      }
+      case kFloat: t->kind = DType::Kind::Float; t->size_ = b->size_or_type; t->loader = nullptr; break;
+      case kPtr: t->kind = DType::Kind::Pointer; t->size_ = 8; break;
+      case kArray: t->kind = DType::Kind::Array; break;
+      case kStruct: t->kind = DType::Kind::Struct; t->size_ = b->size_or_type; break;
+      case kUnion: t->kind = DType::Kind::Union; t->size_ = b->size_or_type; break;
+      case kEnum:
+      case kEnum64:
+        t->kind = DType::Kind::Enum;
+        t->size_ = b->size_or_type;
+        t->is_signed = kind_flag(b);
+        break;
+      case kFwd: t->kind = kind_flag(b) ? DType::Kind::Union : DType::Kind::Struct; break;
+      case kTypedef: t->kind = DType::Kind::Typedef; break;
+      case kVolatile: t->kind = DType::Kind::Volatile; break;
+      case kConst: t->kind = DType::Kind::Const; break;
+      case kFunc:
+      case kFuncProto: t->kind = DType::Kind::Function; break;
+      default: t->kind = DType::Kind::Void; t->loader = nullptr; break;
+    }
+    return t;
+  }
+
+  std::string data_, source_;
+  const char* strs_ = nullptr;
+  uint32_t str_len_ = 0;
+  std::vector<const BtfType*> ids_;
+  TypeTable types_;
+  std::vector<const DType*> converted_;
+};
+
+// The .BTF section of an ELF file, or the whole file if it is raw BTF.
+bool read_btf(const std::string& path, std::string& out, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  char magic[4] = {};
+  in.read(magic, 4);
+  if (!(magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')) {
+    in.seekg(0);
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return true;
+  }
+  elf_version(EV_CURRENT);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  Elf* elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, nullptr) : nullptr;
+  bool found = false;
+  size_t shstrndx = 0;
+  if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+    for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn));) {
+      GElf_Shdr sh;
+      if (!gelf_getshdr(scn, &sh)) continue;
+      const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+      if (!name || std::strcmp(name, ".BTF") != 0) continue;
+      Elf_Data* d = elf_rawdata(scn, nullptr);
+      if (d && d->d_buf) {
+        out.assign(static_cast<const char*>(d->d_buf), d->d_size);
+        found = true;
+      }
+      break;
+    }
+  }
+  if (elf) elf_end(elf);
+  if (fd >= 0) close(fd);
+  if (!found) error = path + " has no .BTF section";
+  return found;
+}
+
+}  // namespace
+
+std::unique_ptr<DebugInfo> open_btf(const std::string& path, std::string& error) {
+  std::string data;
+  if (!read_btf(path, data, error)) return nullptr;
+  auto b = std::make_unique<BtfInfo>();
+  if (!b->load(std::move(data), path, error)) return nullptr;
+  return b;
+}
+
+}  // namespace stapx::debug
