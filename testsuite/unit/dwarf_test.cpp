@@ -176,13 +176,56 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
-                                      "fx_small_sum", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
-                                      "fx_void"}));
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_kinds", "fx_many",
+                                      "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_take_bits",
+                                      "fx_take_outer", "fx_use_opaque", "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+TEST_P(Dwarf, CloneNamedBySymbol) {
+  std::vector<ProbeSite> sites = di().function_sites("fx_cloned.constprop.0", false);
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].function, "fx_cloned");
+  EXPECT_EQ(sites[0].symbol, "fx_cloned.constprop.0");
+  EXPECT_EQ(di().symbol_address("fx_cloned.constprop.0"), std::optional<uint64_t>(sites[0].addr));
+  ASSERT_FALSE(sites[0].params.empty());
+  EXPECT_EQ(sites[0].params[0].name, "p");
+  EXPECT_EQ(to_string(sites[0].params[0].loc), "reg5");
+}
+
+// Bug: a function whose only out-of-line copy is a compiler clone
+// (fx_cloned.constprop.0 here; in the guest kernel e.g.
+// __ep_eventpoll_poll.isra.0) is not found by its source name: dwarf.cpp's
+// function_sites matches patterns against ELF symbol names and skips
+// dotted ones unless the pattern has a dot. stap 4.8 resolves
+// kernel.function("__ep_eventpoll_poll") to the clone (stap -L lists it
+// with $file $wait $txlist $pt).
+TEST_P(Dwarf, DISABLED_CloneFoundBySourceName) {
+  for (const char* pattern : {"fx_cloned", "fx_clon*"}) {
+    std::vector<ProbeSite> sites = di().function_sites(pattern, false);
+    ASSERT_EQ(sites.size(), 1u) << pattern;
+    EXPECT_EQ(sites[0].function, "fx_cloned");
+    EXPECT_EQ(sites[0].symbol, "fx_cloned.constprop.0");
+  }
+}
+
+// Not implemented: DebugInfo::function_sites documents "plus each inlined
+// instance when `inlines` is set", but dwarf.cpp ignores the flag, so an
+// always-inlined function has no sites. fx_inlined_sq is inlined twice
+// into fx_calls_inline.
+TEST_P(Dwarf, DISABLED_InlinedInstances) {
+  std::vector<ProbeSite> sites = di().function_sites("fx_inlined_sq", true);
+  ASSERT_EQ(sites.size(), 2u);
+  for (const ProbeSite& s : sites) {
+    EXPECT_TRUE(s.inlined);
+    EXPECT_EQ(s.function, "fx_inlined_sq");
+    ASSERT_EQ(s.params.size(), 1u);
+    EXPECT_EQ(s.params[0].name, "v");
+  }
+  EXPECT_TRUE(di().function_sites("fx_inlined_sq", false).empty());
 }
 
 TEST_P(Dwarf, SymbolAddress) {
