@@ -176,7 +176,7 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_kinds", "fx_many",
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_consts", "fx_kinds", "fx_many",
                                       "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_take_bits",
                                       "fx_take_outer", "fx_use_opaque", "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
@@ -314,6 +314,21 @@ TEST_P(Dwarf, LocalsOfTheOuterScope) {
   // A stack slot below the CFA (frame base = DW_OP_call_frame_cfa = rsp+8).
   EXPECT_EQ(local->loc.kind, Location::Kind::Memory) << to_string(local->loc);
   EXPECT_EQ(to_string(local->loc).rfind("mem(reg7-", 0), 0u) << to_string(local->loc);
+}
+
+TEST_P(Dwarf, ConstantAndLateLocals) {
+  ProbeSite s = site("fx_consts");
+  ASSERT_EQ(s.params.size(), 1u);
+  EXPECT_EQ(to_string(s.params[0].loc), "reg5");
+  std::vector<std::string> got;
+  for (const Variable& v : s.locals) got.push_back(v.name + ":" + v.type->to_string());
+  EXPECT_EQ(got, (std::vector<std::string>{"k:int const", "uc:unsigned char const", "neg:long int const", "t:long int"}));
+  ASSERT_EQ(s.locals.size(), 4u);
+  EXPECT_EQ(to_string(s.locals[0].loc), "value(42)");  // DW_AT_const_value
+  EXPECT_EQ(s.locals[1].loc.kind, Location::Kind::Value);  // 200, which gcc encodes as -56: see target_vars_test
+  EXPECT_EQ(to_string(s.locals[2].loc), "value(-3)");
+  // A location list that starts after the entry.
+  EXPECT_EQ(to_string(s.locals[3].loc), "unavailable: not available at this address");
 }
 
 // ---- types and layout ----

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "test_util.h"
@@ -78,6 +79,36 @@ TEST(KernelDwarf, VfsRead) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 2.0) << "opening the vmlinux and resolving vfs_read";
   RecordProperty("seconds", std::to_string(seconds));
+}
+
+}  // namespace
+}  // namespace stapx::test
+
+namespace stapx::test {
+namespace {
+
+// A name no unit defines makes find_type look through every unit's
+// top-level entries once; this bounds what that costs on a real kernel.
+TEST(KernelDwarf, FindTypeOfAMissingStruct) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(di->find_type("struct stapx_no_such_struct"), nullptr);
+  double missing = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  start = std::chrono::steady_clock::now();
+  const debug::DType* ts = di->find_type("struct task_struct");
+  ASSERT_NE(ts, nullptr);
+  EXPECT_GT(ts->size(), 1000u);
+  uint64_t off = 0;
+  EXPECT_NE(ts->find_member("pid", off), nullptr);
+  double found = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RecordProperty("missing_seconds", std::to_string(missing));
+  RecordProperty("task_struct_seconds", std::to_string(found));
+  std::cout << "find_type: missing struct " << missing << " s, struct task_struct " << found << " s\n";
+  EXPECT_LT(missing, 5.0);
 }
 
 }  // namespace

@@ -188,6 +188,19 @@ TEST(TargetVars, CharArrayIsAString) {
   EXPECT_FALSE(ptr.access->is_string);
 }
 
+TEST(TargetVars, ConstantLocals) {
+  EXPECT_EQ(tree("fx_consts", "$k"), "s32(42)");
+  EXPECT_EQ(tree("fx_consts", "$neg"), "-3");
+  // gcc encodes the unsigned char 200 as DW_AT_const_value -56; the read
+  // truncates it to the variable's type.
+  Resolved uc("fx_consts", "$uc");
+  ASSERT_TRUE(uc.access) << uc.diag_text.str();
+  EXPECT_EQ(Machine{}.eval(uc.access->value), 200u) << uc.tree();
+  const debug::ProbeSite& s = site("fx_consts");
+  EXPECT_EQ(error("fx_consts", "$t"),
+            "not accessible at this address (pc: " + hex(s.addr) + "): not available at this address [man error::dwarf]");
+}
+
 TEST(TargetVars, Return) {
   EXPECT_EQ(tree("fx_many", "$return", true), "reg0");
   EXPECT_EQ(tree("fx_kinds", "$return", true), "s32(reg0)");
