@@ -1,0 +1,115 @@
+// The DWARF resolver against the guest kernel's own vmlinux (fetched by
+// `make deps` into build/kernel/R/debug/vmlinux-R); skipped without it.
+// Expected member offsets are what installed stap 4.8 computes for the same
+// expressions on the same vmlinux (its pass-3 C):
+//   SYSTEMTAP_DEBUGINFO_PATH=/tmp/stapdbg stap -r 6.1.0-56-amd64 -p3 -e
+//     'probe kernel.function("vfs_read") { println($file->f_pos) }'
+//   -> kderef(8, k_fetch_register(5) + 104)
+//   ... $file->f_path->dentry->d_name->name
+//   -> kderef(8, kderef(8, k_fetch_register(5) + 16 + 8) + 32 + 8)
+//   ... $file->f_flags -> kderef(4, k_fetch_register(5) + 64)
+//   ... $pos[0] -> kderef(8, k_fetch_register(2))
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "test_util.h"
+#include "translator/debuginfo/debuginfo.h"
+#include "translator/elaborate/target_access.h"
+
+namespace stapx::test {
+namespace {
+
+std::string vmlinux_path() {
+  std::string dir = STAPX_KERNEL_DIR;
+  std::ifstream rel(dir + "/release");
+  std::string release;
+  if (!std::getline(rel, release) || release.empty()) return "";
+  std::string path = dir + "/" + release + "/debug/vmlinux-" + release;
+  return std::filesystem::is_regular_file(path) ? path : "";
+}
+
+std::string resolve(const debug::ProbeSite& site, const std::string& expr, std::string& diag) {
+  Parsed p("probe begin { " + expr + " }");
+  auto* stmt = static_cast<ast::ExprStmt*>(p.script->probes[0]->body->stmts[0]);
+  std::optional<TargetAccess> a =
+      resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site, false, p.diags);
+  diag = p.diag_text.str();
+  return a ? debug::to_string(a->value) : "(error)";
+}
+
+TEST(KernelDwarf, VfsRead) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  auto start = std::chrono::steady_clock::now();
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  std::vector<debug::ProbeSite> sites = di->function_sites("vfs_read", false);
+  ASSERT_EQ(sites.size(), 1u);
+  const debug::ProbeSite& s = sites[0];
+  EXPECT_EQ(s.function, "vfs_read");
+  EXPECT_EQ(s.decl_file.size() >= 15 ? s.decl_file.substr(s.decl_file.size() - 15) : s.decl_file,
+            "fs/read_write.c");
+  EXPECT_EQ(di->symbol_address("vfs_read"), std::optional<uint64_t>(s.addr));
+  std::vector<std::string> got;
+  for (const debug::Variable& v : s.params)
+    got.push_back(v.name + ":" + v.type->to_string() + "@" + debug::to_string(v.loc));
+  EXPECT_EQ(got, (std::vector<std::string>{"file:struct file *@reg5", "buf:char *@reg4", "count:size_t@reg1",
+                                           "pos:loff_t *@reg2"}));
+  ASSERT_NE(s.return_type, nullptr);
+  EXPECT_EQ(s.return_type->to_string(), "ssize_t");
+
+  std::string diag;
+  EXPECT_EQ(resolve(s, "$file->f_pos", diag), "derefs8(reg5+104)") << diag;
+  EXPECT_EQ(resolve(s, "$file->f_path->dentry->d_name->name", diag), "deref8((deref8(reg5+24))+40)") << diag;
+  EXPECT_EQ(resolve(s, "$file->f_flags", diag), "deref4(reg5+64)") << diag;
+  EXPECT_EQ(resolve(s, "$pos[0]", diag), "derefs8(reg2)") << diag;
+  EXPECT_EQ(resolve(s, "$count", diag), "reg1") << diag;
+
+  const debug::DType* file = di->find_type("struct file");
+  ASSERT_NE(file, nullptr);
+  uint64_t off = 0;
+  ASSERT_NE(file->find_member("f_pos", off), nullptr);
+  EXPECT_EQ(off, 104u * 8);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 2.0) << "opening the vmlinux and resolving vfs_read";
+  RecordProperty("seconds", std::to_string(seconds));
+}
+
+}  // namespace
+}  // namespace stapx::test
+
+namespace stapx::test {
+namespace {
+
+// A name no unit defines makes find_type look through every unit's
+// top-level entries once; this bounds what that costs on a real kernel.
+TEST(KernelDwarf, FindTypeOfAMissingStruct) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(di->find_type("struct stapx_no_such_struct"), nullptr);
+  double missing = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  start = std::chrono::steady_clock::now();
+  const debug::DType* ts = di->find_type("struct task_struct");
+  ASSERT_NE(ts, nullptr);
+  EXPECT_GT(ts->size(), 1000u);
+  uint64_t off = 0;
+  EXPECT_NE(ts->find_member("pid", off), nullptr);
+  double found = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RecordProperty("missing_seconds", std::to_string(missing));
+  RecordProperty("task_struct_seconds", std::to_string(found));
+  std::cout << "find_type: missing struct " << missing << " s, struct task_struct " << found << " s\n";
+  EXPECT_LT(missing, 5.0);
+}
+
+}  // namespace
+}  // namespace stapx::test

@@ -1,0 +1,488 @@
+// DWARF location expressions -> LocExpr trees (translator/debuginfo/location.h):
+// one test per operation the translator handles, on hand-built Dwarf_Op
+// arrays, checking the exact readable form of the result.
+#include <dwarf.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "translator/debuginfo/location.h"
+
+namespace stapx::debug {
+namespace {
+
+Dwarf_Op op(uint8_t atom, Dwarf_Word number = 0, Dwarf_Word number2 = 0) {
+  Dwarf_Op o{};
+  o.atom = atom;
+  o.number = number;
+  o.number2 = number2;
+  return o;
+}
+
+// A signed operand as libdw stores it (sign-extended into Dwarf_Word).
+Dwarf_Word s(int64_t v) { return static_cast<Dwarf_Word>(v); }
+
+// An operation whose operand is a block (entry_value, implicit_value):
+// number = its length, number2 = a pointer to its bytes.
+Dwarf_Op block_op(uint8_t atom, const std::vector<uint8_t>& bytes) {
+  return op(atom, bytes.size(), static_cast<Dwarf_Word>(reinterpret_cast<uintptr_t>(bytes.data())));
+}
+
+std::string tr(const std::vector<Dwarf_Op>& ops, const LocContext& ctx = {}) {
+  return to_string(translate_location(ops.data(), ops.size(), ctx));
+}
+
+const char* const kUnderflow = "unsupported: a malformed location (stack underflow)";
+
+// ---- registers ----
+
+TEST(Location, RegNIsThatRegister) {
+  for (unsigned r = 0; r <= 31; ++r) {
+    Location l = translate_location(std::vector<Dwarf_Op>{op(DW_OP_reg0 + r)}.data(), 1, {});
+    EXPECT_EQ(l.kind, Location::Kind::Register) << r;
+    EXPECT_EQ(l.reg, r);
+    EXPECT_EQ(to_string(l), "reg" + std::to_string(r));
+  }
+}
+
+TEST(Location, RegxTakesItsOperand) {
+  EXPECT_EQ(tr({op(DW_OP_regx, 17)}), "reg17");
+  EXPECT_EQ(tr({op(DW_OP_regx, 3)}), "reg3");
+}
+
+TEST(Location, RegisterFollowedByOnePieceIsTheRegister) {
+  EXPECT_EQ(tr({op(DW_OP_reg5), op(DW_OP_piece, 8)}), "reg5");
+  EXPECT_EQ(tr({op(DW_OP_regx, 20), op(DW_OP_piece, 4)}), "reg20");
+}
+
+TEST(Location, RegisterFollowedByOtherOperationsIsRefused) {
+  EXPECT_EQ(tr({op(DW_OP_reg5), op(DW_OP_plus_uconst, 8)}),
+            "unsupported: a register location followed by other operations");
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_reg5)}),
+            "unsupported: a register location followed by other operations");
+  EXPECT_EQ(tr({op(DW_OP_regx, 5), op(DW_OP_deref)}),
+            "unsupported: a register location followed by other operations");
+}
+
+// ---- register-relative addresses ----
+
+TEST(Location, BregNIsRegisterPlusOffset) {
+  for (unsigned r = 0; r <= 31; ++r)
+    EXPECT_EQ(tr({op(DW_OP_breg0 + r, 16)}), "mem(reg" + std::to_string(r) + "+16)");
+  EXPECT_EQ(tr({op(DW_OP_breg3, 0)}), "mem(reg3)");
+  EXPECT_EQ(tr({op(DW_OP_breg6, s(-24))}), "mem(reg6-24)");
+}
+
+TEST(Location, BregxTakesRegisterAndOffset) {
+  EXPECT_EQ(tr({op(DW_OP_bregx, 33, 8)}), "mem(reg33+8)");
+  EXPECT_EQ(tr({op(DW_OP_bregx, 7, s(-8))}), "mem(reg7-8)");
+  EXPECT_EQ(tr({op(DW_OP_bregx, 1, 0)}), "mem(reg1)");
+}
+
+// ---- frame base and CFA ----
+
+TEST(Location, FbregWithRegisterFrameBase) {
+  LocContext ctx;
+  ctx.frame_base = [] {
+    Location l;
+    l.kind = Location::Kind::Register;
+    l.reg = 6;  // DW_OP_reg6 (rbp): the frame base is rbp's contents
+    return l;
+  };
+  EXPECT_EQ(tr({op(DW_OP_fbreg, s(-20))}, ctx), "mem(reg6-20)");
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 0)}, ctx), "mem(reg6)");
+}
+
+TEST(Location, FbregWithComputedFrameBase) {
+  // DW_AT_frame_base = DW_OP_call_frame_cfa, the CFA being rsp+8 at entry.
+  LocContext ctx;
+  ctx.cfa = [] { return loc_add(loc_reg(7), 8); };
+  LocContext outer;
+  outer.frame_base = [ctx] {
+    std::vector<Dwarf_Op> fb{op(DW_OP_call_frame_cfa)};
+    return translate_location(fb.data(), fb.size(), ctx);
+  };
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 0)}, outer), "mem(reg7+8)");
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 16)}, outer), "mem(reg7+24)");
+  EXPECT_EQ(tr({op(DW_OP_fbreg, s(-8))}, outer), "mem(reg7)");
+  EXPECT_EQ(tr({op(DW_OP_fbreg, s(-40))}, outer), "mem(reg7-32)");
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 8), op(DW_OP_deref)}, outer), "mem(deref8(reg7+16))");
+}
+
+TEST(Location, FbregWithValueFrameBase) {
+  LocContext ctx;
+  ctx.frame_base = [] {
+    Location l;
+    l.kind = Location::Kind::Value;
+    l.expr = loc_add(loc_reg(6), 16);
+    return l;
+  };
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 4)}, ctx), "mem(reg6+20)");
+}
+
+TEST(Location, FbregWithoutUsableFrameBase) {
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 8)}), "unsupported: DW_OP_fbreg without a frame base");
+  LocContext ctx;
+  ctx.frame_base = [] {
+    Location l;
+    l.kind = Location::Kind::Unavailable;
+    l.why = "optimized out";
+    return l;
+  };
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 8)}, ctx), "unavailable: the frame base: optimized out");
+  ctx.frame_base = [] {
+    Location l;
+    l.kind = Location::Kind::Unsupported;
+    l.why = "DW_OP_bra";
+    return l;
+  };
+  EXPECT_EQ(tr({op(DW_OP_fbreg, 8)}, ctx), "unsupported: the frame base: DW_OP_bra");
+}
+
+TEST(Location, CallFrameCfa) {
+  LocContext ctx;
+  ctx.cfa = [] { return loc_add(loc_reg(7), 8); };
+  EXPECT_EQ(tr({op(DW_OP_call_frame_cfa)}, ctx), "mem(reg7+8)");
+  EXPECT_EQ(tr({op(DW_OP_call_frame_cfa), op(DW_OP_plus_uconst, 8)}, ctx), "mem(reg7+16)");
+  EXPECT_EQ(tr({op(DW_OP_call_frame_cfa), op(DW_OP_stack_value)}, ctx), "value(reg7+8)");
+  EXPECT_EQ(tr({op(DW_OP_call_frame_cfa)}),
+            "unsupported: no call frame information here (DW_OP_call_frame_cfa)");
+  ctx.cfa = [] { return LocExprP(); };
+  EXPECT_EQ(tr({op(DW_OP_call_frame_cfa)}, ctx),
+            "unsupported: no call frame information here (DW_OP_call_frame_cfa)");
+}
+
+// ---- constants ----
+
+TEST(Location, LitN) {
+  for (unsigned k = 0; k <= 31; ++k)
+    EXPECT_EQ(tr({op(DW_OP_lit0 + k), op(DW_OP_stack_value)}), "value(" + std::to_string(k) + ")");
+  EXPECT_EQ(tr({op(DW_OP_lit4)}), "mem(4)");
+}
+
+TEST(Location, ConstForms) {
+  auto v = [](Dwarf_Op o) { return tr({o, op(DW_OP_stack_value)}); };
+  EXPECT_EQ(v(op(DW_OP_const1u, 200)), "value(200)");
+  EXPECT_EQ(v(op(DW_OP_const1s, s(-5))), "value(-5)");
+  EXPECT_EQ(v(op(DW_OP_const2u, 65535)), "value(65535)");
+  EXPECT_EQ(v(op(DW_OP_const2s, s(-300))), "value(-300)");
+  EXPECT_EQ(v(op(DW_OP_const4u, 0xffffffffu)), "value(4294967295)");
+  EXPECT_EQ(v(op(DW_OP_const4s, s(-70000))), "value(-70000)");
+  EXPECT_EQ(v(op(DW_OP_const8u, 0x123456789ull)), "value(4886718345)");
+  EXPECT_EQ(v(op(DW_OP_const8s, s(-1))), "value(-1)");
+  EXPECT_EQ(v(op(DW_OP_constu, 1000000)), "value(1000000)");
+  EXPECT_EQ(v(op(DW_OP_consts, s(-7))), "value(-7)");
+}
+
+TEST(Location, Addr) {
+  EXPECT_EQ(tr({op(DW_OP_addr, 0xffffffff82000000ull)}), "mem(addr(0xffffffff82000000))");
+  EXPECT_EQ(tr({op(DW_OP_addr, 0x4010), op(DW_OP_stack_value)}), "value(addr(0x4010))");
+  EXPECT_EQ(tr({op(DW_OP_addr, 0x4010), op(DW_OP_plus_uconst, 8)}), "mem(addr(0x4010)+8)");
+}
+
+// ---- stack manipulation ----
+
+TEST(Location, Dup) {
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_dup), op(DW_OP_plus), op(DW_OP_stack_value)}),
+            "value(reg5+reg5)");
+  EXPECT_EQ(tr({op(DW_OP_dup)}), kUnderflow);
+}
+
+TEST(Location, Drop) {
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_drop)}), "mem(reg5)");
+  EXPECT_EQ(tr({op(DW_OP_drop)}), kUnderflow);
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_drop)}), "unsupported: an empty location");
+}
+
+TEST(Location, Over) {
+  // [r5, r4] -> [r5, r4, r5]; minus: r4 - r5
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_over), op(DW_OP_minus),
+                op(DW_OP_stack_value)}),
+            "value(reg4-reg5)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_over)}), "mem(reg5)");
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_over)}), kUnderflow);
+}
+
+TEST(Location, Pick) {
+  std::vector<Dwarf_Op> three{op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(DW_OP_breg3, 0)};
+  auto with = [&](std::vector<Dwarf_Op> tail) {
+    std::vector<Dwarf_Op> ops = three;
+    ops.insert(ops.end(), tail.begin(), tail.end());
+    return tr(ops);
+  };
+  EXPECT_EQ(with({op(DW_OP_pick, 0)}), "mem(reg3)");
+  EXPECT_EQ(with({op(DW_OP_pick, 1)}), "mem(reg2)");
+  EXPECT_EQ(with({op(DW_OP_pick, 2)}), "mem(reg1)");
+  EXPECT_EQ(with({op(DW_OP_pick, 2), op(DW_OP_minus), op(DW_OP_stack_value)}), "value(reg3-reg1)");
+  EXPECT_EQ(with({op(DW_OP_pick, 3)}), kUnderflow);
+  EXPECT_EQ(tr({op(DW_OP_pick, 0)}), kUnderflow);
+}
+
+TEST(Location, Swap) {
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(DW_OP_swap), op(DW_OP_minus),
+                op(DW_OP_stack_value)}),
+            "value(reg2-reg1)");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(DW_OP_swap)}), "mem(reg1)");
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_swap)}), kUnderflow);
+}
+
+TEST(Location, Rot) {
+  // [r1, r2, r3] (r3 on top) -> [r3, r1, r2]: the top becomes third, the
+  // second the top, the third the second.
+  std::vector<Dwarf_Op> base{op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(DW_OP_breg3, 0), op(DW_OP_rot)};
+  EXPECT_EQ(tr(base), "mem(reg2)");
+  std::vector<Dwarf_Op> ops = base;
+  ops.push_back(op(DW_OP_drop));
+  EXPECT_EQ(tr(ops), "mem(reg1)");
+  ops.push_back(op(DW_OP_drop));
+  EXPECT_EQ(tr(ops), "mem(reg3)");
+  ops = base;
+  ops.insert(ops.end(), {op(DW_OP_minus), op(DW_OP_minus), op(DW_OP_stack_value)});
+  EXPECT_EQ(tr(ops), "value(reg3-(reg1-reg2))");
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_lit2), op(DW_OP_rot)}), kUnderflow);
+}
+
+// ---- memory ----
+
+TEST(Location, Deref) {
+  EXPECT_EQ(tr({op(DW_OP_breg7, 8), op(DW_OP_deref)}), "mem(deref8(reg7+8))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 8), op(DW_OP_deref), op(DW_OP_deref)}), "mem(deref8(deref8(reg7+8)))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 8), op(DW_OP_deref), op(DW_OP_stack_value)}), "value(deref8(reg7+8))");
+  EXPECT_EQ(tr({op(DW_OP_deref)}), kUnderflow);
+}
+
+TEST(Location, DerefSize) {
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref_size, 1)}), "mem(deref1(reg7))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref_size, 2)}), "mem(deref2(reg7))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref_size, 4)}), "mem(deref4(reg7))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref_size, 8)}), "mem(deref8(reg7))");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref_size, 3)}), "unsupported: DW_OP_deref_size 3");
+  EXPECT_EQ(tr({op(DW_OP_deref_size, 4)}), kUnderflow);
+}
+
+// ---- arithmetic ----
+
+TEST(Location, PlusUconstFoldsIntoTheOffset) {
+  EXPECT_EQ(tr({op(DW_OP_breg7, 8), op(DW_OP_plus_uconst, 16)}), "mem(reg7+24)");
+  EXPECT_EQ(tr({op(DW_OP_breg7, s(-16)), op(DW_OP_plus_uconst, 16)}), "mem(reg7)");
+  EXPECT_EQ(tr({op(DW_OP_lit3), op(DW_OP_plus_uconst, 4), op(DW_OP_stack_value)}), "value(7)");
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_deref), op(DW_OP_plus_uconst, 8)}), "mem((deref8(reg7))+8)");
+  EXPECT_EQ(tr({op(DW_OP_plus_uconst, 8)}), kUnderflow);
+}
+
+TEST(Location, EveryBinaryOperation) {
+  struct Case {
+    uint8_t atom;
+    const char* text;
+  } cases[] = {
+      {DW_OP_plus, "+"}, {DW_OP_minus, "-"}, {DW_OP_mul, "*"},  {DW_OP_div, "/"},
+      {DW_OP_mod, "%"},  {DW_OP_and, "&"},   {DW_OP_or, "|"},   {DW_OP_xor, "^"},
+      {DW_OP_shl, "<<"}, {DW_OP_shr, ">>"},  {DW_OP_shra, ">>>"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(c.atom), op(DW_OP_stack_value)}),
+              std::string("value(reg1") + c.text + "reg2)")
+        << c.text;
+    EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(c.atom)}), kUnderflow) << c.text;
+    EXPECT_EQ(tr({op(c.atom)}), kUnderflow) << c.text;
+  }
+}
+
+TEST(Location, PlusAndMinusOfAConstantFold) {
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_lit4), op(DW_OP_plus)}), "mem(reg1+4)");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 8), op(DW_OP_lit4), op(DW_OP_minus)}), "mem(reg1+4)");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_lit4), op(DW_OP_minus)}), "mem(reg1-4)");
+  EXPECT_EQ(tr({op(DW_OP_lit2), op(DW_OP_lit3), op(DW_OP_plus), op(DW_OP_stack_value)}), "value(5)");
+  EXPECT_EQ(tr({op(DW_OP_lit2), op(DW_OP_lit3), op(DW_OP_minus), op(DW_OP_stack_value)}), "value(-1)");
+  // Only + and - fold; a constant on the left stays where it is.
+  EXPECT_EQ(tr({op(DW_OP_lit2), op(DW_OP_lit3), op(DW_OP_mul), op(DW_OP_stack_value)}), "value(2*3)");
+  EXPECT_EQ(tr({op(DW_OP_lit2), op(DW_OP_breg1, 0), op(DW_OP_plus), op(DW_OP_stack_value)}),
+            "value(2+reg1)");
+}
+
+TEST(Location, NestedOperandsAreParenthesized) {
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_breg2, 0), op(DW_OP_mul), op(DW_OP_breg3, 0), op(DW_OP_plus),
+                op(DW_OP_stack_value)}),
+            "value((reg1*reg2)+reg3)");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_lit3), op(DW_OP_shl), op(DW_OP_lit8), op(DW_OP_plus),
+                op(DW_OP_stack_value)}),
+            "value((reg1<<3)+8)");
+}
+
+// Bug: a negative constant added to a compound expression is printed
+// without parentheses, "reg1<<3-8", which reads as reg1<<(3-8); the
+// positive case above prints "(reg1<<3)+8". to_string(LocExprP)'s
+// negative-constant shortcut does not apply paren_l.
+TEST(Location, DISABLED_NegativeOffsetOfCompoundIsParenthesized) {
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_lit3), op(DW_OP_shl), op(DW_OP_lit8), op(DW_OP_minus),
+                op(DW_OP_stack_value)}),
+            "value((reg1<<3)-8)");
+}
+
+TEST(Location, NegNotAbs) {
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_neg), op(DW_OP_stack_value)}), "value(-(reg1))");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_not), op(DW_OP_stack_value)}), "value(~(reg1))");
+  EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_abs), op(DW_OP_stack_value)}), "value(abs(reg1))");
+  EXPECT_EQ(tr({op(DW_OP_neg)}), kUnderflow);
+  EXPECT_EQ(tr({op(DW_OP_not)}), kUnderflow);
+  EXPECT_EQ(tr({op(DW_OP_abs)}), kUnderflow);
+}
+
+// ---- values rather than places ----
+
+TEST(Location, StackValue) {
+  Location l;
+  std::vector<Dwarf_Op> ops{op(DW_OP_breg5, 0), op(DW_OP_stack_value)};
+  l = translate_location(ops.data(), ops.size(), {});
+  EXPECT_EQ(l.kind, Location::Kind::Value);
+  EXPECT_EQ(to_string(l), "value(reg5)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_stack_value), op(DW_OP_piece, 8)}), "value(reg5)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_stack_value), op(DW_OP_lit1)}),
+            "unsupported: DW_OP_stack_value before other operations");
+  EXPECT_EQ(tr({op(DW_OP_stack_value)}), kUnderflow);
+}
+
+TEST(Location, ImplicitValue) {
+  std::vector<uint8_t> four{0x78, 0x56, 0x34, 0x12};
+  EXPECT_EQ(tr({block_op(DW_OP_implicit_value, four)}), "value(305419896)");
+  std::vector<uint8_t> one{0x2a};
+  EXPECT_EQ(tr({block_op(DW_OP_implicit_value, one)}), "value(42)");
+  std::vector<uint8_t> eight(8, 0xff);
+  EXPECT_EQ(tr({block_op(DW_OP_implicit_value, eight)}), "value(-1)");
+  std::vector<uint8_t> nine(9, 0x01);
+  EXPECT_EQ(tr({block_op(DW_OP_implicit_value, nine)}), "unsupported: an implicit value wider than 8 bytes");
+}
+
+TEST(Location, EntryValueAtEntryIsTheRegister) {
+  LocContext entry;
+  entry.at_entry = true;
+  std::vector<uint8_t> reg5{DW_OP_reg5};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg5), op(DW_OP_stack_value)}, entry), "value(reg5)");
+  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg5), op(DW_OP_stack_value)}, entry), "value(reg5)");
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg5), op(DW_OP_plus_uconst, 8), op(DW_OP_stack_value)}, entry),
+            "value(reg5+8)");
+  std::vector<uint8_t> regx17{DW_OP_regx, 0x11};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx17), op(DW_OP_stack_value)}, entry), "value(reg17)");
+  std::vector<uint8_t> regx128{DW_OP_regx, 0x80, 0x01};  // ULEB128 128
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx128), op(DW_OP_stack_value)}, entry), "value(reg128)");
+}
+
+TEST(Location, EntryValueElsewhereIsUnavailable) {
+  std::vector<uint8_t> reg4{DW_OP_reg4};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}),
+            "unavailable: its value at function entry is not kept here");
+  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}),
+            "unavailable: its value at function entry is not kept here");
+}
+
+TEST(Location, EntryValueOfAnExpressionIsRefused) {
+  LocContext entry;
+  entry.at_entry = true;
+  std::vector<uint8_t> breg{DW_OP_breg5, 0x00};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, breg), op(DW_OP_stack_value)}, entry),
+            "unsupported: an entry value of an expression (DW_OP_entry_value)");
+  std::vector<uint8_t> two_regs{DW_OP_reg5, DW_OP_reg4};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, two_regs), op(DW_OP_stack_value)}, entry),
+            "unsupported: an entry value of an expression (DW_OP_entry_value)");
+  std::vector<uint8_t> regx_trailing{DW_OP_regx, 0x05, 0x00};  // bytes after the ULEB128
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx_trailing), op(DW_OP_stack_value)}, entry),
+            "unsupported: an entry value of an expression (DW_OP_entry_value)");
+  EXPECT_EQ(tr({op(DW_OP_entry_value, 1, 0), op(DW_OP_stack_value)}, entry),
+            "unsupported: an entry value of an expression (DW_OP_entry_value)");
+}
+
+// ---- pieces ----
+
+TEST(Location, SinglePieceIsTheWholeValue) {
+  EXPECT_EQ(tr({op(DW_OP_breg7, 8), op(DW_OP_piece, 8)}), "mem(reg7+8)");
+  EXPECT_EQ(tr({op(DW_OP_lit5), op(DW_OP_stack_value), op(DW_OP_piece, 4)}), "value(5)");
+}
+
+TEST(Location, SeveralPiecesAreRefused) {
+  EXPECT_EQ(tr({op(DW_OP_breg7, 0), op(DW_OP_piece, 4), op(DW_OP_breg7, 8), op(DW_OP_piece, 4)}),
+            "unsupported: a value in several pieces (DW_OP_piece)");
+}
+
+// Bug: a value split over registers, the commonest multi-piece location
+// (gcc's for a 16-byte struct passed by value: DW_OP_reg5 DW_OP_piece 8
+// DW_OP_reg4 DW_OP_piece 8), is reported as "a register location followed
+// by other operations" instead of the message meant for it: the register
+// case in translate_location returns before the DW_OP_piece case sees the
+// second piece.
+TEST(Location, DISABLED_SeveralRegisterPiecesSaySo) {
+  EXPECT_EQ(tr({op(DW_OP_reg5), op(DW_OP_piece, 8), op(DW_OP_reg4), op(DW_OP_piece, 8)}),
+            "unsupported: a value in several pieces (DW_OP_piece)");
+  EXPECT_EQ(tr({op(DW_OP_regx, 17), op(DW_OP_piece, 8), op(DW_OP_regx, 18), op(DW_OP_piece, 8)}),
+            "unsupported: a value in several pieces (DW_OP_piece)");
+  // The same for constant pieces: "DW_OP_stack_value before other operations".
+  EXPECT_EQ(tr({op(DW_OP_lit1), op(DW_OP_stack_value), op(DW_OP_piece, 4), op(DW_OP_lit2), op(DW_OP_stack_value),
+                op(DW_OP_piece, 4)}),
+            "unsupported: a value in several pieces (DW_OP_piece)");
+}
+
+// ---- the rest ----
+
+TEST(Location, NopIsIgnored) {
+  EXPECT_EQ(tr({op(DW_OP_nop), op(DW_OP_breg5, 0), op(DW_OP_nop)}), "mem(reg5)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 8), op(DW_OP_nop), op(DW_OP_deref)}), "mem(deref8(reg5+8))");
+  EXPECT_EQ(tr({op(DW_OP_nop)}), "unsupported: an empty location");
+}
+
+TEST(Location, UnknownOperationsAreNamed) {
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_bra, 2)}), "unsupported: DW_OP_bra");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_skip, 2)}), "unsupported: DW_OP_skip");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_eq)}), "unsupported: DW_OP_eq");
+  EXPECT_EQ(tr({op(DW_OP_addr, 0x10), op(DW_OP_GNU_push_tls_address)}), "unsupported: DW_OP_GNU_push_tls_address");
+  EXPECT_EQ(tr({op(DW_OP_addr, 0x10), op(DW_OP_form_tls_address)}), "unsupported: DW_OP_form_tls_address");
+  EXPECT_EQ(tr({op(DW_OP_implicit_pointer, 0x100, 0)}), "unsupported: DW_OP_implicit_pointer");
+  EXPECT_EQ(tr({op(DW_OP_GNU_implicit_pointer, 0x100, 0)}), "unsupported: DW_OP_GNU_implicit_pointer");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_convert, 0x30)}), "unsupported: DW_OP_convert");
+  EXPECT_EQ(tr({op(DW_OP_reg5), op(DW_OP_bit_piece, 3, 0)}),
+            "unsupported: a register location followed by other operations");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_bit_piece, 3, 0)}), "unsupported: DW_OP_bit_piece");
+  EXPECT_EQ(tr({op(DW_OP_push_object_address)}), "unsupported: DW_OP_push_object_address");
+  EXPECT_EQ(tr({op(0xc0)}), "unsupported: DW_OP 0xc0");
+  EXPECT_EQ(tr({op(0x00)}), "unsupported: DW_OP 0x00");
+}
+
+TEST(Location, EmptyExpressionIsOptimizedOut) {
+  Location l = translate_location(nullptr, 0, {});
+  EXPECT_EQ(l.kind, Location::Kind::Unavailable);
+  EXPECT_EQ(to_string(l), "unavailable: optimized out");
+}
+
+// ---- the building blocks target_vars.cpp uses ----
+
+TEST(Location, BuildingBlocks) {
+  EXPECT_EQ(to_string(loc_const(-3)), "-3");
+  EXPECT_EQ(to_string(loc_reg(5)), "reg5");
+  EXPECT_EQ(to_string(loc_add(loc_reg(5), 0)), "reg5");
+  EXPECT_EQ(to_string(loc_add(loc_add(loc_reg(5), 8), 8)), "reg5+16");
+  EXPECT_EQ(to_string(loc_add(loc_const(8), 8)), "16");
+  EXPECT_EQ(to_string(loc_deref(loc_reg(5), 4, false)), "deref4(reg5)");
+  EXPECT_EQ(to_string(loc_deref(loc_reg(5), 2, true)), "derefs2(reg5)");
+  EXPECT_EQ(to_string(loc_trunc(loc_reg(5), 4, true)), "s32(reg5)");
+  EXPECT_EQ(to_string(loc_trunc(loc_reg(5), 1, false)), "u8(reg5)");
+  EXPECT_EQ(to_string(loc_trunc(loc_reg(5), 8, true)), "reg5");
+  EXPECT_EQ(to_string(loc_bits(loc_deref(loc_reg(5), 4, false), 3, 5, false)), "bits(deref4(reg5), 3, 5)");
+  EXPECT_EQ(to_string(loc_bits(loc_reg(5), 0, 1, true)), "bitss(reg5, 0, 1)");
+  EXPECT_EQ(to_string(LocExprP()), "?");
+}
+
+TEST(Location, RegisterNames) {
+  EXPECT_STREQ(dwarf_reg_name(0), "rax");
+  EXPECT_STREQ(dwarf_reg_name(5), "rdi");
+  EXPECT_STREQ(dwarf_reg_name(4), "rsi");
+  EXPECT_STREQ(dwarf_reg_name(1), "rdx");
+  EXPECT_STREQ(dwarf_reg_name(2), "rcx");
+  EXPECT_STREQ(dwarf_reg_name(8), "r8");
+  EXPECT_STREQ(dwarf_reg_name(9), "r9");
+  EXPECT_STREQ(dwarf_reg_name(7), "rsp");
+  EXPECT_STREQ(dwarf_reg_name(16), "rip");
+  EXPECT_EQ(dwarf_reg_name(17), nullptr);
+}
+
+}  // namespace
+}  // namespace stapx::debug
