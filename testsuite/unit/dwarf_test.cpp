@@ -247,10 +247,10 @@ TEST_P(Dwarf, SixRegisterParametersThenTheStack) {
       {"a3", "short int", "reg1"},                // rdx
       {"a4", "char", "reg2"},                     // rcx
       {"a5", "long unsigned int", "reg8"},        // r8
-      {"a6", "void *", "reg9"},                   // r9
+      {"a6", "void*", "reg9"},                   // r9
       {"a7", "long int", "mem(reg7+8)"},          // above the return address
       {"a8", "int", "mem(reg7+16)"},
-      {"a9", "struct fx_inner *", "mem(reg7+24)"},
+      {"a9", "struct fx_inner*", "mem(reg7+24)"},
   };
   ASSERT_EQ(s.params.size(), std::size(want));
   for (size_t i = 0; i < std::size(want); ++i) {
@@ -273,9 +273,9 @@ TEST_P(Dwarf, ParameterTypesAreSpelledAsC) {
                      {"c", "enum fx_color"},
                      {"h", "fx_handle_t"},
                      {"s", "char const*"},
-                     {"argv", "char **"},
+                     {"argv", "char**"},
                      {"cvp", "int const volatile*"},
-                     {"u", "union fx_num *"},
+                     {"u", "union fx_num*"},
                      {"m", "enum fx_mode"},
                  }));
   std::vector<std::string> locs;
@@ -356,7 +356,7 @@ TEST_P(Dwarf, StructMembersMatchTheCompiler) {
   EXPECT_EQ(got, (std::vector<std::pair<std::string, std::string>>{
                      {"tag", "char"},
                      {"in", "struct fx_inner"},
-                     {"pin", "struct fx_inner *"},
+                     {"pin", "struct fx_inner*"},
                      {"grid", "int[2][3]"},
                      {"name", "char[16]"},
                      {"cv", "int const volatile"},
@@ -364,8 +364,8 @@ TEST_P(Dwarf, StructMembersMatchTheCompiler) {
                      {"color", "enum fx_color"},
                      {"u", "union fx_num"},
                      {"", "struct {...}"},
-                     {"pp", "void **"},
-                     {"argv", "char **"},
+                     {"pp", "void**"},
+                     {"argv", "char**"},
                      {"label", "char const*"},
                      {"longs", "long int[5]"},
                  }));
@@ -516,7 +516,7 @@ TEST_P(Dwarf, TypedefChainsAndQualifiers) {
 TEST_P(Dwarf, DISABLED_PointerToArrayTypedefIsSpelledWithItsName) {
   uint64_t off = 0;
   const DType* rowp = type("struct fx_outer")->find_member("rowp", off)->type;
-  EXPECT_EQ(rowp->to_string(), "fx_row_t *");
+  EXPECT_EQ(rowp->to_string(), "fx_row_t*");
 }
 
 TEST_P(Dwarf, FindType) {
@@ -547,7 +547,7 @@ TEST_P(Dwarf, DeclaredHereDefinedThere) {
   ProbeSite s = site("fx_use_opaque");
   const Variable* o = find_var(s.params, "o");
   ASSERT_NE(o, nullptr);
-  EXPECT_EQ(o->type->to_string(), "struct fx_opaque *");
+  EXPECT_EQ(o->type->to_string(), "struct fx_opaque*");
   const DType* decl = o->type->strip()->target()->strip();
   EXPECT_EQ(decl->kind, DType::Kind::Struct);
   EXPECT_FALSE(decl->incomplete());

@@ -37,7 +37,7 @@ std::string resolve(const debug::ProbeSite& site, const std::string& expr, std::
   Parsed p("probe begin { " + expr + " }");
   auto* stmt = static_cast<ast::ExprStmt*>(p.script->probes[0]->body->stmts[0]);
   std::optional<TargetAccess> a =
-      resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site, false, p.diags);
+      resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site, false, nullptr, p.diags);
   diag = p.diag_text.str();
   return a ? debug::to_string(a->value) : "(error)";
 }
@@ -59,8 +59,8 @@ TEST(KernelDwarf, VfsRead) {
   std::vector<std::string> got;
   for (const debug::Variable& v : s.params)
     got.push_back(v.name + ":" + v.type->to_string() + "@" + debug::to_string(v.loc));
-  EXPECT_EQ(got, (std::vector<std::string>{"file:struct file *@reg5", "buf:char *@reg4", "count:size_t@reg1",
-                                           "pos:loff_t *@reg2"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"file:struct file*@reg5", "buf:char*@reg4", "count:size_t@reg1",
+                                           "pos:loff_t*@reg2"}));
   ASSERT_NE(s.return_type, nullptr);
   EXPECT_EQ(s.return_type->to_string(), "ssize_t");
 
@@ -75,7 +75,7 @@ TEST(KernelDwarf, VfsRead) {
   ASSERT_NE(file, nullptr);
   uint64_t off = 0;
   ASSERT_NE(file->find_member("f_pos", off), nullptr);
-  EXPECT_EQ(off, 104u * 8);
+  EXPECT_EQ(off, 104u* 8);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 2.0) << "opening the vmlinux and resolving vfs_read";
   RecordProperty("seconds", std::to_string(seconds));

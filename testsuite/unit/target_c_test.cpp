@@ -45,7 +45,7 @@ const debug::ProbeSite& site(const std::string& fn) {
 std::optional<TargetAccess> resolve(const std::string& fn, const std::string& expr) {
   Parsed p("probe begin { " + expr + " }");
   auto* stmt = static_cast<ast::ExprStmt*>(p.script->probes[0]->body->stmts[0]);
-  auto a = resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site(fn), false, p.diags);
+  auto a = resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site(fn), false, nullptr, p.diags);
   EXPECT_TRUE(a) << fn << " " << expr << ": " << p.diag_text.str();
   return a;
 }
@@ -110,10 +110,10 @@ class Compiled {
       std::string where = "\"" + exprs[i].second + "\"";
       if (a->is_string)
         out << fmt::format("const char *stpx_{}(struct _stpx_context *c, char *buf) {{ return {}; }}\n", i,
-                           target_c(*a, where, "buf"));
+                           target_c(*a, where, [] { return std::string("buf"); }));
       else
         out << fmt::format("int64_t stpx_{}(struct _stpx_context *c) {{ return {}; }}\n", i,
-                           target_c(*a, where, ""));
+                           target_c(*a, where, [] { return std::string(); }));
     }
     out.close();
     std::string cmd = fmt::format("cc -std=gnu11 -O2 -fPIC -shared -Wall -Werror -Wno-unused-function -I{} -o {} {} 2>{}.err",

@@ -45,12 +45,13 @@ const debug::ProbeSite& site(const std::string& fn) {
 // return): the result, and what was reported.
 struct Resolved : Parsed {
   std::optional<TargetAccess> access;
+  std::vector<TargetAccess> saved;  // what a .return probe saves at entry
   explicit Resolved(const std::string& fn, const std::string& expr, bool is_return = false)
       : Parsed("probe begin { " + expr + " }") {
     EXPECT_EQ(diags.parse_errors(), 0u) << diag_text.str();
     auto* stmt = static_cast<ast::ExprStmt*>(script->probes[0]->body->stmts[0]);
     EXPECT_EQ(stmt->expr->kind, ast::ExprKind::Target);
-    access = resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site(fn), is_return, diags);
+    access = resolve_target(*static_cast<ast::TargetExpr*>(stmt->expr), site(fn), is_return, &saved, diags);
     if (access) {
       EXPECT_EQ(diags.errors(), 0u) << diag_text.str();
     }
@@ -92,11 +93,11 @@ struct Machine {
       case Op::Deref: {
         uint64_t v = 0;
         std::memcpy(&v, reinterpret_cast<const void*>(eval(e->a)), static_cast<size_t>(e->value));
-        return e->is_signed ? sext(v, static_cast<unsigned>(e->value * 8)) : v;
+        return e->is_signed ? sext(v, static_cast<unsigned>(e->value* 8)) : v;
       }
       case Op::Trunc: {
         uint64_t v = eval(e->a);
-        unsigned bits = static_cast<unsigned>(e->value * 8);
+        unsigned bits = static_cast<unsigned>(e->value* 8);
         return e->is_signed ? sext(v, bits) : bits >= 64 ? v : v & ((1ull << bits) - 1);
       }
       case Op::Bits: {
@@ -157,7 +158,7 @@ TEST(TargetVars, Indexing) {
   EXPECT_EQ(tree("fx_take_outer", "$p->rowp[0][1]"), "derefs4((deref8(reg5" + off(offsetof(fx_outer, rowp)) + "))+4)");
   // Indexing a pointer steps by the pointee's size.
   EXPECT_EQ(tree("fx_take_outer", "$p->pin[2]->a"),
-            "derefs4((deref8(reg5" + off(offsetof(fx_outer, pin)) + "))" + off(2 * sizeof(fx_inner)) + ")");
+            "derefs4((deref8(reg5" + off(offsetof(fx_outer, pin)) + "))" + off(2* sizeof(fx_inner)) + ")");
   EXPECT_EQ(tree("fx_kinds", "$s[-1]"), "derefs1(reg1-1)");
 }
 
@@ -377,10 +378,20 @@ TEST(TargetVars, LocationsItCannotRead) {
             0u);
 }
 
-TEST(TargetVars, NotImplementedForms) {
-  EXPECT_EQ(error("fx_take_outer", "$$parms"), "pretty-printing target variables ($$vars, $var$) is not implemented in this stapx version");
-  EXPECT_EQ(error("fx_take_outer", "$p$"), "pretty-printing target variables ($$vars, $var$) is not implemented in this stapx version");
-  EXPECT_EQ(error("fx_many", "$a1", true), "reading a parameter in a .return probe is not implemented in this stapx version");
+TEST(TargetVars, PrettyAndEntryForms) {
+  Resolved parms("fx_take_outer", "$$parms");
+  ASSERT_TRUE(parms.access) << parms.message();
+  EXPECT_TRUE(parms.access->is_pretty);
+  EXPECT_EQ(parms.access->format.rfind("p=0x%llx", 0), 0u) << parms.access->format;
+  Resolved pretty("fx_take_outer", "$p$");
+  ASSERT_TRUE(pretty.access) << pretty.message();
+  EXPECT_TRUE(pretty.access->is_pretty);
+  // A parameter in a .return probe is read from what the entry half saved.
+  Resolved entry("fx_many", "$a1", true);
+  ASSERT_TRUE(entry.access) << entry.message();
+  EXPECT_EQ(entry.access->entry_slot, 0);
+  ASSERT_EQ(entry.saved.size(), 1u);
+  EXPECT_EQ(debug::to_string(entry.saved[0].value), "reg5");
   const debug::ProbeSite& v = site("fx_void");
   EXPECT_EQ(error("fx_void", "$return", true),
             "unable to find local 'return' near pc " + hex(v.addr) + " in fx_void " + v.decl_file +
