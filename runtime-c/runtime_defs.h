@@ -36,6 +36,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 /* Tunables, with stap's defaults. */

@@ -375,17 +375,37 @@ std::string Codegen::builtin(const CallExpr* c) {
   switch (c->builtin) {
     case Builtin::Printf:
     case Builtin::Sprintf: {
+      // Each piece in turn: runs of plain conversions through vsnprintf,
+      // the others through the runtime; sprintf appends to a temporary.
       ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value);
-      std::string call_args = c_string(pf.kernel_format);
-      for (size_t i = 0; i < pf.conversions.size(); ++i) {
-        const char* cast = pf.conversions[i].type == Type::String                   ? "(const char *)"
-                           : pf.conversions[i].conv == 'c' || pf.conversions[i].conv == '*' ? "(int)"
-                                                                                             : "(long long)";
-        call_args += fmt::format(", {}{}", cast, args[i + 1]);
+      bool to_string = c->builtin == Builtin::Sprintf;
+      std::string t = to_string ? string_temp() : "";
+      if (to_string) stmts += t + "[0] = '\\0'; ";
+      for (const FormatPiece& piece : pf.pieces) {
+        if (!piece.special) {
+          if (piece.kernel_format.empty()) continue;
+          std::string call_args = c_string(piece.kernel_format);
+          for (size_t i = piece.first_arg; i < piece.first_arg + piece.nargs; ++i) {
+            const char* cast = pf.conversions[i].type == Type::String                         ? "(const char *)"
+                               : pf.conversions[i].conv == 'c' || pf.conversions[i].conv == '*' ? "(int)"
+                                                                                                 : "(long long)";
+            call_args += fmt::format(", {}{}", cast, args[i + 1]);
+          }
+          stmts += to_string ? fmt::format("_stpx_sprintf_cat({}, {}); ", t, call_args)
+                             : fmt::format("_stpx_printf(c, {}); ", call_args);
+          continue;
+        }
+        size_t a = piece.first_arg + 1;
+        std::string width = piece.width == -2 ? args[a++] : std::to_string(piece.width);
+        std::string prec = piece.precision == -2 ? args[a++] : std::to_string(piece.precision);
+        stmts += fmt::format(
+            "{{ const char *e_{0} = _stpx_format_special(c, {1}, '{2}', {3}, {4}, {5}, {6}); "
+            "if (unlikely(e_{0})) STPX_ERROR(e_{0}, {7}); }} ",
+            uniq(), to_string ? t : "NULL", piece.conv, c_string(piece.flags), width, prec, args[a],
+            where(c->loc));
       }
-      if (c->builtin == Builtin::Printf)
-        return fmt::format("({{ {}_stpx_printf(c, {}); }})", stmts, call_args);
-      return fmt::format("({{ {}_stpx_sprintf({}, {}); }})", stmts, string_temp(), call_args);
+      if (to_string) return fmt::format("({{ {}(const char *){}; }})", stmts, t);
+      return fmt::format("({{ {}}})", stmts);
     }
     case Builtin::Print:
     case Builtin::Println: {
@@ -799,6 +819,7 @@ void Codegen::tables() {
           out_.line("{} = _stpx_stat_alloc({});", global(g), hist(g));
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->arity > 0 && g->wrap) out_.line("_stpx_pmap_wrap({});", global(g));
       } else if (g->arity > 0) {
         std::string types;
         for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
@@ -807,6 +828,7 @@ void Codegen::tables() {
                   g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->wrap) out_.line("{}->wrap = true;", global(g));
       } else if (g->init) {
         if (g->type == Type::String)
           out_.line("_stpx_strcpy({}, {});", global(g),
