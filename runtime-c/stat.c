@@ -221,6 +221,16 @@ fail:
 	return NULL;
 }
 
+/* global a%: every CPU's map drops its oldest entry when full. */
+static void _stpx_pmap_wrap(struct _stpx_pmap *p)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		p->cpu[cpu]->wrap = true;
+	p->agg->wrap = true;
+}
+
 /* a[k] <<< v on this CPU; -ENOSPC when this CPU's map is full. */
 static int _stpx_pmap_add(struct _stpx_pmap *p, const union _stpx_key *keys, int64_t v)
 {

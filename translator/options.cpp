@@ -32,6 +32,9 @@ const char kUsage[] =
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
+    "  --suppress-handler-errors\n"
+    "                 count run-time errors in handlers quietly instead of\n"
+    "                 reporting them and exiting (no MAXERRORS/MAXSKIPPED exit)\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -48,6 +51,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   static const option long_opts[] = {{"help", no_argument, nullptr, 'h'},
                                      {"version", no_argument, nullptr, 'V'},
                                      {"vm", no_argument, nullptr, 1000},
+                                     {"suppress-handler-errors", no_argument, nullptr, 1001},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -93,6 +97,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'w': o.suppress_warnings = true; break;
       case 'W': o.warnings_as_errors = true; break;
       case 1000: o.vm = true; break;
+      // Handled in the runtime: errors are counted, not reported, and
+      // neither MAXERRORS nor MAXSKIPPED ends the session.
+      case 1001: o.defines.emplace_back("STPX_SUPPRESS_HANDLER_ERRORS", "1"); break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

@@ -109,6 +109,7 @@ void Elaborator::collect() {
         sym->arity = -2;  // an array of unknown arity
         sym->max_entries = g->max_entries;
       }
+      sym->wrap = g->wrap;
       if (g->init) {
         if (g->init->kind == ExprKind::Number || g->init->kind == ExprKind::String ||
             (g->init->kind == ExprKind::Unary &&
