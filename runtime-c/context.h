@@ -31,6 +31,8 @@ struct _stpx_context {
 	size_t print_len;
 	char print_buf[STPX_PRINT_BUF_SIZE];
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */
+	char tokenize_buf[MAXSTRINGLEN];	/* tokenize(): the string, */
+	int tokenize_pos;		/* and where its next token starts */
 	int64_t hist_scratch[STPX_HIST_SCRATCH_WORDS];
 	union _stpx_frame frames[MAXNESTING + 1];
 };

@@ -27,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/cred.h>
+#include <linux/ctype.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
