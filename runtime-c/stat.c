@@ -38,6 +38,8 @@ struct _stpx_hist {
 
 static inline size_t _stpx_stat_size(const struct _stpx_hist *h)
 {
+	/* The context's hist_scratch is sized by this (context.h). */
+	BUILD_BUG_ON(sizeof(struct _stpx_stat) != STPX_STAT_WORDS * sizeof(int64_t));
 	return sizeof(struct _stpx_stat) + (h ? h->buckets : 0) * sizeof(int64_t);
 }
 

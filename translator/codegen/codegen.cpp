@@ -79,6 +79,8 @@ class Codegen {
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
   std::string stat_read(const AtOpExpr* a);
+  std::string bucket_read(const AtOpExpr* a);
+  void foreach_bucket(const ForeachStmt* f);
   bool is_stat(const Symbol* s) const { return s->type == Type::Stats; }
   // The statistic's histogram descriptor, or "NULL".
   std::string hist(const Symbol* s) const {
@@ -207,6 +209,7 @@ std::string Codegen::expr(const Expr* e) {
 std::string Codegen::stat_read(const AtOpExpr* a) {
   std::string n = uniq();
   const Expr* arg = a->args[0];
+  if (!a->components.empty()) return bucket_read(a);
   if (a->name == "variance") {
     if (arg->kind == ExprKind::Var) {
       const Symbol* g = static_cast<const VarRef*>(arg)->sym;
@@ -231,6 +234,31 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
   if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
   return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
+}
+
+// @hist_log(s)[i]: merge every CPU's buckets into the context's scratch
+// space and read bucket i (0 .. buckets - 1, as _stpx_hist_bucket numbers
+// them: linear 0 is "under", N + 1 "over"; log 64 holds the zeros).
+std::string Codegen::bucket_read(const AtOpExpr* a) {
+  std::string n = uniq();
+  const Expr* arg = a->args[0];
+  std::string stmts = fmt::format("int64_t i_{} = {}; struct _stpx_stat *hs_{} = (struct _stpx_stat *)c->hist_scratch; ",
+                                  n, expr(a->components[0].index), n);
+  const Symbol* g;
+  if (arg->kind == ExprKind::Var) {
+    g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs_{}, {}); ", global(g), n, hist(g));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    g = ix->array->sym;
+    std::string k = keys(ix->keys, g, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs_{}, {}); ", global(g), k, n, hist(g));
+  }
+  stmts += fmt::format(
+      "if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) {{ snprintf(c->error_buf, MAXSTRINGLEN, "
+      "\"histogram bucket index %lld out of range\", (long long)i_{0}); STPX_ERROR(c->error_buf, {2}); }} ",
+      n, hist(g).substr(1), where(a->loc));
+  return fmt::format("({{ {}hs_{}->hist[i_{}]; }})", stmts, n, n);
 }
 
 // print(@hist_log(s)): merge every CPU's buckets into the context's
@@ -603,6 +631,10 @@ void Codegen::stmt(const Stmt* s) {
 // modify the map: elaboration rejects that).
 void Codegen::foreach(const ForeachStmt* f) {
   CWriter& w = *w_;
+  if (f->histogram) {
+    foreach_bucket(f);
+    return;
+  }
   const Symbol* a = f->array->sym;
   size_t site = foreach_sites_.size();
   foreach_sites_.push_back(a);
@@ -641,6 +673,28 @@ void Codegen::foreach(const ForeachStmt* f) {
   for (size_t i = 0; i < f->keys.size(); ++i)
     bind(f->keys[i], fmt::format("_stpx_map_key(m_{}, e_{}, {})", n, n, i));
   if (f->value) bind(f->value, fmt::format("_stpx_map_value(m_{}, e_{})", n, n));
+  stmt(f->body);
+}
+
+// foreach (b in @hist_log(s)): b runs over every bucket index, ascending
+// (or descending with b-), including the empty and out-of-range buckets.
+void Codegen::foreach_bucket(const ForeachStmt* f) {
+  CWriter& w = *w_;
+  auto* h = static_cast<const AtOpExpr*>(f->histogram);
+  const Expr* arg = h->args[0];
+  const Symbol* g = arg->kind == ExprKind::Var ? static_cast<const VarRef*>(arg)->sym
+                                               : static_cast<const IndexExpr*>(arg)->array->sym;
+  std::string n = uniq();
+  auto outer = w.block("");
+  w.line("int64_t nb_{} = {}.buckets, i_{};", n, hist(g).substr(1), n);
+  std::string bound = fmt::format("i_{} < nb_{}", n, n);
+  if (f->limit) {
+    w.line("int64_t lim_{} = {};", n, expr(f->limit));
+    bound += fmt::format(" && i_{} < lim_{}", n, n);
+  }
+  auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
+  w.line("STPX_ACTION({});", where(f->loc));
+  w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
   stmt(f->body);
 }
 
@@ -901,13 +955,13 @@ std::string Codegen::run() {
     out_.line("#define {} {}", name, value);
   }
   out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
-  int64_t words = 4;
+  int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) {
-    if (g->hist == Symbol::Hist::Log) words = std::max<int64_t>(words, 4 + 129);
+    if (g->hist == Symbol::Hist::Log) buckets = std::max<int64_t>(buckets, 129);
     if (g->hist == Symbol::Hist::Linear)
-      words = std::max<int64_t>(words, 4 + (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+      buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
   }
-  out_.line("#define STPX_HIST_SCRATCH_WORDS {}", words);
+  out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
   out_.line("#include \"runtime_defs.h\"");
   out_.blank();
   for (const Frame& f : frames) frame_struct(f);
