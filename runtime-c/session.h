@@ -76,7 +76,7 @@ static void _stpx_count_skip(void)
 	if (atomic_inc_return(&_stpx_skipped) == MAXSKIPPED + 1 &&
 	    !IS_ENABLED(STPX_SUPPRESS_HANDLER_ERRORS)) {
 		_stpx_report(STPX_MSG_ERROR,
-			     "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stapx -t for more details.");
+			     "ERROR: Skipped too many probes, check MAXSKIPPED or MAXTRYLOCK.");
 		atomic_inc(&_stpx_errors);
 		_stpx_request_exit();
 	}
