@@ -56,6 +56,7 @@ struct Symbol {
   bool assigned = false;
   bool used = false;
   int64_t max_entries = 0;       // global a[N]; 0: MAXMAPENTRIES
+  bool wrap = false;             // global a%: a full array drops its oldest entry
   struct Expr* init = nullptr;   // global initializer (literal), may be null
   // Statistics: the histogram a script prints of it, if any.
   enum class Hist : uint8_t { None, Log, Linear } hist = Hist::None;

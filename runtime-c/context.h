@@ -15,9 +15,11 @@
 struct _stpx_probe;
 
 /* Room to merge the largest histogram of the script (generated). */
-#ifndef STPX_HIST_SCRATCH_WORDS
-#define STPX_HIST_SCRATCH_WORDS 4
+#ifndef STPX_HIST_SCRATCH_BUCKETS
+#define STPX_HIST_SCRATCH_BUCKETS 0
 #endif
+/* int64_t fields of struct _stpx_stat before its buckets (stat.c checks). */
+#define STPX_STAT_WORDS 6
 
 struct _stpx_context {
 	atomic_t busy;
@@ -32,7 +34,9 @@ struct _stpx_context {
 	size_t print_len;
 	char print_buf[STPX_PRINT_BUF_SIZE];
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */
-	int64_t hist_scratch[STPX_HIST_SCRATCH_WORDS];
+	char tokenize_buf[MAXSTRINGLEN];	/* tokenize(): the string, */
+	int tokenize_pos;		/* and where its next token starts */
+	int64_t hist_scratch[STPX_STAT_WORDS + STPX_HIST_SCRATCH_BUCKETS];
 	union _stpx_frame frames[MAXNESTING + 1];
 };
 

@@ -23,6 +23,7 @@ struct _stpx_map {
 	u32 bucket_mask;
 	u8 key_types[STPX_MAX_KEYS];
 	u8 val_type;
+	bool wrap;		/* global a%: a full map drops its oldest entry */
 	u32 key_off[STPX_MAX_KEYS];
 	u32 val_off;
 	u32 val_size;
@@ -153,7 +154,12 @@ static void *_stpx_map_get(const struct _stpx_map *m, const union _stpx_key *key
 	return n ? _stpx_node_slot(m, n, m->val_off) : NULL;
 }
 
-/* The value slot of keys, created (zeroed) when absent; NULL when full. */
+static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n);
+
+/*
+ * The value slot of keys, created (zeroed) when absent; NULL when full,
+ * unless the map wraps: then the oldest entry makes room.
+ */
 static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
 {
 	u32 i, hash = _stpx_map_hash(m, keys);
@@ -161,8 +167,11 @@ static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
 
 	if (n)
 		return _stpx_node_slot(m, n, m->val_off);
-	if (list_empty(&m->free))
-		return NULL;
+	if (list_empty(&m->free)) {
+		if (!m->wrap || list_empty(&m->used))
+			return NULL;
+		_stpx_map_unlink(m, list_first_entry(&m->used, struct _stpx_map_node, lnode));
+	}
 	n = list_first_entry(&m->free, struct _stpx_map_node, lnode);
 	list_move_tail(&n->lnode, &m->used);
 	n->hash = hash;

@@ -61,12 +61,141 @@ static __printf(2, 3) void _stpx_printf(struct _stpx_context *c, const char *fmt
 	c->print_len = min_t(size_t, n, sizeof(c->print_buf) - 1);
 }
 
-static __printf(2, 3) const char *_stpx_sprintf(char *dst, const char *fmt, ...)
+/*
+ * Output of sprintf and of the conversions vsnprintf cannot do. "dst" is
+ * the string being built (sprintf), or NULL for the print buffer.
+ */
+static void _stpx_out_mem(struct _stpx_context *c, char *dst, const char *s, size_t n)
 {
+	size_t len;
+
+	if (!dst) {
+		_stpx_print_mem(c, s, n);
+		return;
+	}
+	len = strnlen(dst, MAXSTRINGLEN - 1);
+	n = min(n, (size_t)(MAXSTRINGLEN - 1 - len));
+	memcpy(dst + len, s, n);
+	dst[len + n] = '\0';
+}
+
+static void _stpx_out_pad(struct _stpx_context *c, char *dst, int64_t n)
+{
+	static const char spaces[] = "                                ";
+
+	while (n > 0) {
+		size_t chunk = min_t(int64_t, n, sizeof(spaces) - 1);
+
+		_stpx_out_mem(c, dst, spaces, chunk);
+		n -= chunk;
+	}
+}
+
+/* sprintf: appends to dst, cut at MAXSTRINGLEN - 1 bytes. */
+static __printf(2, 3) void _stpx_sprintf_cat(char *dst, const char *fmt, ...)
+{
+	size_t len = strnlen(dst, MAXSTRINGLEN - 1);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(dst, MAXSTRINGLEN, fmt, ap);
+	vsnprintf(dst + len, MAXSTRINGLEN - len, fmt, ap);
 	va_end(ap);
-	return dst;
+}
+
+/* The most bytes one %m or %M may dump. */
+#ifndef STPX_MAXMEMDUMP
+#define STPX_MAXMEMDUMP STPX_PRINT_BUF_SIZE
+#endif
+
+/* %#c: C escapes for non-printing characters, else \ooo. */
+static void _stpx_format_char_escaped(struct _stpx_context *c, char *dst, u8 ch, char *buf)
+{
+	static const char esc[] = "\aa\bb\tt\nn\vv\ff\rr";
+	const char *e = ch ? strchr(esc, ch) : NULL;
+
+	if (e && ((e - esc) % 2) == 0)
+		snprintf(buf, 8, "\\%c", e[1]);
+	else if (ch < 0x20 || ch >= 0x7f)
+		snprintf(buf, 8, "\\%03o", ch);
+	else
+		snprintf(buf, 8, "%c", ch);
+}
+
+/*
+ * One %b, %m, %M or %#c conversion. width and prec are -1 when absent.
+ * Returns NULL, or an error message (in c->error_buf) for a memory fault
+ * or a bad length.
+ */
+static const char *_stpx_format_special(struct _stpx_context *c, char *dst, char conv, const char *flags,
+					int64_t width, int64_t prec, int64_t v)
+{
+	bool left = strchr(flags, '-') != NULL;
+	bool user = strchr(flags, '#') != NULL;
+	char buf[64];
+	int64_t len, done;
+
+	switch (conv) {
+	case 'b': {
+		/* Native byte order, like the value in memory. */
+		u64 u = (u64)v;
+		size_t n = width > 0 ? (size_t)width : 8;
+
+		switch (n) {
+		case 1: { u8 x = u; _stpx_out_mem(c, dst, (const char *)&x, 1); break; }
+		case 2: { u16 x = u; _stpx_out_mem(c, dst, (const char *)&x, 2); break; }
+		case 4: { u32 x = u; _stpx_out_mem(c, dst, (const char *)&x, 4); break; }
+		default: _stpx_out_mem(c, dst, (const char *)&u, 8); break;
+		}
+		return NULL;
+	}
+	case 'c':
+		_stpx_format_char_escaped(c, dst, (u8)v, buf);
+		len = strlen(buf);
+		if (!left)
+			_stpx_out_pad(c, dst, width - len);
+		_stpx_out_mem(c, dst, buf, len);
+		if (left)
+			_stpx_out_pad(c, dst, width - len);
+		return NULL;
+	}
+
+	/* %m and %M: prec bytes at address v (default 1). */
+	if (prec < 0)
+		prec = 1;
+	if (prec > STPX_MAXMEMDUMP) {
+		snprintf(c->error_buf, MAXSTRINGLEN, "memory dump of %lld bytes exceeds STPX_MAXMEMDUMP",
+			 (long long)prec);
+		return c->error_buf;
+	}
+	len = conv == 'M' ? 2 * prec : prec;
+	if (!left)
+		_stpx_out_pad(c, dst, width - len);
+	for (done = 0; done < prec;) {
+		size_t chunk = min_t(int64_t, prec - done, conv == 'M' ? sizeof(buf) / 2 : sizeof(buf));
+		const void *src = (const void *)(unsigned long)(v + done);
+		long rc = user ? copy_from_user_nofault(buf, (const void __user *)src, chunk)
+			       : copy_from_kernel_nofault(buf, src, chunk);
+
+		if (rc) {
+			snprintf(c->error_buf, MAXSTRINGLEN, "%s read fault at 0x%016llx", user ? "user" : "kernel",
+				 (unsigned long long)(v + done));
+			return c->error_buf;
+		}
+		if (conv == 'M') {
+			char hex[sizeof(buf)];
+			size_t i;
+
+			for (i = 0; i < chunk; i++) {
+				hex[2 * i] = hex_asc_lo((u8)buf[i] >> 4);
+				hex[2 * i + 1] = hex_asc_lo(buf[i]);
+			}
+			_stpx_out_mem(c, dst, hex, 2 * chunk);
+		} else {
+			_stpx_out_mem(c, dst, buf, chunk);
+		}
+		done += chunk;
+	}
+	if (left)
+		_stpx_out_pad(c, dst, width - len);
+	return NULL;
 }

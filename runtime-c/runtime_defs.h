@@ -27,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/cred.h>
+#include <linux/ctype.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -36,6 +37,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 /* Tunables, with stap's defaults. */
@@ -74,15 +76,6 @@
 #error "MAXSTRINGLEN must be at least 2"
 #endif
 
-/* Types of map keys and values. */
-#define STPX_T_LONG 1
-#define STPX_T_STRING 2
-#define STPX_T_STAT 3
-
-/* One key of a map lookup: a long or a (NUL-terminated) string. */
-union _stpx_key {
-	int64_t l;
-	const char *s;
-};
+#include "stpx_types.h"
 
 #endif /* _STPX_RUNTIME_DEFS_H_ */

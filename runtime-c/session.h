@@ -61,6 +61,11 @@ static void _stpx_report(char type, const char *fmt, ...)
 
 static void _stpx_report_error(struct _stpx_context *c)
 {
+#ifdef STPX_SUPPRESS_HANDLER_ERRORS
+	/* As if every handler were wrapped in try { } catch { next }. */
+	atomic_inc(&_stpx_errors);
+	return;
+#endif
 	if (c->last_loc)
 		_stpx_report(STPX_MSG_ERROR, "ERROR: %s near %s", c->last_error, c->last_loc);
 	else
@@ -71,9 +76,10 @@ static void _stpx_report_error(struct _stpx_context *c)
 
 static void _stpx_count_skip(void)
 {
-	if (atomic_inc_return(&_stpx_skipped) == MAXSKIPPED + 1) {
+	if (atomic_inc_return(&_stpx_skipped) == MAXSKIPPED + 1 &&
+	    !IS_ENABLED(STPX_SUPPRESS_HANDLER_ERRORS)) {
 		_stpx_report(STPX_MSG_ERROR,
-			     "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stapx -t for more details.");
+			     "ERROR: Skipped too many probes, check MAXSKIPPED or MAXTRYLOCK.");
 		atomic_inc(&_stpx_errors);
 		_stpx_request_exit();
 	}

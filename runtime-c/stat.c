@@ -38,6 +38,8 @@ struct _stpx_hist {
 
 static inline size_t _stpx_stat_size(const struct _stpx_hist *h)
 {
+	/* The context's hist_scratch is sized by this (context.h). */
+	BUILD_BUG_ON(sizeof(struct _stpx_stat) != STPX_STAT_WORDS * sizeof(int64_t));
 	return sizeof(struct _stpx_stat) + (h ? h->buckets : 0) * sizeof(int64_t);
 }
 
@@ -219,6 +221,16 @@ static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 m
 fail:
 	_stpx_pmap_free(p);
 	return NULL;
+}
+
+/* global a%: every CPU's map drops its oldest entry when full. */
+static void _stpx_pmap_wrap(struct _stpx_pmap *p)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		p->cpu[cpu]->wrap = true;
+	p->agg->wrap = true;
 }
 
 /* a[k] <<< v on this CPU; -ENOSPC when this CPU's map is full. */

@@ -34,6 +34,9 @@ const char kUsage[] =
     "  -W             turn warnings into errors\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
     "  --btf          read kernel types from BTF even when DWARF is installed\n"
+    "  --suppress-handler-errors\n"
+    "                 count run-time errors in handlers quietly instead of\n"
+    "                 reporting them and exiting (no MAXERRORS/MAXSKIPPED exit)\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -52,6 +55,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"vm", no_argument, nullptr, 1000},
                                      {"debuginfo", required_argument, nullptr, 1001},
                                      {"btf", no_argument, nullptr, 1002},
+                                     {"suppress-handler-errors", no_argument, nullptr, 1003},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -99,6 +103,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1000: o.vm = true; break;
       case 1001: o.debuginfo_dirs.push_back(optarg); break;
       case 1002: o.prefer_btf = true; break;
+      // Handled in the runtime: errors are counted, not reported, and
+      // neither MAXERRORS nor MAXSKIPPED ends the session.
+      case 1003: o.defines.emplace_back("STPX_SUPPRESS_HANDLER_ERRORS", "1"); break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

@@ -72,6 +72,10 @@ static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 					     t[i].u.krp.maxactive);
 		} else {
 			unregister_kprobe(&t[i].u.kp);
+			/* Hits while another kprobe ran on that CPU (nested). */
+			if (t[i].u.kp.nmissed)
+				_stpx_report(STPX_MSG_WARNING, "WARNING: Missed %lu kprobe hits of %s",
+					     t[i].u.kp.nmissed, t[i].probe->pp);
 		}
 		t[i].registered = 0;
 	}

@@ -9,15 +9,65 @@ namespace {
 TEST(Format, ConversionsBecomeLongLong) {
   ParsedFormat f = parse_format("%d|%5x|%-3X|%s|%%|%i|%c");
   ASSERT_TRUE(f.error.empty()) << f.error;
-  EXPECT_EQ(f.kernel_format, "%lld|%5llx|%-3llX|%s|%%|%lld|%c");
+  ASSERT_EQ(f.pieces.size(), 1u);
+  EXPECT_FALSE(f.pieces[0].special);
+  EXPECT_EQ(f.pieces[0].kernel_format, "%lld|%5llx|%-3llX|%s|%%|%lld|%c");
+  EXPECT_EQ(f.pieces[0].nargs, 6u);
   ASSERT_EQ(f.conversions.size(), 6u);
   EXPECT_EQ(f.conversions[3].type, ast::Type::String);
   EXPECT_EQ(f.conversions[0].type, ast::Type::Long);
 }
 
+TEST(Format, PointerKeepsFlagsBeforeWidth) {
+  ParsedFormat f = parse_format("%-18p|%p");
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  ASSERT_EQ(f.pieces.size(), 1u);
+  EXPECT_EQ(f.pieces[0].kernel_format, "%#-18llx|%#llx");
+}
+
+TEST(Format, StarWidthsConsumeArguments) {
+  ParsedFormat f = parse_format("%*d %.*s %*.*x");
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  ASSERT_EQ(f.conversions.size(), 7u);
+  EXPECT_EQ(f.conversions[0].conv, '*');
+  EXPECT_EQ(f.conversions[1].conv, 'd');
+  EXPECT_EQ(f.conversions[2].conv, '*');
+  EXPECT_EQ(f.conversions[3].type, ast::Type::String);
+  EXPECT_EQ(f.pieces[0].kernel_format, "%*lld %.*s %*.*llx");
+  EXPECT_EQ(f.pieces[0].nargs, 7u);
+}
+
+TEST(Format, BinaryAndMemoryAreSpecialPieces) {
+  ParsedFormat f = parse_format("a%db%2bc%10.4Md%.*me%#cf");
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  ASSERT_EQ(f.pieces.size(), 9u);
+  EXPECT_EQ(f.pieces[0].kernel_format, "a%lldb");
+  EXPECT_EQ(f.pieces[0].nargs, 1u);
+  EXPECT_TRUE(f.pieces[1].special);
+  EXPECT_EQ(f.pieces[1].conv, 'b');
+  EXPECT_EQ(f.pieces[1].width, 2);
+  EXPECT_EQ(f.pieces[1].first_arg, 1u);
+  EXPECT_EQ(f.pieces[2].kernel_format, "c");
+  EXPECT_EQ(f.pieces[2].nargs, 0u);
+  EXPECT_EQ(f.pieces[3].conv, 'M');
+  EXPECT_EQ(f.pieces[3].width, 10);
+  EXPECT_EQ(f.pieces[3].precision, 4);
+  EXPECT_EQ(f.pieces[5].conv, 'm');
+  EXPECT_EQ(f.pieces[5].precision, -2);
+  EXPECT_EQ(f.pieces[5].nargs, 2u);
+  EXPECT_EQ(f.pieces[7].conv, 'c');
+  EXPECT_EQ(f.pieces[7].flags, "#");
+  EXPECT_EQ(f.pieces[8].kernel_format, "f");
+  ASSERT_EQ(f.conversions.size(), 6u);
+  EXPECT_EQ(f.conversions[3].conv, '*');
+  for (const FormatConversion& c : f.conversions) EXPECT_EQ(c.type, ast::Type::Long);
+}
+
 TEST(Format, BadConversionsAreErrors) {
   EXPECT_FALSE(parse_format("%q").error.empty());
   EXPECT_FALSE(parse_format("100%").error.empty());
+  EXPECT_FALSE(parse_format("%3b").error.empty());
+  EXPECT_TRUE(parse_format("%8b").error.empty());
   EXPECT_TRUE(parse_format("no conversions").conversions.empty());
 }
 

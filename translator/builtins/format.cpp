@@ -1,34 +1,59 @@
 // Parsing of stap format strings: %[flags][width][.precision]conv with
-// conv one of d i u o x X c s p %.
+// conv one of d i u o x X c s p b m M %.
 #include "translator/builtins/format.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
 namespace stapx {
 
+namespace {
+
+// Reads digits or a '*' at f[i]: -1 none, -2 '*', else the value (capped,
+// so a huge literal cannot overflow).
+int read_count(const std::string& f, size_t& i) {
+  if (i < f.size() && f[i] == '*') {
+    ++i;
+    return -2;
+  }
+  if (i >= f.size() || !std::isdigit(static_cast<unsigned char>(f[i]))) return -1;
+  long v = 0;
+  while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
+    v = std::min<long>(v * 10 + (f[i] - '0'), 1 << 20);
+    ++i;
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
 ParsedFormat parse_format(const std::string& f) {
   ParsedFormat out;
+  // The text piece being built: conversions from first_arg on.
+  auto text = [&]() -> FormatPiece& {
+    if (out.pieces.empty() || out.pieces.back().special) {
+      FormatPiece p;
+      p.first_arg = out.conversions.size();
+      out.pieces.push_back(p);
+    }
+    return out.pieces.back();
+  };
   for (size_t i = 0; i < f.size(); ++i) {
     if (f[i] != '%') {
-      out.kernel_format += f[i];
+      text().kernel_format += f[i];
       continue;
     }
     size_t start = i++;
+    size_t flags_start = i;
     while (i < f.size() && std::strchr("-+ 0#", f[i])) ++i;
-    // A '*' width or precision takes its value from the next argument.
-    if (i < f.size() && f[i] == '*') {
-      out.conversions.push_back({'*', ast::Type::Long});
-      ++i;
-    }
-    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
+    std::string flags = f.substr(flags_start, i - flags_start);
+    int width = read_count(f, i);
+    int precision = -1;
     if (i < f.size() && f[i] == '.') {
       ++i;
-      if (i < f.size() && f[i] == '*') {
-        out.conversions.push_back({'*', ast::Type::Long});
-        ++i;
-      }
-      while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
+      precision = read_count(f, i);
+      if (precision == -1) precision = 0;
     }
     if (i >= f.size()) {
       out.error = "incomplete conversion at end of format string";
@@ -36,9 +61,38 @@ ParsedFormat parse_format(const std::string& f) {
     }
     std::string spec = f.substr(start, i - start);
     char c = f[i];
+    bool alt = flags.find('#') != std::string::npos;
+    if (c == 'b' || c == 'm' || c == 'M' || (c == 'c' && alt)) {
+      if (c == 'b' && width != -1 && width != 1 && width != 2 && width != 4 && width != 8) {
+        out.error = "invalid width for %b: it writes 1, 2, 4 or 8 bytes";
+        return out;
+      }
+      FormatPiece p;
+      p.special = true;
+      p.conv = c;
+      p.flags = flags;
+      p.width = width;
+      p.precision = precision;
+      p.first_arg = out.conversions.size();
+      if (width == -2) out.conversions.push_back({'*', ast::Type::Long});
+      if (precision == -2) out.conversions.push_back({'*', ast::Type::Long});
+      out.conversions.push_back({c, ast::Type::Long});
+      p.nargs = out.conversions.size() - p.first_arg;
+      out.pieces.push_back(p);
+      continue;
+    }
+    size_t piece = &text() - &out.pieces[0];
+    size_t before = out.conversions.size();
+    if (width == -2) out.conversions.push_back({'*', ast::Type::Long});
+    if (precision == -2) out.conversions.push_back({'*', ast::Type::Long});
+    std::string kf;
     switch (c) {
       case '%':
-        out.kernel_format += "%%";
+        if (out.conversions.size() != before) {
+          out.error = "'*' is not allowed in %%";
+          return out;
+        }
+        kf = "%%";
         break;
       case 'd':
       case 'i':
@@ -46,25 +100,31 @@ ParsedFormat parse_format(const std::string& f) {
       case 'o':
       case 'x':
       case 'X':
-        out.kernel_format += spec + "ll" + (c == 'i' ? 'd' : c);
+        kf = spec + "ll" + (c == 'i' ? 'd' : c);
         out.conversions.push_back({c, ast::Type::Long});
         break;
-      case 'p':
-        out.kernel_format += spec + "#llx";
+      case 'p': {
+        std::string rest = spec.substr(1);
+        rest.erase(std::remove(rest.begin(), rest.end(), '#'), rest.end());
+        kf = "%#" + rest + "llx";
         out.conversions.push_back({c, ast::Type::Long});
         break;
+      }
       case 'c':
-        out.kernel_format += spec + "c";
+        kf = spec + "c";
         out.conversions.push_back({c, ast::Type::Long});
         break;
       case 's':
-        out.kernel_format += spec + "s";
+        kf = spec + "s";
         out.conversions.push_back({c, ast::Type::String});
         break;
       default:
         out.error = std::string("invalid or unsupported conversion '%") + c + "' in format string";
         return out;
     }
+    FormatPiece& t = out.pieces[piece];
+    t.kernel_format += kf;
+    t.nargs += out.conversions.size() - before;
   }
   return out;
 }

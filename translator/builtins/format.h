@@ -1,5 +1,7 @@
 // printf-style format strings: parsing stap's conversions and rewriting them
 // for the kernel's vsnprintf (every integer argument is a 64-bit long).
+// Conversions vsnprintf cannot do (%b binary, %m/%M memory, %#c escapes)
+// become pieces of their own, done by the runtime (_stpx_format_special).
 #pragma once
 
 #include <string>
@@ -10,14 +12,30 @@
 namespace stapx {
 
 struct FormatConversion {
-  char conv;       // 'd', 's', 'x', ...
+  char conv;       // 'd', 's', 'x', ... ; '*' for a width or precision
   ast::Type type;  // argument type it consumes
+};
+
+// A run of the format: either text for vsnprintf consuming `nargs`
+// arguments from `first_arg`, or one special conversion.
+struct FormatPiece {
+  bool special = false;
+  std::string kernel_format;  // !special
+  size_t first_arg = 0;       // index into conversions
+  size_t nargs = 0;
+  // special: conv is 'b', 'm', 'M' or 'c' (the '#' form); flags as
+  // written; width/precision: -1 absent, -2 '*' (its argument comes
+  // first, width before precision), else the literal value.
+  char conv = 0;
+  std::string flags;
+  int width = -1;
+  int precision = -1;
 };
 
 struct ParsedFormat {
   std::vector<FormatConversion> conversions;
-  std::string kernel_format;  // for vsnprintf
-  std::string error;          // empty when valid
+  std::vector<FormatPiece> pieces;
+  std::string error;  // empty when valid
 };
 
 ParsedFormat parse_format(const std::string& format);

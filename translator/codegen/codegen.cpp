@@ -81,6 +81,8 @@ class Codegen {
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
   std::string stat_read(const AtOpExpr* a);
+  std::string bucket_read(const AtOpExpr* a);
+  void foreach_bucket(const ForeachStmt* f);
   bool is_stat(const Symbol* s) const { return s->type == Type::Stats; }
   // The statistic's histogram descriptor, or "NULL".
   std::string hist(const Symbol* s) const {
@@ -215,6 +217,7 @@ std::string Codegen::expr(const Expr* e) {
 std::string Codegen::stat_read(const AtOpExpr* a) {
   std::string n = uniq();
   const Expr* arg = a->args[0];
+  if (!a->components.empty()) return bucket_read(a);
   if (a->name == "variance") {
     if (arg->kind == ExprKind::Var) {
       const Symbol* g = static_cast<const VarRef*>(arg)->sym;
@@ -239,6 +242,31 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
   if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
   return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
+}
+
+// @hist_log(s)[i]: merge every CPU's buckets into the context's scratch
+// space and read bucket i (0 .. buckets - 1, as _stpx_hist_bucket numbers
+// them: linear 0 is "under", N + 1 "over"; log 64 holds the zeros).
+std::string Codegen::bucket_read(const AtOpExpr* a) {
+  std::string n = uniq();
+  const Expr* arg = a->args[0];
+  std::string stmts = fmt::format("int64_t i_{} = {}; struct _stpx_stat *hs_{} = (struct _stpx_stat *)c->hist_scratch; ",
+                                  n, expr(a->components[0].index), n);
+  const Symbol* g;
+  if (arg->kind == ExprKind::Var) {
+    g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs_{}, {}); ", global(g), n, hist(g));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    g = ix->array->sym;
+    std::string k = keys(ix->keys, g, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs_{}, {}); ", global(g), k, n, hist(g));
+  }
+  stmts += fmt::format(
+      "if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) {{ snprintf(c->error_buf, MAXSTRINGLEN, "
+      "\"histogram bucket index %lld out of range\", (long long)i_{0}); STPX_ERROR(c->error_buf, {2}); }} ",
+      n, hist(g).substr(1), where(a->loc));
+  return fmt::format("({{ {}hs_{}->hist[i_{}]; }})", stmts, n, n);
 }
 
 // print(@hist_log(s)): merge every CPU's buckets into the context's
@@ -383,17 +411,37 @@ std::string Codegen::builtin(const CallExpr* c) {
   switch (c->builtin) {
     case Builtin::Printf:
     case Builtin::Sprintf: {
+      // Each piece in turn: runs of plain conversions through vsnprintf,
+      // the others through the runtime; sprintf appends to a temporary.
       ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value);
-      std::string call_args = c_string(pf.kernel_format);
-      for (size_t i = 0; i < pf.conversions.size(); ++i) {
-        const char* cast = pf.conversions[i].type == Type::String                   ? "(const char *)"
-                           : pf.conversions[i].conv == 'c' || pf.conversions[i].conv == '*' ? "(int)"
-                                                                                             : "(long long)";
-        call_args += fmt::format(", {}{}", cast, args[i + 1]);
+      bool to_string = c->builtin == Builtin::Sprintf;
+      std::string t = to_string ? string_temp() : "";
+      if (to_string) stmts += t + "[0] = '\\0'; ";
+      for (const FormatPiece& piece : pf.pieces) {
+        if (!piece.special) {
+          if (piece.kernel_format.empty()) continue;
+          std::string call_args = c_string(piece.kernel_format);
+          for (size_t i = piece.first_arg; i < piece.first_arg + piece.nargs; ++i) {
+            const char* cast = pf.conversions[i].type == Type::String                         ? "(const char *)"
+                               : pf.conversions[i].conv == 'c' || pf.conversions[i].conv == '*' ? "(int)"
+                                                                                                 : "(long long)";
+            call_args += fmt::format(", {}{}", cast, args[i + 1]);
+          }
+          stmts += to_string ? fmt::format("_stpx_sprintf_cat({}, {}); ", t, call_args)
+                             : fmt::format("_stpx_printf(c, {}); ", call_args);
+          continue;
+        }
+        size_t a = piece.first_arg + 1;
+        std::string width = piece.width == -2 ? args[a++] : std::to_string(piece.width);
+        std::string prec = piece.precision == -2 ? args[a++] : std::to_string(piece.precision);
+        stmts += fmt::format(
+            "{{ const char *e_{0} = _stpx_format_special(c, {1}, '{2}', {3}, {4}, {5}, {6}); "
+            "if (unlikely(e_{0})) STPX_ERROR(e_{0}, {7}); }} ",
+            uniq(), to_string ? t : "NULL", piece.conv, c_string(piece.flags), width, prec, args[a],
+            where(c->loc));
       }
-      if (c->builtin == Builtin::Printf)
-        return fmt::format("({{ {}_stpx_printf(c, {}); }})", stmts, call_args);
-      return fmt::format("({{ {}_stpx_sprintf({}, {}); }})", stmts, string_temp(), call_args);
+      if (to_string) return fmt::format("({{ {}(const char *){}; }})", stmts, t);
+      return fmt::format("({{ {}}})", stmts);
     }
     case Builtin::Print:
     case Builtin::Println: {
@@ -591,6 +639,10 @@ void Codegen::stmt(const Stmt* s) {
 // modify the map: elaboration rejects that).
 void Codegen::foreach(const ForeachStmt* f) {
   CWriter& w = *w_;
+  if (f->histogram) {
+    foreach_bucket(f);
+    return;
+  }
   const Symbol* a = f->array->sym;
   size_t site = foreach_sites_.size();
   foreach_sites_.push_back(a);
@@ -629,6 +681,28 @@ void Codegen::foreach(const ForeachStmt* f) {
   for (size_t i = 0; i < f->keys.size(); ++i)
     bind(f->keys[i], fmt::format("_stpx_map_key(m_{}, e_{}, {})", n, n, i));
   if (f->value) bind(f->value, fmt::format("_stpx_map_value(m_{}, e_{})", n, n));
+  stmt(f->body);
+}
+
+// foreach (b in @hist_log(s)): b runs over every bucket index, ascending
+// (or descending with b-), including the empty and out-of-range buckets.
+void Codegen::foreach_bucket(const ForeachStmt* f) {
+  CWriter& w = *w_;
+  auto* h = static_cast<const AtOpExpr*>(f->histogram);
+  const Expr* arg = h->args[0];
+  const Symbol* g = arg->kind == ExprKind::Var ? static_cast<const VarRef*>(arg)->sym
+                                               : static_cast<const IndexExpr*>(arg)->array->sym;
+  std::string n = uniq();
+  auto outer = w.block("");
+  w.line("int64_t nb_{} = {}.buckets, i_{};", n, hist(g).substr(1), n);
+  std::string bound = fmt::format("i_{} < nb_{}", n, n);
+  if (f->limit) {
+    w.line("int64_t lim_{} = {};", n, expr(f->limit));
+    bound += fmt::format(" && i_{} < lim_{}", n, n);
+  }
+  auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
+  w.line("STPX_ACTION({});", where(f->loc));
+  w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
   stmt(f->body);
 }
 
@@ -826,6 +900,7 @@ void Codegen::tables() {
           out_.line("{} = _stpx_stat_alloc({});", global(g), hist(g));
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->arity > 0 && g->wrap) out_.line("_stpx_pmap_wrap({});", global(g));
       } else if (g->arity > 0) {
         std::string types;
         for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
@@ -834,6 +909,7 @@ void Codegen::tables() {
                   g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->wrap) out_.line("{}->wrap = true;", global(g));
       } else if (g->init) {
         if (g->type == Type::String)
           out_.line("_stpx_strcpy({}, {});", global(g),
@@ -907,13 +983,13 @@ std::string Codegen::run() {
     out_.line("#define {} {}", name, value);
   }
   out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
-  int64_t words = 4;
+  int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) {
-    if (g->hist == Symbol::Hist::Log) words = std::max<int64_t>(words, 4 + 129);
+    if (g->hist == Symbol::Hist::Log) buckets = std::max<int64_t>(buckets, 129);
     if (g->hist == Symbol::Hist::Linear)
-      words = std::max<int64_t>(words, 4 + (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+      buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
   }
-  out_.line("#define STPX_HIST_SCRATCH_WORDS {}", words);
+  out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
   out_.line("#include \"runtime_defs.h\"");
   out_.blank();
   for (const Frame& f : frames) frame_struct(f);

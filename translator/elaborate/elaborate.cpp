@@ -60,6 +60,7 @@ class Elaborator {
   static void touch(Symbol* sym, Scope& sc, bool write);
   static bool is_stat_read(const AtOpExpr* a);
   static bool is_histogram(const AtOpExpr* a);
+  static bool is_bucket_read(const AtOpExpr* a);
   void histogram_of(AtOpExpr* a, Symbol* sym);
   void variance_of(AtOpExpr* a, Symbol* sym);
   bool printing_ = false;  // resolving the arguments of print/println
@@ -118,6 +119,7 @@ void Elaborator::collect() {
         sym->arity = -2;  // an array of unknown arity
         sym->max_entries = g->max_entries;
       }
+      sym->wrap = g->wrap;
       if (g->init) {
         if (g->init->kind == ExprKind::Number || g->init->kind == ExprKind::String ||
             (g->init->kind == ExprKind::Unary &&
@@ -445,6 +447,12 @@ bool Elaborator::is_histogram(const AtOpExpr* a) {
   return (a->name == "hist_log" && a->args.size() == 1) || (a->name == "hist_linear" && a->args.size() == 4);
 }
 
+// @hist_log(s)[i], @hist_linear(s, lo, hi, step)[i]: one bucket's count.
+bool Elaborator::is_bucket_read(const AtOpExpr* a) {
+  return is_histogram(a) && a->components.size() == 1 && a->components[0].field.empty() &&
+         a->components[0].index && a->pretty.empty();
+}
+
 // A statistic has one histogram shape; @hist_linear's bounds are literals.
 void Elaborator::histogram_of(AtOpExpr* a, Symbol* sym) {
   Symbol::Hist kind = a->name == "hist_log" ? Symbol::Hist::Log : Symbol::Hist::Linear;
@@ -545,7 +553,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         resolve_entry_expr(a, sc);
         break;
       }
-      if (is_histogram(a) && !printing_) {
+      if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
         diags_.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
         break;
       }
@@ -553,7 +561,9 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         diags_.report(DiagId::SemUnsupported, e->loc, "@" + a->name);
         break;
       }
-      if (!a->components.empty() || !a->pretty.empty())
+      if (is_bucket_read(a))
+        resolve_expr(a->components[0].index, sc);
+      else if (!a->components.empty() || !a->pretty.empty())
         diags_.report(DiagId::SemUnsupported, e->loc, "'->', '[' or '$' after @" + a->name);
       Expr* arg = a->args[0];
       if (arg->kind != ExprKind::Var && arg->kind != ExprKind::Index) {
@@ -724,7 +734,28 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
     case StmtKind::Foreach: {
       auto* f = static_cast<ForeachStmt*>(s);
       if (f->histogram) {
-        diags_.report(DiagId::SemUnsupported, f->histogram->loc, "foreach over a histogram");
+        // foreach (b in @hist_log(s)): b runs over the bucket indices.
+        auto* h = f->histogram->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(f->histogram) : nullptr;
+        if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || f->value ||
+            !f->aggregate.empty() || f->sort_column < 0) {
+          diags_.report(DiagId::SemUnsupported, f->histogram->loc,
+                        "this form of foreach over a histogram (use foreach (b in @hist_log(s)))");
+          break;
+        }
+        printing_ = true;  // the histogram is not read here: its buckets are counted
+        resolve_expr(h, sc);
+        printing_ = false;
+        VarRef* k = f->keys[0];
+        k->sym = lookup(k, sc, false);
+        if (k->sym) {
+          set_arity(k->sym, 0, k->loc);
+          k->sym->assigned = true;
+          touch(k->sym, sc, true);
+        }
+        if (f->limit) resolve_expr(f->limit, sc);
+        ++sc.loop_depth;
+        resolve_stmt(f->body, sc);
+        --sc.loop_depth;
         break;
       }
       if (!f->slice.empty()) diags_.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
@@ -881,7 +912,12 @@ Type Elaborator::infer(Expr* e) {
       if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
       infer(a->args[0]);
       unify(a->args[0], Type::Stats, a->args[0]->loc);
-      t = is_histogram(a) ? Type::Void : Type::Long;  // a histogram is only printed
+      // A histogram is printed, or one bucket of it read.
+      t = is_histogram(a) && !is_bucket_read(a) ? Type::Void : Type::Long;
+      if (is_bucket_read(a)) {
+        infer(a->components[0].index);
+        unify(a->components[0].index, Type::Long, a->components[0].index->loc);
+      }
       break;
     }
     case ExprKind::Target:
@@ -1084,6 +1120,16 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
     }
     case StmtKind::Foreach: {
       auto* f = static_cast<ForeachStmt*>(s);
+      if (f->histogram) {
+        infer(f->histogram);
+        if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
+        if (f->limit) {
+          infer(f->limit);
+          unify(f->limit, Type::Long, f->limit->loc);
+        }
+        infer_stmt(f->body, fn);
+        break;
+      }
       Symbol* a = f->array ? f->array->sym : nullptr;
       if (!a) break;
       for (size_t i = 0; i < f->keys.size() && i < a->key_types.size(); ++i) {
@@ -1183,6 +1229,7 @@ void Elaborator::check_expr(Expr* e) {
     }
     case ExprKind::AtOp:
       for (Expr* a : static_cast<AtOpExpr*>(e)->args) check_expr(a);
+      if (is_bucket_read(static_cast<AtOpExpr*>(e))) check_expr(static_cast<AtOpExpr*>(e)->components[0].index);
       break;
     case ExprKind::Unary:
       check_expr(static_cast<UnaryExpr*>(e)->operand);

@@ -86,7 +86,10 @@ void walk(const Expr* e, Needs& n) {
       walk(static_cast<const AssignExpr*>(e)->lhs, n);
       walk(static_cast<const AssignExpr*>(e)->rhs, n);
       break;
-    case ExprKind::AtOp: walk_all(static_cast<const AtOpExpr*>(e)->args, n); break;
+    case ExprKind::AtOp:
+      walk_all(static_cast<const AtOpExpr*>(e)->args, n);
+      for (const TargetComponent& c : static_cast<const AtOpExpr*>(e)->components) walk(c.index, n);
+      break;
     case ExprKind::Member: walk(static_cast<const MemberExpr*>(e)->base, n); break;
     default: break;
   }
@@ -117,6 +120,7 @@ void walk(const Stmt* s, Needs& n) {
       break;
     }
     case StmtKind::Foreach:
+      walk(static_cast<const ForeachStmt*>(s)->histogram, n);
       walk(static_cast<const ForeachStmt*>(s)->limit, n);
       walk(static_cast<const ForeachStmt*>(s)->body, n);
       break;

@@ -1,0 +1,110 @@
+/*
+ * runtime-c/map.c and stat.c compiled in user space over kernel_shim.h,
+ * with a few exported wrappers (runtime_shim.h) for the GoogleTest cases
+ * in runtime_test.cpp.
+ */
+#include "kernel_shim.h"
+
+unsigned int nr_cpu_ids = 2;
+int shim_cpu;
+
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "map.c"
+#include "stat.c"
+
+#include "runtime_shim.h"
+
+struct _stpx_map *shim_map_alloc(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max)
+{
+	return _stpx_map_alloc(nkeys, types, val, max);
+}
+void shim_map_free(struct _stpx_map *m) { _stpx_map_free(m); }
+void shim_map_wrap(struct _stpx_map *m) { m->wrap = true; }
+int64_t *shim_map_ref_l(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_ref(m, k); }
+char *shim_map_ref_s(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_ref(m, k); }
+int64_t shim_map_get_l(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_get_l(m, k); }
+const char *shim_map_get_s(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_get_s(m, k); }
+int shim_map_exists(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_get(m, k) != NULL; }
+void shim_map_delete(struct _stpx_map *m, const union _stpx_key *k) { _stpx_map_delete(m, k); }
+void shim_map_clear(struct _stpx_map *m) { _stpx_map_clear(m); }
+unsigned shim_map_count(struct _stpx_map *m) { return m->count; }
+
+size_t shim_map_sorted_keys(struct _stpx_map *m, int column, int desc, int agg, int64_t *out, size_t max)
+{
+	struct _stpx_map_node **buf = (struct _stpx_map_node **)calloc(m->max_entries, sizeof(*buf));
+	size_t n = _stpx_map_snapshot(m, buf), i;
+
+	if (column >= 0)
+		_stpx_map_sort(m, buf, n, column, desc, agg);
+	for (i = 0; i < n && i < max; i++)
+		out[i] = *(int64_t *)_stpx_map_key(m, buf[i], 0);
+	free(buf);
+	return n;
+}
+
+struct shim_stat {
+	const struct _stpx_hist *h;
+	struct _stpx_stat *pcpu;
+	int64_t scratch[STPX_STAT_WORDS + 1100];
+};
+
+struct shim_stat *shim_stat_new(int kind, int64_t lo, int64_t hi, int64_t step, int variance, int shift)
+{
+	struct shim_stat *s = (struct shim_stat *)calloc(1, sizeof(*s));
+	struct _stpx_hist *h = (struct _stpx_hist *)calloc(1, sizeof(*h));
+
+	h->kind = kind == 1 ? STPX_HIST_LOG : kind == 2 ? STPX_HIST_LINEAR : STPX_HIST_NONE;
+	h->lo = lo;
+	h->hi = hi;
+	h->step = step;
+	h->buckets = kind == 1 ? STPX_HIST_LOG_BUCKETS : kind == 2 ? (u32)((hi - lo) / step + 3) : 0;
+	h->variance = variance;
+	h->shift = shift;
+	s->h = h;
+	s->pcpu = _stpx_stat_alloc(h);
+	return s;
+}
+
+void shim_stat_free(struct shim_stat *s)
+{
+	_stpx_stat_free(s->pcpu);
+	free((void *)s->h);
+	free(s);
+}
+
+void shim_stat_add(struct shim_stat *s, int cpu, int64_t v) { _stpx_stat_add(per_cpu_ptr(s->pcpu, cpu), v, s->h); }
+
+void shim_stat_read(struct shim_stat *s, int64_t *count, int64_t *sum, int64_t *min, int64_t *max)
+{
+	struct _stpx_stat *agg = (struct _stpx_stat *)s->scratch;
+
+	_stpx_stat_read(s->pcpu, agg, s->h);
+	*count = agg->count;
+	*sum = agg->sum;
+	*min = agg->min;
+	*max = agg->max;
+}
+
+int64_t shim_stat_bucket(struct shim_stat *s, unsigned i)
+{
+	struct _stpx_stat *agg = (struct _stpx_stat *)s->scratch;
+
+	_stpx_stat_read(s->pcpu, agg, s->h);
+	return agg->hist[i];
+}
+
+unsigned shim_stat_bucket_of(struct shim_stat *s, int64_t v) { return _stpx_hist_bucket(s->h, v); }
+int64_t shim_stat_variance(struct shim_stat *s) { return _stpx_stat_variance(s->pcpu, s->h); }
+
+size_t shim_stat_print(struct shim_stat *s, char *out, size_t len)
+{
+	static struct _stpx_context c;
+	struct _stpx_stat *agg = (struct _stpx_stat *)s->scratch;
+
+	c.print_len = 0;
+	c.print_buf[0] = '\0';
+	_stpx_stat_read(s->pcpu, agg, s->h);
+	_stpx_hist_print(&c, agg, s->h);
+	snprintf(out, len, "%s", c.print_buf);
+	return c.print_len;
+}
