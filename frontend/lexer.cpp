@@ -45,9 +45,10 @@ size_t skip_blank(std::string_view s, size_t i) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
+  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
   size_t i = 0;
-  auto push = [&](TokKind k, size_t b, size_t e) {
-    out.push_back({k, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+  auto push = [&](TokKind k, size_t b, size_t e, PpMark pp = PpMark::None) {
+    out.push_back({k, pp, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
   };
   while (true) {
     size_t start = skip_blank(s, i);
@@ -116,7 +117,16 @@ std::vector<Token> tokenize(std::string_view s) {
           len = e.ops[k].size();
           break;
         }
-      push(TokKind::Op, i, i + len);
+      PpMark pp = PpMark::None;
+      if (c == '%' && len == 2) {
+        switch (s[i + 1]) {
+          case '(': pp = PpMark::Open; break;
+          case '?': pp = PpMark::Then; break;
+          case ':': pp = PpMark::Else; break;
+          case ')': pp = PpMark::Close; break;
+        }
+      }
+      push(TokKind::Op, i, i + len, pp);
       i += len;
     }
   }
