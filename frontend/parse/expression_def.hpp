@@ -88,8 +88,9 @@ const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 const auto keyword = x3::lexeme[keywords >> !(x3::alnum | x3::char_("_$"))];
 
 // Letters, digits, '_' and '$' (stap allows '$' after the first character).
+// (raw: the attribute is assigned once, not built char by char)
 const auto identifier_def =
-    x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_("_$"))];
+    x3::raw[x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_("_$"))]];
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
   _val(ctx).name = std::move(_attr(ctx));
@@ -155,7 +156,7 @@ const auto target_component_def =
 const auto pretty_def = x3::no_skip[x3::string("$$") | x3::string("$")];
 
 // Struct fields may be named like keywords ("->next").
-const auto field_name_def = x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+const auto field_name_def = x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))]];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
   _val(ctx).base = std::move(at_c<0>(_attr(ctx)));

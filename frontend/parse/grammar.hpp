@@ -21,6 +21,9 @@ struct blank_parser : x3::parser<blank_parser> {
   static bool const has_attribute = false;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    // Fast path: X3 skips before every primitive it tries, and most of
+    // those calls start on a token.
+    if (first == last || (*first > ' ' && *first != '#' && *first != '/')) return false;
     It p = first;
     while (p != last) {
       char c = *p;

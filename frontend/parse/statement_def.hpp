@@ -180,7 +180,7 @@ const auto literal_def = number_ref[to_val] | string_ref[to_val] | argref_ref[to
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
 // A name, wildcards allowed ("sys_*", "**"), not starting with a digit.
 const auto component_name_def =
-    x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))];
+    x3::raw[x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))]];
 const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
 const auto point_suffix_def = x3::string("?") | x3::string("!");
 
