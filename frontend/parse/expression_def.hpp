@@ -218,26 +218,53 @@ const auto multi_in_def = mark >>
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
 
-// Lookahead without building anything: an identifier, then `c`.
-struct ident_then_parser : x3::parser<ident_then_parser> {
-  using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
-  char c;
-  constexpr explicit ident_then_parser(char ch) : c(ch) {}
+// The operands that start with an identifier, tried first as they are the
+// most common: a call (name then '('), an array index (name then '['), or
+// a variable. The name is scanned once and the next token decides, instead
+// of the other alternatives failing one by one and the name being parsed up
+// to three times. Keywords are no operands.
+struct ident_operand_parser : x3::parser<ident_operand_parser> {
+  using attribute_type = Operand;
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !(std::isalpha(static_cast<unsigned char>(*first)) || *first == '_')) return false;
+    It end = first + 1;
+    while (end != last && (std::isalnum(static_cast<unsigned char>(*end)) || *end == '_' || *end == '$')) ++end;
+    It k = first;
+    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    It next = end;
+    x3::skip_over(next, last, ctx);
+    if (next != last && *next == '(') {
+      Call c;
+      if (!call.parse(first, last, ctx, x3::unused, c)) return false;
+      attr = std::move(c);
+    } else if (next != last && *next == '[') {
+      Index ix;
+      if (!index.parse(first, last, ctx, x3::unused, ix)) return false;
+      attr = std::move(ix);
+    } else {
+      Ident id;
+      id.pos = first;
+      id.name.assign(first, end);
+      attr = std::move(id);
+      first = end;
+    }
+    return true;
+  }
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
-    It p = first;
-    x3::skip_over(p, last, ctx);
-    if (p == last || !(std::isalpha(static_cast<unsigned char>(*p)) || *p == '_')) return false;
-    while (p != last && (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_' || *p == '$')) ++p;
-    x3::skip_over(p, last, ctx);
-    return p != last && *p == c;
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Operand op;
+    if (!parse(first, last, ctx, rctx, op)) return false;
+    x3::traits::move_to(std::move(op), attr);
+    return true;
   }
 };
-const auto primary_def = number_rule[to_val] | string_rule[to_val] |
+inline constexpr ident_operand_parser ident_operand{};
+
+const auto primary_def = ident_operand[to_val] | number_rule[to_val] | string_rule[to_val] |
                          paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
-                         at_op[to_val] | embedded[to_val] | (ident_then_parser('(') >> call)[to_val] |
-                         (ident_then_parser('[') >> index)[to_val] | ident_rule[to_val];
+                         at_op[to_val] | embedded[to_val];
 
 inline const auto make_op = [](auto& ctx) {
   _val(ctx).op = std::move(_attr(ctx));
