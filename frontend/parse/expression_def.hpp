@@ -228,9 +228,10 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last || !(std::isalpha(static_cast<unsigned char>(*first)) || *first == '_')) return false;
+    auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    if (first == last || !alpha(*first)) return false;
     It end = first + 1;
-    while (end != last && (std::isalnum(static_cast<unsigned char>(*end)) || *end == '_' || *end == '$')) ++end;
+    while (end != last && (alpha(*end) || (*end >= '0' && *end <= '9') || *end == '$')) ++end;
     It k = first;
     if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
     It next = end;
