@@ -278,7 +278,7 @@ const auto postfix_op_def = mark >> postfix_text[make_op];
 const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
                                _val(ctx).field = std::move(_attr(ctx));
                              })];
-const auto member_chain = +member_comp >> *target_component >> -pretty;
+const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
 
 const auto postfix_def =
     primary[to_val] >>
@@ -290,7 +290,7 @@ const auto postfix_def =
       if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
       _val(ctx) = std::move(m);
     })]) >>
-    -(postfix_op[([](auto& ctx) {
+    -(peek("+-") >> postfix_op[([](auto& ctx) {
       Unary u;
       u.op = "post" + _attr(ctx).op;
       u.pos = _attr(ctx).pos;
@@ -304,7 +304,7 @@ const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!"
                             x3::lexeme[x3::string("&") >> !x3::lit('&')];
 const auto unary_op_def = mark >> unary_text[make_op];
 
-const auto unary_def = (unary_op > unary)[([](auto& ctx) {
+const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
                          u.pos = at_c<0>(_attr(ctx)).pos;
                          u.op = std::move(at_c<0>(_attr(ctx)).op);
@@ -328,7 +328,7 @@ const auto assign_op_def = mark >> assign_text[make_op];
 const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).first = std::move(_attr(ctx));
                        })] >>
-                       *((binary_op > unary)[([](auto& ctx) {
+                       *((peek("=!<>|&^.+-*/%i") >> binary_op > unary)[([](auto& ctx) {
                          ChainLink link;
                          auto& op = at_c<0>(_attr(ctx));
                          link.op = std::move(op.op);
@@ -355,7 +355,7 @@ const auto ternary_def = binary[to_val] >>
                          })]);
 
 const auto assign_def =
-    ternary[to_val] >> -((assign_op > assign)[([](auto& ctx) {
+    ternary[to_val] >> -((peek("=+-*/%<>&|^.") >> assign_op > assign)[([](auto& ctx) {
       Assign a;
       auto& op = at_c<0>(_attr(ctx));
       a.op = std::move(op.op);

@@ -116,6 +116,25 @@ struct keyword_parser : x3::parser<keyword_parser> {
 };
 inline constexpr keyword_parser kw(const char* word) { return keyword_parser(word); }
 
+// Matches nothing; fails unless the next character (after blanks) is one
+// of `chars`. A guard in front of an alternative that would fail on any
+// other character anyway, so that X3 does not enter its rules to find out.
+struct peek_parser : x3::parser<peek_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* chars;
+  constexpr explicit peek_parser(const char* cs) : chars(cs) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last) return false;
+    for (const char* c = chars; *c; ++c)
+      if (*first == *c) return true;
+    return false;
+  }
+};
+inline constexpr peek_parser peek(const char* chars) { return peek_parser(chars); }
+
 
 
 }  // namespace stapx::parse::grammar
