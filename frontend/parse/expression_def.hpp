@@ -85,12 +85,25 @@ const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
 const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
 const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
-const auto keyword = x3::lexeme[keywords >> !(x3::alnum | x3::char_("_$"))];
 
-// Letters, digits, '_' and '$' (stap allows '$' after the first character).
-// (raw: the attribute is assigned once, not built char by char)
-const auto identifier_def =
-    x3::raw[x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_("_$"))]];
+// Letters, digits, '_' and '$' (stap allows '$' after the first character),
+// not a keyword. Scans the name once and assigns it once.
+struct identifier_parser : x3::parser<identifier_parser> {
+  using attribute_type = std::string;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !ident_start(*first)) return false;
+    It end = first + 1;
+    while (end != last && ident_char(*end)) ++end;
+    It k = first;
+    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    x3::traits::move_to(first, end, attr);
+    first = end;
+    return true;
+  }
+};
+const auto identifier_def = identifier_parser{};
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
   _val(ctx).name = std::move(_attr(ctx));
@@ -228,10 +241,9 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
     x3::skip_over(first, last, ctx);
-    auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-    if (first == last || !alpha(*first)) return false;
+    if (first == last || !ident_start(*first)) return false;
     It end = first + 1;
-    while (end != last && (alpha(*end) || (*end >= '0' && *end <= '9') || *end == '$')) ++end;
+    while (end != last && ident_char(*end)) ++end;
     It k = first;
     if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
     It next = end;

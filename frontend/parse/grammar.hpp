@@ -96,6 +96,11 @@ inline const key_list_type key_list_ref = "expression";
 inline const at_op_type at_op_ref = "@ operator";
 inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
 
+// ASCII tests for names (X3's classes call libc's; the driver has
+// rejected bytes outside ASCII in code already).
+inline bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9') || c == '$'; }
+
 // A reserved word, not the prefix of a longer identifier. It names itself
 // in "expected 'in'" messages (an X3 lexeme would show its C++ type).
 struct keyword_parser : x3::parser<keyword_parser> {
@@ -109,7 +114,7 @@ struct keyword_parser : x3::parser<keyword_parser> {
     It i = first;
     for (const char* w = word; *w; ++w, ++i)
       if (i == last || *i != *w) return false;
-    if (i != last && (std::isalnum(static_cast<unsigned char>(*i)) || *i == '_' || *i == '$')) return false;
+    if (i != last && ident_char(*i)) return false;
     first = i;
     return true;
   }

@@ -163,10 +163,14 @@ const auto null_stmt = x3::lit(';')[([](auto& ctx) {
   _val(ctx) = std::move(s);
 })];
 
-// Any statement may be followed by one ';'.
-const auto statement_def = ((block[to_val] | if_stmt[to_val] | while_stmt[to_val] |
-                             for_stmt[to_val] | foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
-                             return_stmt[to_val] | delete_stmt[to_val] | expr_stmt[to_val]) >>
+// Any statement may be followed by one ';'. The keyword statements are
+// tried only on a keyword's first letter (peek), as most statements are
+// expressions.
+const auto statement_def = ((block[to_val] |
+                             (peek("iwftnbcrd") >> (if_stmt[to_val] | while_stmt[to_val] | for_stmt[to_val] |
+                                                    foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
+                                                    return_stmt[to_val] | delete_stmt[to_val])) |
+                             expr_stmt[to_val]) >>
                             -x3::lit(';')) |
                            null_stmt;
 
