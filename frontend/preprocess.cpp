@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstring>
 #include <set>
+#include <span>
 
 namespace stapx {
 
@@ -49,8 +50,8 @@ class Preprocessor {
   bool argument(const PTok& t, std::vector<PTok>& out, int depth);
   size_t define(const std::vector<PTok>& in, size_t i);
   bool conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested);
-  bool condition(const std::vector<PTok>& c);
-  bool comparison(const std::vector<PTok>& c, size_t& i);
+  bool condition(std::span<const PTok> c);
+  bool comparison(std::span<const PTok> c, size_t& i);
 
   SourceManager& sm_;
   uint32_t file_;
@@ -229,22 +230,24 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       return;
     }
     // Arguments: token runs split by commas outside brackets.
-    std::vector<std::vector<PTok>> args;
+    // Each argument is a run of `in` (a view, not a copy).
+    std::vector<std::span<const PTok>> args;
     ++i;
     if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
       int nest = 0;
-      args.emplace_back();
+      size_t arg_begin = i + 1;
       for (++i; i < in.size(); ++i) {
-        std::string_view s = text(in[i]);
-        if ((s == ")" || s == "]" || s == "}") && nest == 0) break;
-        if (s == "(" || s == "[" || s == "{") ++nest;
-        if (s == ")" || s == "]" || s == "}") --nest;
-        if (s == "," && nest == 0) {
-          args.emplace_back();
-          continue;
+        if (in[i].tok.kind != TokKind::Op || in[i].tok.end - in[i].tok.begin != 1) continue;
+        char c = text(in[i])[0];
+        if ((c == ')' || c == ']' || c == '}') && nest == 0) break;
+        if (c == '(' || c == '[' || c == '{') ++nest;
+        if (c == ')' || c == ']' || c == '}') --nest;
+        if (c == ',' && nest == 0) {
+          args.emplace_back(in.data() + arg_begin, i - arg_begin);
+          arg_begin = i + 1;
         }
-        args.back().push_back(in[i]);
       }
+      args.emplace_back(in.data() + arg_begin, std::min(i, in.size()) - arg_begin);
       if (i >= in.size() || !is(in[i], ")")) {
         error(t, "')' closing the arguments of @" + name);
         return;
@@ -260,6 +263,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     }
     uint32_t exp = sm_.add_expansion({"@" + name, loc(t), t.expansion});
     std::vector<PTok> body;
+    body.reserve(m->body.size());
     const std::string& body_text = sm_.file(m->file).text;
     for (const Token& b : m->body) {
       if (b.kind == TokKind::At) {
@@ -281,7 +285,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
 }
 
 // One comparison of a condition: LHS OP RHS.
-bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
+bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   // Errors point where stap's do: at an operand that cannot start a
   // comparison, at the missing operator, or at a mismatched right operand.
   auto at = [&](size_t k) -> const PTok& { return k < c.size() ? c[k] : *cond_end_; };
@@ -400,7 +404,7 @@ bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
 }
 
 // COND := AND ('||' AND)* ; AND := CMP ('&&' CMP)*  (no parentheses, as stap)
-bool Preprocessor::condition(const std::vector<PTok>& c) {
+bool Preprocessor::condition(std::span<const PTok> c) {
   if (c.empty()) return false;
   size_t i = 0;
   bool any = false;
@@ -458,11 +462,11 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
     }
     changed_ = true;
     const PTok& open = t;
-    std::vector<PTok> cond;
-    for (++i; i < in.size() && !is(in[i], PpMark::Then); ++i) {
+    // The condition is the run of tokens up to '%?' (a view, not a copy).
+    size_t cond_begin = ++i;
+    for (; i < in.size() && !is(in[i], PpMark::Then); ++i)
       if (is(in[i], PpMark::Open) || is(in[i], PpMark::Close) || is(in[i], PpMark::Else)) break;
-      cond.push_back(in[i]);
-    }
+    std::span<const PTok> cond(in.data() + cond_begin, i - cond_begin);
     if (i >= in.size() || !is(in[i], PpMark::Then)) {
       error(open, "'%?' after the condition");
       return false;
