@@ -73,12 +73,9 @@ const x3::rule<class pretty_class, std::string> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
 const at_op_type at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
-const x3::rule<class postfix_class, Operand> postfix = "expression";
 const x3::rule<class unary_class, Operand> unary = "expression";
 const x3::rule<class chain_class, Chain> chain = "expression";
-const x3::rule<class binary_class, Operand> binary = "expression";
 const x3::rule<class ternary_class, Operand> ternary = "expression";
-const x3::rule<class assign_class, Operand> assign = "expression";
 const expr_type expr_rule = "expression";
 const x3::rule<class postfix_op_class, OpTok> postfix_op = "operator";
 const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
@@ -292,8 +289,10 @@ const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx)
                              })];
 const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
 
-const auto postfix_def =
-    primary[to_val] >>
+// The operand rules are few on purpose: every rule level moves its
+// Operand into the parent's, so postfix is part of unary, the chain's
+// unwrapping part of ternary and assignment part of expr_rule.
+const auto postfix = primary[to_val] >>
     -(member_chain[([](auto& ctx) {
       Member m;
       m.base = std::move(_val(ctx));
@@ -323,7 +322,7 @@ const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          u.operand = std::move(at_c<1>(_attr(ctx)));
                          _val(ctx) = std::move(u);
                        })] |
-                       postfix[to_val];
+                       postfix;
 
 // A binary operator, not the first half of a compound assignment ("+=")
 // nor of the aggregation operator "<<<".
@@ -349,7 +348,8 @@ const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).rest.push_back(std::move(link));
                        })]);
 
-const auto binary_def = chain[([](auto& ctx) {
+// A chain of one operand is that operand.
+const auto binary = chain[([](auto& ctx) {
   Chain& c = _attr(ctx);
   if (c.rest.empty())
     _val(ctx) = std::move(c.first);
@@ -357,7 +357,7 @@ const auto binary_def = chain[([](auto& ctx) {
     _val(ctx) = std::move(c);
 })];
 
-const auto ternary_def = binary[to_val] >>
+const auto ternary_def = binary >>
                          -(('?' > expr_rule > ':' > ternary)[([](auto& ctx) {
                            Ternary t;
                            t.cond = std::move(_val(ctx));
@@ -366,8 +366,8 @@ const auto ternary_def = binary[to_val] >>
                            _val(ctx) = std::move(t);
                          })]);
 
-const auto assign_def =
-    ternary[to_val] >> -((peek("=+-*/%<>&|^.") >> assign_op > assign)[([](auto& ctx) {
+const auto expr_rule_def =
+    ternary[to_val] >> -((peek("=+-*/%<>&|^.") >> assign_op > expr_rule)[([](auto& ctx) {
       Assign a;
       auto& op = at_c<0>(_attr(ctx));
       a.op = std::move(op.op);
@@ -377,14 +377,12 @@ const auto assign_def =
       _val(ctx) = std::move(a);
     })]);
 
-const auto expr_rule_def = assign;
-
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,
                     assign_text, assign_op)
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
 BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)
 BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
-                    primary, postfix, unary, chain, binary, ternary, assign, expr_rule)
+                    primary, unary, chain, ternary, expr_rule)
 
 }  // namespace stapx::parse::grammar
