@@ -564,14 +564,15 @@ uint32_t Preprocessor::run() {
 }  // namespace
 
 const MacroTable::Macro* MacroTable::find(uint32_t file, const std::string& name) const {
-  if (auto it = local_.find({file, name}); it != local_.end()) return &it->second;
+  if (auto f = local_.find(file); f != local_.end())
+    if (auto it = f->second.find(name); it != f->second.end()) return &it->second;
   if (auto it = library_.find(name); it != library_.end()) return &it->second;
   return nullptr;
 }
 
 bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
   if (library) return library_.emplace(name, std::move(m)).second;
-  return local_.emplace(std::make_pair(file, name), std::move(m)).second;
+  return local_[file].emplace(name, std::move(m)).second;
 }
 
 uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
