@@ -5,8 +5,11 @@
 // every CallExpr a target, and every Expr a type other than Unknown.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -22,20 +25,49 @@ struct Node {
   virtual ~Node() = default;
 };
 
+// Nodes are placement-new'ed into large chunks (a bump allocator: no
+// malloc per node, and they sit together in memory); the arena runs their
+// destructors, in creation order, and frees the chunks when it dies.
 class Arena {
  public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena() {
+    for (Node* n : nodes_) n->~Node();
+    for (void* c : chunks_) ::operator delete(c);
+  }
+
   template <typename T, typename... Args>
   T* make(SourceLoc loc, Args&&... args) {
-    auto node = std::make_unique<T>(std::forward<Args>(args)...);
+    static_assert(alignof(T) <= alignof(std::max_align_t));
+    T* node = new (allocate(sizeof(T))) T(std::forward<Args>(args)...);
     node->loc = loc;
-    T* raw = node.get();
-    nodes_.push_back(std::move(node));
-    return raw;
+    nodes_.push_back(node);
+    return node;
   }
   size_t size() const { return nodes_.size(); }
 
  private:
-  std::vector<std::unique_ptr<Node>> nodes_;
+  static constexpr size_t kChunk = 64 * 1024;
+  void* allocate(size_t n) {
+    n = (n + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+    if (n > left_) {
+      size_t size = std::max(n, kChunk);
+      chunks_.push_back(::operator new(size));
+      next_ = static_cast<char*>(chunks_.back());
+      left_ = size;
+    }
+    void* p = next_;
+    next_ += n;
+    left_ -= n;
+    return p;
+  }
+
+  std::vector<Node*> nodes_;
+  std::vector<void*> chunks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
 };
 
 // ---- Symbols (filled in by elaboration) ----

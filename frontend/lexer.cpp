@@ -9,8 +9,14 @@ namespace stapx {
 
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// ASCII tests, not libc's (a call each): bytes outside ASCII are no
+// part of any token here, and the parser rejects them in code.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool ident_start(char c) { return is_alpha(c) || c == '_'; }
+bool ident_char(char c) { return is_alnum(c) || c == '_'; }
 bool ident_tail(char c) { return ident_char(c) || c == '$'; }
 
 // Longest first.
@@ -25,7 +31,7 @@ constexpr const char* kOps[] = {
 size_t skip_blank(std::string_view s, size_t i) {
   while (i < s.size()) {
     char c = s[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (is_space(c)) {
       ++i;
     } else if (c == '#' || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
       size_t nl = s.find('\n', i);
@@ -45,9 +51,10 @@ size_t skip_blank(std::string_view s, size_t i) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
+  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
   size_t i = 0;
-  auto push = [&](TokKind k, size_t b, size_t e) {
-    out.push_back({k, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
+  auto push = [&](TokKind k, size_t b, size_t e, PpMark pp = PpMark::None) {
+    out.push_back({k, pp, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
   };
   while (true) {
     size_t start = skip_blank(s, i);
@@ -63,9 +70,9 @@ std::vector<Token> tokenize(std::string_view s) {
       while (e < s.size() && ident_tail(s[e])) ++e;
       push(TokKind::Ident, i, e);
       i = e;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+    } else if (is_digit(c)) {
       size_t e = i + 1;
-      while (e < s.size() && std::isalnum(static_cast<unsigned char>(s[e]))) ++e;
+      while (e < s.size() && is_alnum(s[e])) ++e;
       push(TokKind::Number, i, e);
       i = e;
     } else if (c == '"' || c == '\'') {
@@ -116,7 +123,16 @@ std::vector<Token> tokenize(std::string_view s) {
           len = e.ops[k].size();
           break;
         }
-      push(TokKind::Op, i, i + len);
+      PpMark pp = PpMark::None;
+      if (c == '%' && len == 2) {
+        switch (s[i + 1]) {
+          case '(': pp = PpMark::Open; break;
+          case '?': pp = PpMark::Then; break;
+          case ':': pp = PpMark::Else; break;
+          case ')': pp = PpMark::Close; break;
+        }
+      }
+      push(TokKind::Op, i, i + len, pp);
       i += len;
     }
   }

@@ -21,8 +21,13 @@ enum class TokKind : uint8_t {
   Error,      // an unterminated string, comment or %{ block
 };
 
+// The preprocessor's own operators, marked when lexed so that the
+// preprocessing passes test a byte instead of comparing text.
+enum class PpMark : uint8_t { None, Open /* %( */, Then /* %? */, Else /* %: */, Close /* %) */ };
+
 struct Token {
   TokKind kind;
+  PpMark pp;
   uint32_t begin;  // byte offsets in the source text
   uint32_t end;
   std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }

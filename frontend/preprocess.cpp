@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstring>
 #include <set>
+#include <span>
 
 namespace stapx {
 
@@ -28,13 +29,17 @@ class Preprocessor {
  public:
   Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
                DiagSink& diags, bool library)
-      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library) {}
+      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library),
+        src_(sm.file(file).text) {}
 
   uint32_t run();
 
  private:
-  std::string_view text(const PTok& t) const { return t.tok.text(sm_.file(t.file).text); }
+  std::string_view text(const PTok& t) const {
+    return t.tok.text(t.file == file_ ? src_ : std::string_view(sm_.file(t.file).text));
+  }
   bool is(const PTok& t, std::string_view s) const { return text(t) == s; }
+  static bool is(const PTok& t, PpMark m) { return t.tok.pp == m; }
   SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
   void error(const PTok& t, const std::string& expected) {
     diags_.report(DiagId::ParseExpected, loc(t), expected);
@@ -45,8 +50,8 @@ class Preprocessor {
   bool argument(const PTok& t, std::vector<PTok>& out, int depth);
   size_t define(const std::vector<PTok>& in, size_t i);
   bool conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested);
-  bool condition(const std::vector<PTok>& c);
-  bool comparison(const std::vector<PTok>& c, size_t& i);
+  bool condition(std::span<const PTok> c);
+  bool comparison(std::span<const PTok> c, size_t& i);
 
   SourceManager& sm_;
   uint32_t file_;
@@ -54,6 +59,7 @@ class Preprocessor {
   MacroTable& macros_;
   DiagSink& diags_;
   bool library_;
+  std::string_view src_;  // file_'s text (sm_ only grows, and never moves a file's text)
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
   bool changed_ = false;  // a macro, argument or conditional was processed
@@ -97,7 +103,7 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
   }
   uint32_t exp = sm_.add_expansion({std::string(s), loc(t), t.expansion});
   auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {
-    return PTok{{k, r.first, r.first + r.second}, args_file_, exp};
+    return PTok{{k, PpMark::None, r.first, r.first + r.second}, args_file_, exp};
   };
   if (count) {
     // $# is a number, @# the same as a string.
@@ -161,14 +167,14 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     }
     ++i;
   }
-  if (i >= in.size() || !is(in[i], "%(")) {
+  if (i >= in.size() || !is(in[i], PpMark::Open)) {
     error(i < in.size() ? in[i] : at, "'%(' starting the macro body");
     return in.size();
   }
   int depth = 1;
   for (++i; i < in.size(); ++i) {
-    if (is(in[i], "%(")) ++depth;
-    if (is(in[i], "%)") && --depth == 0) break;
+    if (is(in[i], PpMark::Open)) ++depth;
+    if (is(in[i], PpMark::Close) && --depth == 0) break;
     m.body.push_back(in[i].tok);
   }
   if (i >= in.size()) {
@@ -224,22 +230,24 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       return;
     }
     // Arguments: token runs split by commas outside brackets.
-    std::vector<std::vector<PTok>> args;
+    // Each argument is a run of `in` (a view, not a copy).
+    std::vector<std::span<const PTok>> args;
     ++i;
     if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
       int nest = 0;
-      args.emplace_back();
+      size_t arg_begin = i + 1;
       for (++i; i < in.size(); ++i) {
-        std::string_view s = text(in[i]);
-        if ((s == ")" || s == "]" || s == "}") && nest == 0) break;
-        if (s == "(" || s == "[" || s == "{") ++nest;
-        if (s == ")" || s == "]" || s == "}") --nest;
-        if (s == "," && nest == 0) {
-          args.emplace_back();
-          continue;
+        if (in[i].tok.kind != TokKind::Op || in[i].tok.end - in[i].tok.begin != 1) continue;
+        char c = text(in[i])[0];
+        if ((c == ')' || c == ']' || c == '}') && nest == 0) break;
+        if (c == '(' || c == '[' || c == '{') ++nest;
+        if (c == ')' || c == ']' || c == '}') --nest;
+        if (c == ',' && nest == 0) {
+          args.emplace_back(in.data() + arg_begin, i - arg_begin);
+          arg_begin = i + 1;
         }
-        args.back().push_back(in[i]);
       }
+      args.emplace_back(in.data() + arg_begin, std::min(i, in.size()) - arg_begin);
       if (i >= in.size() || !is(in[i], ")")) {
         error(t, "')' closing the arguments of @" + name);
         return;
@@ -255,6 +263,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     }
     uint32_t exp = sm_.add_expansion({"@" + name, loc(t), t.expansion});
     std::vector<PTok> body;
+    body.reserve(m->body.size());
     const std::string& body_text = sm_.file(m->file).text;
     for (const Token& b : m->body) {
       if (b.kind == TokKind::At) {
@@ -276,7 +285,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
 }
 
 // One comparison of a condition: LHS OP RHS.
-bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
+bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   // Errors point where stap's do: at an operand that cannot start a
   // comparison, at the missing operator, or at a mismatched right operand.
   auto at = [&](size_t k) -> const PTok& { return k < c.size() ? c[k] : *cond_end_; };
@@ -395,7 +404,7 @@ bool Preprocessor::comparison(const std::vector<PTok>& c, size_t& i) {
 }
 
 // COND := AND ('||' AND)* ; AND := CMP ('&&' CMP)*  (no parentheses, as stap)
-bool Preprocessor::condition(const std::vector<PTok>& c) {
+bool Preprocessor::condition(std::span<const PTok> c) {
   if (c.empty()) return false;
   size_t i = 0;
   bool any = false;
@@ -428,22 +437,22 @@ bool Preprocessor::condition(const std::vector<PTok>& c) {
 bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested) {
   while (i < in.size()) {
     const PTok& t = in[i];
-    if (nested && (is(t, "%:") || is(t, "%)"))) return true;
+    if (nested && (is(t, PpMark::Else) || is(t, PpMark::Close))) return true;
     if (t.tok.kind == TokKind::At && is(t, "@define")) {
       // A definition's body is delimited by %( %) too: copy it whole.
       size_t j = i + 1;
-      while (j < in.size() && !is(in[j], "%(")) ++j;
+      while (j < in.size() && !is(in[j], PpMark::Open)) ++j;
       for (int depth = 0; j < in.size(); ++j) {
-        if (is(in[j], "%(")) ++depth;
-        if (is(in[j], "%)") && --depth == 0) break;
+        if (is(in[j], PpMark::Open)) ++depth;
+        if (is(in[j], PpMark::Close) && --depth == 0) break;
       }
       size_t end = std::min(j + 1, in.size());
       if (out) out->insert(out->end(), in.begin() + static_cast<long>(i), in.begin() + static_cast<long>(end));
       i = end;
       continue;
     }
-    if (!is(t, "%(")) {
-      if (is(t, "%?") || is(t, "%:") || is(t, "%)")) {
+    if (!is(t, PpMark::Open)) {
+      if (is(t, PpMark::Then) || is(t, PpMark::Else) || is(t, PpMark::Close)) {
         error(t, "'%(' before this");
         return false;
       }
@@ -453,12 +462,12 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
     }
     changed_ = true;
     const PTok& open = t;
-    std::vector<PTok> cond;
-    for (++i; i < in.size() && !is(in[i], "%?"); ++i) {
-      if (is(in[i], "%(") || is(in[i], "%)") || is(in[i], "%:")) break;
-      cond.push_back(in[i]);
-    }
-    if (i >= in.size() || !is(in[i], "%?")) {
+    // The condition is the run of tokens up to '%?' (a view, not a copy).
+    size_t cond_begin = ++i;
+    for (; i < in.size() && !is(in[i], PpMark::Then); ++i)
+      if (is(in[i], PpMark::Open) || is(in[i], PpMark::Close) || is(in[i], PpMark::Else)) break;
+    std::span<const PTok> cond(in.data() + cond_begin, i - cond_begin);
+    if (i >= in.size() || !is(in[i], PpMark::Then)) {
       error(open, "'%?' after the condition");
       return false;
     }
@@ -470,11 +479,11 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
     bool taken = out && condition(cond);
     ++i;
     if (!conditionals(in, i, taken ? out : nullptr, true)) return false;
-    if (i < in.size() && is(in[i], "%:")) {
+    if (i < in.size() && is(in[i], PpMark::Else)) {
       ++i;
       if (!conditionals(in, i, (out && !taken) ? out : nullptr, true)) return false;
     }
-    if (i >= in.size() || !is(in[i], "%)")) {
+    if (i >= in.size() || !is(in[i], PpMark::Close)) {
       error(i < in.size() ? in[i] : open, "'%)' closing the conditional");
       return false;
     }
@@ -503,6 +512,8 @@ uint32_t Preprocessor::run() {
     return file_;
   }
   std::vector<PTok> expanded;
+  expanded.reserve(in.size());
+  chosen.reserve(in.size());
   expand(in, expanded, 0);
   if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
   conditionals(expanded, i, &chosen, false);
@@ -510,6 +521,7 @@ uint32_t Preprocessor::run() {
       "@cast", "@defined", "@entry", "@var", "@probewrite", "@const", "@perf", "@kregister", "@uregister",
       "@count", "@sum", "@min", "@max", "@avg", "@variance", "@hist_linear", "@hist_log"};
   std::erase_if(chosen, [&](const PTok& t) {
+    if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) return false;
     std::string_view s = text(t);
     bool arg = (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && s.size() > 1 &&
                s.find_first_not_of("0123456789", 1) == std::string_view::npos;
@@ -532,6 +544,7 @@ uint32_t Preprocessor::run() {
   }
 
   std::string text;
+  text.reserve(f.text.size());
   std::vector<Segment> segments;
   segments.reserve(chosen.size());
   const PTok* prev = nullptr;
@@ -551,14 +564,15 @@ uint32_t Preprocessor::run() {
 }  // namespace
 
 const MacroTable::Macro* MacroTable::find(uint32_t file, const std::string& name) const {
-  if (auto it = local_.find({file, name}); it != local_.end()) return &it->second;
+  if (auto f = local_.find(file); f != local_.end())
+    if (auto it = f->second.find(name); it != f->second.end()) return &it->second;
   if (auto it = library_.find(name); it != library_.end()) return &it->second;
   return nullptr;
 }
 
 bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
   if (library) return library_.emplace(name, std::move(m)).second;
-  return local_.emplace(std::make_pair(file, name), std::move(m)).second;
+  return local_[file].emplace(name, std::move(m)).second;
 }
 
 uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/diagnostics.h"
@@ -41,8 +42,10 @@ class MacroTable {
   bool define(uint32_t file, const std::string& name, Macro m, bool library);
 
  private:
-  std::map<std::string, Macro> library_;
-  std::map<std::pair<uint32_t, std::string>, Macro> local_;
+  // Hash maps: a macro-heavy file looks a name up for every '@' token.
+  // (Their nodes are stable, so find()'s pointers stay valid.)
+  std::unordered_map<std::string, Macro> library_;
+  std::unordered_map<uint32_t, std::unordered_map<std::string, Macro>> local_;  // by file
 };
 
 // Returns the file to parse: `file` itself, or a preprocessed view of it.

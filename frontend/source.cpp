@@ -2,6 +2,7 @@
 #include "frontend/source.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace stapx {
 
@@ -11,8 +12,10 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
   f->text = std::move(text);
   f->is_tapset = is_tapset;
   f->line_starts.push_back(0);
-  for (uint32_t i = 0; i < f->text.size(); ++i)
-    if (f->text[i] == '\n') f->line_starts.push_back(i + 1);
+  const char* base = f->text.data();
+  const char* end = base + f->text.size();
+  for (const char* p = base; (p = static_cast<const char*>(memchr(p, '\n', end - p))); ++p)
+    f->line_starts.push_back(static_cast<uint32_t>(p - base + 1));
   files_.push_back(std::move(f));
   return static_cast<uint32_t>(files_.size());
 }

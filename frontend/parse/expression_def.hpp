@@ -73,23 +73,34 @@ const x3::rule<class pretty_class, std::string> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
 const at_op_type at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
-const x3::rule<class postfix_class, Operand> postfix = "expression";
 const x3::rule<class unary_class, Operand> unary = "expression";
 const x3::rule<class chain_class, Chain> chain = "expression";
-const x3::rule<class binary_class, Operand> binary = "expression";
 const x3::rule<class ternary_class, Operand> ternary = "expression";
-const x3::rule<class assign_class, Operand> assign = "expression";
 const expr_type expr_rule = "expression";
 const x3::rule<class postfix_op_class, OpTok> postfix_op = "operator";
 const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
 const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
 const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
-const auto keyword = x3::lexeme[keywords >> !(x3::alnum | x3::char_("_$"))];
 
-// Letters, digits, '_' and '$' (stap allows '$' after the first character).
-const auto identifier_def =
-    x3::lexeme[!keyword >> (x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_("_$"))];
+// Letters, digits, '_' and '$' (stap allows '$' after the first character),
+// not a keyword. Scans the name once and assigns it once.
+struct identifier_parser : x3::parser<identifier_parser> {
+  using attribute_type = std::string;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !ident_start(*first)) return false;
+    It end = first + 1;
+    while (end != last && ident_char(*end)) ++end;
+    It k = first;
+    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    x3::traits::move_to(first, end, attr);
+    first = end;
+    return true;
+  }
+};
+const auto identifier_def = identifier_parser{};
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
   _val(ctx).name = std::move(_attr(ctx));
@@ -155,7 +166,7 @@ const auto target_component_def =
 const auto pretty_def = x3::no_skip[x3::string("$$") | x3::string("$")];
 
 // Struct fields may be named like keywords ("->next").
-const auto field_name_def = x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+const auto field_name_def = x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))]];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
   _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
@@ -217,26 +228,53 @@ const auto multi_in_def = mark >>
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
 
-// Lookahead without building anything: an identifier, then `c`.
-struct ident_then_parser : x3::parser<ident_then_parser> {
-  using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
-  char c;
-  constexpr explicit ident_then_parser(char ch) : c(ch) {}
+// The operands that start with an identifier, tried first as they are the
+// most common: a call (name then '('), an array index (name then '['), or
+// a variable. The name is scanned once and the next token decides, instead
+// of the other alternatives failing one by one and the name being parsed up
+// to three times. Keywords are no operands.
+struct ident_operand_parser : x3::parser<ident_operand_parser> {
+  using attribute_type = Operand;
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !ident_start(*first)) return false;
+    It end = first + 1;
+    while (end != last && ident_char(*end)) ++end;
+    It k = first;
+    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    It next = end;
+    x3::skip_over(next, last, ctx);
+    if (next != last && *next == '(') {
+      Call c;
+      if (!call.parse(first, last, ctx, x3::unused, c)) return false;
+      attr = std::move(c);
+    } else if (next != last && *next == '[') {
+      Index ix;
+      if (!index.parse(first, last, ctx, x3::unused, ix)) return false;
+      attr = std::move(ix);
+    } else {
+      Ident id;
+      id.pos = first;
+      id.name.assign(first, end);
+      attr = std::move(id);
+      first = end;
+    }
+    return true;
+  }
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
-    It p = first;
-    x3::skip_over(p, last, ctx);
-    if (p == last || !(std::isalpha(static_cast<unsigned char>(*p)) || *p == '_')) return false;
-    while (p != last && (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_' || *p == '$')) ++p;
-    x3::skip_over(p, last, ctx);
-    return p != last && *p == c;
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Operand op;
+    if (!parse(first, last, ctx, rctx, op)) return false;
+    x3::traits::move_to(std::move(op), attr);
+    return true;
   }
 };
-const auto primary_def = number_rule[to_val] | string_rule[to_val] |
+inline constexpr ident_operand_parser ident_operand{};
+
+const auto primary_def = ident_operand[to_val] | number_rule[to_val] | string_rule[to_val] |
                          paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
-                         at_op[to_val] | embedded[to_val] | (ident_then_parser('(') >> call)[to_val] |
-                         (ident_then_parser('[') >> index)[to_val] | ident_rule[to_val];
+                         at_op[to_val] | embedded[to_val];
 
 inline const auto make_op = [](auto& ctx) {
   _val(ctx).op = std::move(_attr(ctx));
@@ -249,10 +287,12 @@ const auto postfix_op_def = mark >> postfix_text[make_op];
 const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
                                _val(ctx).field = std::move(_attr(ctx));
                              })];
-const auto member_chain = +member_comp >> *target_component >> -pretty;
+const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
 
-const auto postfix_def =
-    primary[to_val] >>
+// The operand rules are few on purpose: every rule level moves its
+// Operand into the parent's, so postfix is part of unary, the chain's
+// unwrapping part of ternary and assignment part of expr_rule.
+const auto postfix = primary[to_val] >>
     -(member_chain[([](auto& ctx) {
       Member m;
       m.base = std::move(_val(ctx));
@@ -261,7 +301,7 @@ const auto postfix_def =
       if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
       _val(ctx) = std::move(m);
     })]) >>
-    -(postfix_op[([](auto& ctx) {
+    -(peek("+-") >> postfix_op[([](auto& ctx) {
       Unary u;
       u.op = "post" + _attr(ctx).op;
       u.pos = _attr(ctx).pos;
@@ -275,14 +315,14 @@ const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!"
                             x3::lexeme[x3::string("&") >> !x3::lit('&')];
 const auto unary_op_def = mark >> unary_text[make_op];
 
-const auto unary_def = (unary_op > unary)[([](auto& ctx) {
+const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
                          u.pos = at_c<0>(_attr(ctx)).pos;
                          u.op = std::move(at_c<0>(_attr(ctx)).op);
                          u.operand = std::move(at_c<1>(_attr(ctx)));
                          _val(ctx) = std::move(u);
                        })] |
-                       postfix[to_val];
+                       postfix;
 
 // A binary operator, not the first half of a compound assignment ("+=")
 // nor of the aggregation operator "<<<".
@@ -299,7 +339,7 @@ const auto assign_op_def = mark >> assign_text[make_op];
 const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).first = std::move(_attr(ctx));
                        })] >>
-                       *((binary_op > unary)[([](auto& ctx) {
+                       *((peek("=!<>|&^.+-*/%i") >> binary_op > unary)[([](auto& ctx) {
                          ChainLink link;
                          auto& op = at_c<0>(_attr(ctx));
                          link.op = std::move(op.op);
@@ -308,7 +348,8 @@ const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).rest.push_back(std::move(link));
                        })]);
 
-const auto binary_def = chain[([](auto& ctx) {
+// A chain of one operand is that operand.
+const auto binary = chain[([](auto& ctx) {
   Chain& c = _attr(ctx);
   if (c.rest.empty())
     _val(ctx) = std::move(c.first);
@@ -316,7 +357,7 @@ const auto binary_def = chain[([](auto& ctx) {
     _val(ctx) = std::move(c);
 })];
 
-const auto ternary_def = binary[to_val] >>
+const auto ternary_def = binary >>
                          -(('?' > expr_rule > ':' > ternary)[([](auto& ctx) {
                            Ternary t;
                            t.cond = std::move(_val(ctx));
@@ -325,8 +366,8 @@ const auto ternary_def = binary[to_val] >>
                            _val(ctx) = std::move(t);
                          })]);
 
-const auto assign_def =
-    ternary[to_val] >> -((assign_op > assign)[([](auto& ctx) {
+const auto expr_rule_def =
+    ternary[to_val] >> -((peek("=+-*/%<>&|^.") >> assign_op > expr_rule)[([](auto& ctx) {
       Assign a;
       auto& op = at_c<0>(_attr(ctx));
       a.op = std::move(op.op);
@@ -336,14 +377,12 @@ const auto assign_def =
       _val(ctx) = std::move(a);
     })]);
 
-const auto expr_rule_def = assign;
-
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,
                     assign_text, assign_op)
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
 BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)
 BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
-                    primary, postfix, unary, chain, binary, ternary, assign, expr_rule)
+                    primary, unary, chain, ternary, expr_rule)
 
 }  // namespace stapx::parse::grammar

@@ -21,6 +21,9 @@ struct blank_parser : x3::parser<blank_parser> {
   static bool const has_attribute = false;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    // Fast path: X3 skips before every primitive it tries, and most of
+    // those calls start on a token.
+    if (first == last || (*first > ' ' && *first != '#' && *first != '/')) return false;
     It p = first;
     while (p != last) {
       char c = *p;
@@ -93,6 +96,11 @@ inline const key_list_type key_list_ref = "expression";
 inline const at_op_type at_op_ref = "@ operator";
 inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
 
+// ASCII tests for names (X3's classes call libc's; the driver has
+// rejected bytes outside ASCII in code already).
+inline bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9') || c == '$'; }
+
 // A reserved word, not the prefix of a longer identifier. It names itself
 // in "expected 'in'" messages (an X3 lexeme would show its C++ type).
 struct keyword_parser : x3::parser<keyword_parser> {
@@ -106,12 +114,31 @@ struct keyword_parser : x3::parser<keyword_parser> {
     It i = first;
     for (const char* w = word; *w; ++w, ++i)
       if (i == last || *i != *w) return false;
-    if (i != last && (std::isalnum(static_cast<unsigned char>(*i)) || *i == '_' || *i == '$')) return false;
+    if (i != last && ident_char(*i)) return false;
     first = i;
     return true;
   }
 };
 inline constexpr keyword_parser kw(const char* word) { return keyword_parser(word); }
+
+// Matches nothing; fails unless the next character (after blanks) is one
+// of `chars`. A guard in front of an alternative that would fail on any
+// other character anyway, so that X3 does not enter its rules to find out.
+struct peek_parser : x3::parser<peek_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* chars;
+  constexpr explicit peek_parser(const char* cs) : chars(cs) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last) return false;
+    for (const char* c = chars; *c; ++c)
+      if (*first == *c) return true;
+    return false;
+  }
+};
+inline constexpr peek_parser peek(const char* chars) { return peek_parser(chars); }
 
 
 

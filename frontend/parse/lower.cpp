@@ -93,6 +93,11 @@ void Lowerer::need_guru(SourceLoc at, const char* what) {
 SourceLoc Lowerer::loc(const char* pos) const {
   if (!pos) return {file_, 0};
   size_t off = pos - text_.data();
+  // Almost every position is on a token already.
+  if (off < text_.size()) {
+    char c = text_[off];
+    if (c > ' ' && c != '#' && c != '/') return {file_, static_cast<uint32_t>(off)};
+  }
   // A position taken before the skipper ran may sit on blanks or comments.
   for (;;) {
     while (off < text_.size() && std::isspace(static_cast<unsigned char>(text_[off]))) ++off;

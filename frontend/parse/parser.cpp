@@ -3,7 +3,9 @@
 // line that starts a declaration so that one run reports several errors.
 #include "frontend/parse/parser.h"
 
+#include <array>
 #include <cstring>
+#include <string_view>
 
 #include "frontend/parse/grammar.hpp"
 #include "frontend/parse/lower.h"
@@ -21,8 +23,17 @@ constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 // stack) and bytes outside ASCII (X3's character classes take only ASCII).
 // Returns the first such place, or null; *why says which.
 const char* unparsable(const char* p, const char* end, DiagId* why) {
+  // Bytes that need a look: the rest of the code is skipped in one loop.
+  static const auto special = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x80; c < 256; ++c) t[c] = true;
+    for (unsigned char c : std::string_view("%\"#/([{)]}")) t[c] = true;
+    return t;
+  }();
   int depth = 0;
   while (p < end) {
+    while (p < end && !special[static_cast<unsigned char>(*p)]) ++p;
+    if (p == end) break;
     char c = *p;
     if (static_cast<unsigned char>(c) >= 0x80) {
       *why = DiagId::ParseBadCharacter;

@@ -163,10 +163,14 @@ const auto null_stmt = x3::lit(';')[([](auto& ctx) {
   _val(ctx) = std::move(s);
 })];
 
-// Any statement may be followed by one ';'.
-const auto statement_def = ((block[to_val] | if_stmt[to_val] | while_stmt[to_val] |
-                             for_stmt[to_val] | foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
-                             return_stmt[to_val] | delete_stmt[to_val] | expr_stmt[to_val]) >>
+// Any statement may be followed by one ';'. The keyword statements are
+// tried only on a keyword's first letter (peek), as most statements are
+// expressions.
+const auto statement_def = ((block[to_val] |
+                             (peek("iwftnbcrd") >> (if_stmt[to_val] | while_stmt[to_val] | for_stmt[to_val] |
+                                                    foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
+                                                    return_stmt[to_val] | delete_stmt[to_val])) |
+                             expr_stmt[to_val]) >>
                             -x3::lit(';')) |
                            null_stmt;
 
@@ -180,7 +184,7 @@ const auto literal_def = number_ref[to_val] | string_ref[to_val] | argref_ref[to
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
 // A name, wildcards allowed ("sys_*", "**"), not starting with a digit.
 const auto component_name_def =
-    x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))];
+    x3::raw[x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))]];
 const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
 const auto point_suffix_def = x3::string("?") | x3::string("!");
 
