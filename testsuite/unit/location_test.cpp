@@ -311,11 +311,9 @@ TEST(Location, NestedOperandsAreParenthesized) {
             "value((reg1<<3)+8)");
 }
 
-// Bug: a negative constant added to a compound expression is printed
-// without parentheses, "reg1<<3-8", which reads as reg1<<(3-8); the
-// positive case above prints "(reg1<<3)+8". to_string(LocExprP)'s
-// negative-constant shortcut does not apply paren_l.
-TEST(Location, DISABLED_NegativeOffsetOfCompoundIsParenthesized) {
+// A negative constant added to a compound expression keeps its
+// parentheses, as the positive case above does.
+TEST(Location, NegativeOffsetOfCompoundIsParenthesized) {
   EXPECT_EQ(tr({op(DW_OP_breg1, 0), op(DW_OP_lit3), op(DW_OP_shl), op(DW_OP_lit8), op(DW_OP_minus),
                 op(DW_OP_stack_value)}),
             "value((reg1<<3)-8)");
@@ -405,13 +403,10 @@ TEST(Location, SeveralPiecesAreRefused) {
             "unsupported: a value in several pieces (DW_OP_piece)");
 }
 
-// Bug: a value split over registers, the commonest multi-piece location
-// (gcc's for a 16-byte struct passed by value: DW_OP_reg5 DW_OP_piece 8
-// DW_OP_reg4 DW_OP_piece 8), is reported as "a register location followed
-// by other operations" instead of the message meant for it: the register
-// case in translate_location returns before the DW_OP_piece case sees the
-// second piece.
-TEST(Location, DISABLED_SeveralRegisterPiecesSaySo) {
+// A value split over registers, the commonest multi-piece location (gcc's
+// for a 16-byte struct passed by value: DW_OP_reg5 DW_OP_piece 8
+// DW_OP_reg4 DW_OP_piece 8), says so.
+TEST(Location, SeveralRegisterPiecesSaySo) {
   EXPECT_EQ(tr({op(DW_OP_reg5), op(DW_OP_piece, 8), op(DW_OP_reg4), op(DW_OP_piece, 8)}),
             "unsupported: a value in several pieces (DW_OP_piece)");
   EXPECT_EQ(tr({op(DW_OP_regx, 17), op(DW_OP_piece, 8), op(DW_OP_regx, 18), op(DW_OP_piece, 8)}),

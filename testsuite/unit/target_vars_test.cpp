@@ -301,12 +301,10 @@ TEST(TargetVars, BitfieldTreesReadTheRightValues) {
   EXPECT_EQ(value("$pk->pad"), 3);
 }
 
-// Bug: fx_packed.y is 62 bits starting at bit 36 (bit 4 of byte 4).
-// resolve_target's straddle fallback reads 8 bytes from the field's first
-// byte and takes bits 4..65 of them: bits(deref8(reg4+4), 4, 62), whose top
-// two bits are past the word read. Expected: a read that covers the field
-// (or an error saying it cannot), never a Bits node with first+width > 64.
-TEST(TargetVars, DISABLED_PackedBitfieldWiderThanOneReadFromItsFirstByte) {
+// fx_packed.y is 62 bits starting at bit 36 (bit 4 of byte 4): no 8-byte
+// read holds it. Expected: a read that covers the field, or an error
+// saying it cannot, never a Bits node with first+width > 64.
+TEST(TargetVars, PackedBitfieldWiderThanOneReadFromItsFirstByte) {
   fx_packed pk{};
   pk.y = 0x3fffffffffffffffull;  // all 62 bits set: the top two are lost
   Machine m;

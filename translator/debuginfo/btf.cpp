@@ -194,7 +194,7 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
       case kArray: {
         auto* a = reinterpret_cast<const uint32_t*>(b + 1);
         t.target_ = convert(a[0]);
-        t.count = a[2];
+        t.count_ = a[2];
         t.size_ = uint64_t(a[2]) * t.target_->strip()->size();
         break;
       }

@@ -147,11 +147,21 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
   bool wild = has_wildcard(pattern);
   // Compiler-made clones ("f.isra.0", "f.cold") match only a pattern that
   // names them.
+  // A clone that replaces the function ("f.isra.0", "f.constprop.0")
+  // matches by the function's name; split-off parts (".cold", ".part.N")
+  // are not entries.
   bool dotted = pattern.find('.') != std::string::npos;
   std::vector<uint64_t> seen;
   for (const FuncSym& s : funcs_) {
-    if (wild ? fnmatch(pattern.c_str(), s.name.c_str(), 0) != 0 : s.name != pattern) continue;
-    if (!dotted && s.name.find('.') != std::string::npos) continue;
+    std::string name = s.name;
+    if (!dotted) {
+      size_t dot = name.find('.');
+      if (dot != std::string::npos) {
+        if (name.compare(dot, 5, ".cold") == 0 || name.compare(dot, 5, ".part") == 0) continue;
+        name.resize(dot);
+      }
+    }
+    if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
     if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
     seen.push_back(s.addr);
     Dwarf_Die fn;
@@ -390,12 +400,12 @@ void DwarfInfo::load(DType& t) {
         DType* inner = types_.make();
         inner->kind = DType::Kind::Array;
         inner->target_ = elem;
-        inner->count = dims[i];
+        inner->count_ = dims[i];
         inner->size_ = dims[i] > 0 ? dims[i] * elem->strip()->size() : 0;
         elem = inner;
       }
       t.target_ = elem;
-      t.count = dims[0];
+      t.count_ = dims[0];
       t.size_ = dims[0] > 0 ? dims[0] * elem->strip()->size() : 0;
       break;
     }

@@ -113,6 +113,11 @@ Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx
       if (i + 1 == n) break;
       return fail(Location::Kind::Unsupported, "a value in several pieces (DW_OP_piece)");
     }
+    // A value split over several registers or constants (a struct passed
+    // in two registers): not translated.
+    if (i + 2 < n && ops[i + 1].atom == DW_OP_piece &&
+        ((a >= DW_OP_reg0 && a <= DW_OP_reg31) || a == DW_OP_regx || a == DW_OP_stack_value))
+      return fail(Location::Kind::Unsupported, "a value in several pieces (DW_OP_piece)");
     if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
       if (!(i + 1 == n || (i + 2 == n && ops[i + 1].atom == DW_OP_piece)) || !stack.empty())
         return fail(Location::Kind::Unsupported, "a register location followed by other operations");
@@ -309,7 +314,7 @@ std::string to_string(const LocExprP& e) {
   static const char* const ops[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>"};
   int k = static_cast<int>(e->op) - static_cast<int>(Op::Add);
   if (e->op == Op::Add && e->b && e->b->op == Op::Const && e->b->value < 0)
-    return to_string(e->a) + std::to_string(e->b->value);
+    return (e->a && e->a->a ? "(" + to_string(e->a) + ")" : to_string(e->a)) + std::to_string(e->b->value);
   std::string rhs = to_string(e->b);
   bool paren_l = e->a && e->a->a, paren_r = e->b && e->b->a;
   return (paren_l ? "(" + to_string(e->a) + ")" : to_string(e->a)) + ops[k] +

@@ -25,7 +25,8 @@ void spell(const DType* t, std::string& prefix, std::string& suffix) {
   }
   switch (t->kind) {
     case DType::Kind::Pointer:
-      if (t->target() && t->target()->strip()->kind == DType::Kind::Array) {
+      // A pointer to an array needs parentheses, unless a typedef names it.
+      if (t->target() && t->target()->kind == DType::Kind::Array) {
         prefix = "(*" + prefix;
         suffix = ")" + suffix;
       } else {
@@ -34,7 +35,7 @@ void spell(const DType* t, std::string& prefix, std::string& suffix) {
       spell(t->target(), prefix, suffix);
       return;
     case DType::Kind::Array:
-      suffix += t->count >= 0 ? "[" + std::to_string(t->count) + "]" : "[]";
+      suffix += t->count() >= 0 ? "[" + std::to_string(t->count()) + "]" : "[]";
       spell(t->target(), prefix, suffix);
       return;
     case DType::Kind::Const:

@@ -34,12 +34,12 @@ struct DType {
   std::string name;             // "int", "struct file" tag without "struct ", typedef name...
   bool is_signed = false;       // Int, Enum
   bool is_char = false;         // Int of char kind: char arrays and char * read as strings
-  int64_t count = -1;           // Array: element count, -1 unknown (flexible)
 
   // Pointer, Array, Typedef, Const, Volatile, Function: the type pointed
   // to, the element, the aliased or qualified type, the return type.
   const DType* target() const { ensure(); return target_; }
   uint64_t size() const { ensure(); return size_; }  // bytes; 0 for void, functions, incomplete types
+  int64_t count() const { ensure(); return count_; }  // Array: elements, -1 unknown (flexible)
   bool incomplete() const { ensure(); return incomplete_; }  // a declaration only (struct foo;)
   const std::vector<Member>& members() const { ensure(); return members_; }
   const std::vector<std::pair<std::string, int64_t>>& enumerators() const { ensure(); return enumerators_; }
@@ -47,6 +47,7 @@ struct DType {
   // Filled by the loader (or directly when built eagerly).
   const DType* target_ = nullptr;
   uint64_t size_ = 0;
+  int64_t count_ = -1;
   bool incomplete_ = false;
   std::vector<Member> members_;
   std::vector<std::pair<std::string, int64_t>> enumerators_;

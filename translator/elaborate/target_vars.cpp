@@ -41,6 +41,10 @@ LocExprP scalar_value(const Cur& cur) {
   return debug::loc_trunc(cur.e, size ? size : 8, sign);
 }
 
+// Can one 8-byte read from the field's first byte hold it? (Not always in
+// a packed struct.)
+bool bitfield_readable(const Cur& cur) { return cur.bit_offset % 8 + cur.bitfield->bit_size <= 64; }
+
 // A bitfield member's value.
 LocExprP bitfield_value(const Cur& cur) {
   const DType* ty = cur.type->strip();
@@ -82,7 +86,10 @@ bool is_char_array(const DType* ty) {
 void pretty(const Cur& cur, int depth, TargetAccess& out) {
   const DType* ty = cur.type->strip();
   if (cur.bitfield) {
-    add_long(out, ty->is_signed ? "%lld" : "%llu", bitfield_value(cur));
+    if (!bitfield_readable(cur))
+      add_literal(out, "?");
+    else
+      add_long(out, ty->is_signed ? "%lld" : "%llu", bitfield_value(cur));
     return;
   }
   switch (ty->kind) {
@@ -141,19 +148,19 @@ void pretty(const Cur& cur, int depth, TargetAccess& out) {
         TargetAccess part;
         part.is_string = true;
         part.value = cur.e;
-        part.max_len = ty->count > 0 ? static_cast<uint64_t>(ty->count) : 0;
+        part.max_len = ty->count() > 0 ? static_cast<uint64_t>(ty->count()) : 0;
         out.parts.push_back(std::move(part));
         add_literal(out, "\"");
         return;
       }
       // The first element, then "..." if there are more.
       add_literal(out, "[");
-      if (ty->count != 0) {
+      if (ty->count() != 0) {
         Cur elem = cur;
         elem.type = ty->target();
         pretty(elem, 1, out);
       }
-      add_literal(out, ty->count == 1 ? "]" : ", ...]");
+      add_literal(out, ty->count() == 1 ? "]" : ", ...]");
       return;
     }
     default:
@@ -422,6 +429,10 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
   SourceLoc where = t.components.empty() ? t.loc : t.components.back().loc;
   TargetAccess out;
   if (cur.bitfield) {
+    if (!bitfield_readable(cur)) {
+      diags.report(DiagId::SemTargetLocation, where, t.base, site.addr, "a bitfield spread over more than 8 bytes");
+      return std::nullopt;
+    }
     out.value = bitfield_value(cur);
     return out;
   }
@@ -436,7 +447,7 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
       if (elem && elem->kind == DType::Kind::Int && elem->is_char && elem->size() == 1 && cur.lvalue) {
         out.is_string = true;
         out.value = cur.e;
-        out.max_len = ty->count > 0 ? static_cast<uint64_t>(ty->count) : 0;
+        out.max_len = ty->count() > 0 ? static_cast<uint64_t>(ty->count()) : 0;
         return out;
       }
       diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), "[0]");
