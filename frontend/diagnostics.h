@@ -41,6 +41,7 @@ class DiagSink {
   size_t parse_errors() const { return parse_errors_; }
   size_t semantic_errors() const { return semantic_errors_; }
   size_t errors() const { return parse_errors_ + semantic_errors_; }
+  const SourceManager& sources() const { return sm_; }
   size_t warnings() const { return warnings_; }
   void set_warnings_as_errors(bool on) { werror_ = on; }
   void set_suppress_warnings(bool on) { suppress_warnings_ = on; }

@@ -180,6 +180,8 @@ std::string Codegen::expr(const Expr* e) {
       return call(static_cast<const CallExpr*>(e));
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
+      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
+        return target_c(it->second, where(e->loc), [this] { return string_temp(); });
       switch (u->op) {
         case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
         case Op::Plus: return fmt::format("({})", expr(u->operand));

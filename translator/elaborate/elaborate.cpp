@@ -80,6 +80,10 @@ class Elaborator {
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
   void resolve_target_expr(TargetExpr* t, Scope& sc);
   void resolve_entry_expr(AtOpExpr* a, Scope& sc);
+  void resolve_defined(AtOpExpr* a, Scope& sc);
+  void resolve_address_of(UnaryExpr* u, Scope& sc);
+  // 1 or 0 for a condition made of @defined(...) (and !), else -1.
+  int constant_condition(const Expr* e) const;
 
   Program& prog_;
   ProbeEnv* env_ = nullptr;
@@ -368,6 +372,63 @@ void Elaborator::resolve_probes() {
     if (spec.site) target_specs_.emplace(spec.decl, &spec);
 }
 
+// @defined($expr): 1 if the target expression resolves here, else 0;
+// either way a constant, and nothing is reported.
+void Elaborator::resolve_defined(AtOpExpr* a, Scope& sc) {
+  a->type = Type::Long;
+  bool ok = false;
+  if (a->args.size() == 1 && a->args[0]->kind == ExprKind::Target && sc.probe) {
+    auto it = target_specs_.find(sc.decl);
+    if (it != target_specs_.end()) {
+      std::ostream null_out(nullptr);
+      DiagSink scratch(diags_.sources(), null_out);
+      const ProbeSpec& spec = *it->second;
+      std::vector<TargetAccess> saves;
+      ok = resolve_target(*static_cast<TargetExpr*>(a->args[0]), *spec.site, spec.is_return, &saves, scratch)
+               .has_value();
+    }
+  } else if (a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
+    diags_.report(DiagId::SemUnsupported, a->loc, "@defined of anything but a target variable");
+  }
+  for (Expr* arg : a->args) arg->type = Type::Long;  // not evaluated
+  TargetAccess value;
+  value.value = debug::loc_const(ok ? 1 : 0);
+  prog_.targets[a] = std::move(value);
+}
+
+int Elaborator::constant_condition(const Expr* e) const {
+  if (e->kind == ExprKind::AtOp && static_cast<const AtOpExpr*>(e)->name == "defined") {
+    auto it = prog_.targets.find(e);
+    return it == prog_.targets.end() ? -1 : static_cast<int>(it->second.value->value);
+  }
+  if (e->kind == ExprKind::Unary && static_cast<const UnaryExpr*>(e)->op == Op::Not) {
+    int inner = constant_condition(static_cast<const UnaryExpr*>(e)->operand);
+    return inner < 0 ? -1 : !inner;
+  }
+  return -1;
+}
+
+// &$expr: the address of a target expression that lives in memory.
+void Elaborator::resolve_address_of(UnaryExpr* u, Scope& sc) {
+  auto* t = static_cast<TargetExpr*>(u->operand);
+  auto it = sc.probe ? target_specs_.find(sc.decl) : target_specs_.end();
+  if (it == target_specs_.end()) {
+    if (sc.probe)
+      diags_.report(DiagId::SemTargetContext, t->loc);
+    else
+      diags_.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
+    return;
+  }
+  if (it->second->is_return) {
+    diags_.report(DiagId::SemUnsupported, u->loc, "'&' on a target variable in a .return probe");
+    return;
+  }
+  std::optional<TargetAccess> access = resolve_address(*t, *it->second->site, diags_);
+  if (!access) return;
+  u->type = t->type = Type::Long;
+  prog_.targets[u] = std::move(*access);
+}
+
 // @entry($expr): only in .return probes of debug-resolved functions, and
 // (for now) only around a target expression.
 void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
@@ -553,6 +614,10 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         resolve_entry_expr(a, sc);
         break;
       }
+      if (a->name == "defined") {
+        resolve_defined(a, sc);
+        break;
+      }
       if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
         diags_.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
         break;
@@ -649,6 +714,10 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     }
     case ExprKind::Unary: {
       auto* u = static_cast<UnaryExpr*>(e);
+      if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Target) {
+        resolve_address_of(u, sc);
+        break;
+      }
       resolve_expr(u->operand, sc);
       if (u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec)
         mark_write(u->operand, sc);
@@ -663,8 +732,13 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Ternary: {
       auto* t = static_cast<TernaryExpr*>(e);
       resolve_expr(t->cond, sc);
+      // @defined($x) ? $x : 0: the branch a constant condition never takes
+      // is dropped unresolved (it may name what does not exist).
+      int known = constant_condition(t->cond);
+      if (known == 0) t->then = t->els;
+      if (known == 1) t->els = t->then;
       resolve_expr(t->then, sc);
-      resolve_expr(t->els, sc);
+      if (t->els != t->then) resolve_expr(t->els, sc);
       break;
     }
     case ExprKind::Assign: {
@@ -709,6 +783,9 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
     case StmtKind::If: {
       auto* i = static_cast<IfStmt*>(s);
       resolve_expr(i->cond, sc);
+      int known = constant_condition(i->cond);
+      if (known == 0) i->then = arena_.make<BlockStmt>(i->then->loc);
+      if (known == 1) i->els = nullptr;
       resolve_stmt(i->then, sc);
       if (i->els) resolve_stmt(i->els, sc);
       break;
@@ -905,7 +982,7 @@ Type Elaborator::infer(Expr* e) {
   switch (e->kind) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (a->name == "entry") {
+      if (a->name == "entry" || a->name == "defined") {
         t = e->type;  // set when resolved
         break;
       }

@@ -36,6 +36,11 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
                                            bool is_return, std::vector<TargetAccess>* entry_saves,
                                            DiagSink& diags);
 
+// &$expr: the address of what `t` names; reports and returns nullopt if
+// it is not in memory.
+std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                            DiagSink& diags);
+
 // @entry($expr) in a .return probe: `t` evaluated at entry.
 std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                           std::vector<TargetAccess>& entry_saves, DiagSink& diags);

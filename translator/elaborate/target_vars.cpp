@@ -267,9 +267,29 @@ std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug:
   return a;
 }
 
+namespace {
+std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
+                                    std::vector<TargetAccess>* entry_saves, bool address, DiagSink& diags);
+}
+
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                            bool is_return, std::vector<TargetAccess>* entry_saves,
                                            DiagSink& diags) {
+  return resolve(t, site, is_return, entry_saves, false, diags);
+}
+
+std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debug::ProbeSite& site,
+                                            DiagSink& diags) {
+  if (t.base.rfind("$$", 0) == 0 || !t.pretty.empty()) {
+    diags.report(DiagId::SemTargetInvalid, t.loc, "&", "a pretty-printed string");
+    return std::nullopt;
+  }
+  return resolve(t, site, false, nullptr, true, diags);
+}
+
+namespace {
+std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
+                                    std::vector<TargetAccess>* entry_saves, bool address, DiagSink& diags) {
   if (t.base.rfind("$$", 0) == 0) {
     // $$parms in a .return probe: the parameters at entry, and $return.
     if (is_return && entry_saves && t.base != "$$return" && t.base != "$$locals")
@@ -419,6 +439,16 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
     }
   }
 
+  if (address) {
+    if (!cur.lvalue || cur.bitfield) {
+      diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr,
+                   cur.bitfield ? "a bitfield, which has no address" : "a value not in memory, which has no address");
+      return std::nullopt;
+    }
+    TargetAccess out;
+    out.value = cur.e;
+    return out;
+  }
   if (!t.pretty.empty()) {
     TargetAccess out;
     out.is_pretty = true;
@@ -469,5 +499,7 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
       return std::nullopt;
   }
 }
+
+}  // namespace
 
 }  // namespace stapx
