@@ -181,7 +181,8 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); });
+        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
+                        [this](const Expr* x) { return expr(x); });
       switch (u->op) {
         case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
         case Op::Plus: return fmt::format("({})", expr(u->operand));
@@ -200,12 +201,14 @@ std::string Codegen::expr(const Expr* e) {
       return assign(static_cast<const AssignExpr*>(e));
     case ExprKind::AtOp:
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); });
+        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
+                        [this](const Expr* x) { return expr(x); });
       return stat_read(static_cast<const AtOpExpr*>(e));
     case ExprKind::Target: {
       auto it = prog_.targets.find(e);
       if (it == prog_.targets.end()) break;
-      return target_c(it->second, where(e->loc), [this] { return string_temp(); });
+      return target_c(it->second, where(e->loc), [this] { return string_temp(); },
+                        [this](const Expr* x) { return expr(x); });
     }
     case ExprKind::Embedded:
     case ExprKind::Member:

@@ -17,56 +17,74 @@ const char* int_type(int64_t size, bool is_signed) {
   }
 }
 
-std::string loc_c(const debug::LocExprP& e, const std::string& where) {
+std::string loc_c(const debug::LocExprP& e, const std::string& where, const std::vector<std::string>& in) {
   using Op = debug::LocExpr::Op;
   switch (e->op) {
     case Op::Const: return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
     case Op::Addr: return "0 /* unrelocated address */";  // rejected during elaboration
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
+    case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));
     case Op::Deref:
       return fmt::format("((uint64_t)(int64_t)_STPX_KREAD(c, {}, {}, {}))", int_type(e->value, e->is_signed),
-                         loc_c(e->a, where), where);
+                         loc_c(e->a, where, in), where);
     case Op::Trunc:
-      return fmt::format("((uint64_t)(int64_t)({})({}))", int_type(e->value, e->is_signed), loc_c(e->a, where));
+      return fmt::format("((uint64_t)(int64_t)({})({}))", int_type(e->value, e->is_signed), loc_c(e->a, where, in));
     case Op::Bits:
-      return fmt::format("_stpx_bits({}, {}, {}, {})", loc_c(e->a, where), e->value, e->width,
+      return fmt::format("_stpx_bits({}, {}, {}, {})", loc_c(e->a, where, in), e->value, e->width,
                          e->is_signed ? 1 : 0);
-    case Op::Neg: return fmt::format("(0 - {})", loc_c(e->a, where));
-    case Op::Not: return fmt::format("(~{})", loc_c(e->a, where));
+    case Op::Neg: return fmt::format("(0 - {})", loc_c(e->a, where, in));
+    case Op::Not: return fmt::format("(~{})", loc_c(e->a, where, in));
     case Op::Abs:
-      return fmt::format("({{ int64_t _v = (int64_t){}; (uint64_t)(_v < 0 ? -_v : _v); }})", loc_c(e->a, where));
+      return fmt::format("({{ int64_t _v = (int64_t){}; (uint64_t)(_v < 0 ? -_v : _v); }})", loc_c(e->a, where, in));
     case Op::Shra:
-      return fmt::format("((uint64_t)((int64_t){} >> ({} & 63)))", loc_c(e->a, where), loc_c(e->b, where));
+      return fmt::format("((uint64_t)((int64_t){} >> ({} & 63)))", loc_c(e->a, where, in), loc_c(e->b, where, in));
     case Op::Shl:
-      return fmt::format("({} << ({} & 63))", loc_c(e->a, where), loc_c(e->b, where));
+      return fmt::format("({} << ({} & 63))", loc_c(e->a, where, in), loc_c(e->b, where, in));
     case Op::Shr:
-      return fmt::format("({} >> ({} & 63))", loc_c(e->a, where), loc_c(e->b, where));
+      return fmt::format("({} >> ({} & 63))", loc_c(e->a, where, in), loc_c(e->b, where, in));
     case Op::Div:
     case Op::Mod:
       // DWARF's division is signed; a zero divisor reads as zero.
       return fmt::format("({{ int64_t _d = (int64_t){1}; _d ? (uint64_t)((int64_t){0} {2} _d) : 0; }})",
-                         loc_c(e->a, where), loc_c(e->b, where), e->op == Op::Div ? "/" : "%");
+                         loc_c(e->a, where, in), loc_c(e->b, where, in), e->op == Op::Div ? "/" : "%");
     default: break;
   }
   const char* op = e->op == Op::Add ? "+" : e->op == Op::Sub ? "-" : e->op == Op::Mul ? "*"
                  : e->op == Op::And ? "&" : e->op == Op::Or ? "|" : "^";
-  return fmt::format("({} {} {})", loc_c(e->a, where), op, loc_c(e->b, where));
+  return fmt::format("({} {} {})", loc_c(e->a, where, in), op, loc_c(e->b, where, in));
 }
 
 }  // namespace
 
+std::string target_c_body(const TargetAccess& access, const std::string& where,
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in);
+
 std::string target_c(const TargetAccess& access, const std::string& where,
-                     const std::function<std::string()>& string_buf) {
+                     const std::function<std::string()>& string_buf,
+                     const std::function<std::string(const ast::Expr*)>& input) {
+  // Script values are computed once, before the reads that use them.
+  std::vector<std::string> in;
+  std::string pre;
+  for (size_t i = 0; i < access.inputs.size(); ++i) {
+    pre += fmt::format("int64_t _in{} = {}; ", i, input ? input(access.inputs[i]) : "0");
+    in.push_back(fmt::format("_in{}", i));
+  }
+  std::string body = target_c_body(access, where, string_buf, in);
+  return pre.empty() ? body : fmt::format("({{ {}{}; }})", pre, body);
+}
+
+std::string target_c_body(const TargetAccess& access, const std::string& where,
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in) {
   if (access.entry_slot >= 0) return fmt::format("c->entry_saved[{}]", access.entry_slot);
   if (access.is_pretty) {
     std::string stmts, args;
     for (size_t i = 0; i < access.parts.size(); ++i) {
       const TargetAccess& part = access.parts[i];
       if (part.is_string) {
-        stmts += fmt::format("const char *_p{} = {}; ", i, target_c(part, where, string_buf));
+        stmts += fmt::format("const char *_p{} = {}; ", i, target_c_body(part, where, string_buf, in));
         args += fmt::format(", _p{}", i);
       } else {
-        stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c(part, where, string_buf));
+        stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c_body(part, where, string_buf, in));
         args += fmt::format(", _p{}", i);
       }
     }
@@ -80,9 +98,9 @@ std::string target_c(const TargetAccess& access, const std::string& where,
     return fmt::format("({{ {}snprintf({}, MAXSTRINGLEN, {}{}); (const char *){}; }})", stmts, buf, literal, args, buf);
   }
   if (access.is_string)
-    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf(), loc_c(access.value, where),
+    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf(), loc_c(access.value, where, in),
                        access.max_len, where);
-  return fmt::format("((int64_t){})", loc_c(access.value, where));
+  return fmt::format("((int64_t){})", loc_c(access.value, where, in));
 }
 
 }  // namespace stapx

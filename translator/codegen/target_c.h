@@ -13,7 +13,9 @@ namespace stapx {
 // a pretty-printed string (in buffers from `string_buf()`, each a char
 // [MAXSTRINGLEN]). `where` is the C literal naming the script location
 // for fault messages.
+// `input` gives the C of a script value the access reads (@cast's pointer).
 std::string target_c(const TargetAccess& access, const std::string& where,
-                     const std::function<std::string()>& string_buf);
+                     const std::function<std::string()>& string_buf,
+                     const std::function<std::string(const ast::Expr*)>& input = nullptr);
 
 }  // namespace stapx

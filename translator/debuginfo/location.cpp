@@ -302,6 +302,7 @@ std::string to_string(const LocExprP& e) {
     case Op::Const: return std::to_string(e->value);
     case Op::Addr: return fmt::format("addr(0x{:x})", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("reg{}", e->value);
+    case Op::Input: return fmt::format("input{}", e->value);
     case Op::Deref: return fmt::format("deref{}{}({})", e->is_signed ? "s" : "", e->value, to_string(e->a));
     case Op::Trunc: return fmt::format("{}{}({})", e->is_signed ? "s" : "u", e->value * 8, to_string(e->a));
     case Op::Bits:

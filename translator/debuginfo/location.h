@@ -27,6 +27,7 @@ struct LocExpr {
     Neg, Not, Abs,
     Trunc,     // value: size in bytes; a converted to that width (is_signed: sign-extended)
     Bits,      // a bitfield of a: value = first bit, width = bits (is_signed: sign-extended)
+    Input,     // value: index of a value the script computes (@cast's pointer)
   };
   Op op = Op::Const;
   int64_t value = 0;

@@ -618,6 +618,17 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         resolve_defined(a, sc);
         break;
       }
+      if (a->name == "cast") {
+        if (!a->args.empty()) resolve_expr(a->args[0], sc);
+        ProbeEnv& env = env_ ? *env_ : own_env_;
+        if (debug::DebugInfo* di = env.debuginfo(diags_, a->loc)) {
+          if (std::optional<TargetAccess> access = resolve_cast(*a, *di, diags_)) {
+            a->type = access->yields_string() ? Type::String : Type::Long;
+            prog_.targets[a] = std::move(*access);
+          }
+        }
+        break;
+      }
       if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
         diags_.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
         break;
@@ -984,6 +995,11 @@ Type Elaborator::infer(Expr* e) {
       auto* a = static_cast<AtOpExpr*>(e);
       if (a->name == "entry" || a->name == "defined") {
         t = e->type;  // set when resolved
+        break;
+      }
+      if (a->name == "cast") {
+        if (!a->args.empty()) unify(a->args[0], Type::Long, a->args[0]->loc);
+        t = e->type;
         break;
       }
       if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution

@@ -25,6 +25,9 @@ struct TargetAccess {
   std::string format;
   std::vector<TargetAccess> parts;
 
+  // Script values the trees read (LocExpr::Op::Input): @cast's pointer.
+  std::vector<const ast::Expr*> inputs;
+
   bool yields_string() const { return is_string || is_pretty; }
 };
 
@@ -40,6 +43,10 @@ std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug
 // it is not in memory.
 std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                             DiagSink& diags);
+
+// @cast(ptr, "type"[, "module"])->field...: `ptr` (args[0]) read as a
+// pointer to the named type of the kernel's debug information.
+std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
 
 // @entry($expr) in a .return probe: `t` evaluated at entry.
 std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,

@@ -270,6 +270,17 @@ std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug:
 namespace {
 std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
                                     std::vector<TargetAccess>* entry_saves, bool address, DiagSink& diags);
+
+// What follows the base of a target expression ($var, @cast(...)).
+struct Chain {
+  const std::string& base;  // "$file", "@cast": for messages
+  SourceLoc loc;
+  const std::vector<ast::TargetComponent>& components;
+  const std::string& pretty;
+  bool address;   // &...
+  uint64_t addr;  // the probe's address, for messages (0: none)
+};
+std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags);
 }
 
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
@@ -365,7 +376,14 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
     cur.type = var->type;
   }
 
-  for (const ast::TargetComponent& c : t.components) {
+  return finish(cur, Chain{t.base, t.loc, t.components, t.pretty, address, site.addr}, diags);
+}
+
+// The ->field and [i] steps from `cur`, then the value (or its address, or
+// its pretty-printed form) as the chain asks.
+std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
+  bool address = ch.address;
+  for (const ast::TargetComponent& c : ch.components) {
     const DType* ty = cur.type->strip();
     if (cur.bitfield) {
       diags.report(DiagId::SemTargetInvalid, c.loc, c.field.empty() ? "[...]" : "->" + c.field,
@@ -385,7 +403,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
         ty = pointee;
       } else if (ty->kind == DType::Kind::Struct || ty->kind == DType::Kind::Union) {
         if (!cur.lvalue) {
-          diags.report(DiagId::SemTargetLocation, c.loc, t.base, site.addr, "a structure held in registers");
+          diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr, "a structure held in registers");
           return std::nullopt;
         }
       } else {
@@ -441,7 +459,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
 
   if (address) {
     if (!cur.lvalue || cur.bitfield) {
-      diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr,
+      diags.report(DiagId::SemTargetLocation, ch.loc, ch.base, ch.addr,
                    cur.bitfield ? "a bitfield, which has no address" : "a value not in memory, which has no address");
       return std::nullopt;
     }
@@ -449,18 +467,18 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
     out.value = cur.e;
     return out;
   }
-  if (!t.pretty.empty()) {
+  if (!ch.pretty.empty()) {
     TargetAccess out;
     out.is_pretty = true;
-    pretty(cur, t.pretty == "$$" ? 2 : 1, out);
+    pretty(cur, ch.pretty == "$$" ? 2 : 1, out);
     return out;
   }
   const DType* ty = cur.type->strip();
-  SourceLoc where = t.components.empty() ? t.loc : t.components.back().loc;
+  SourceLoc where = ch.components.empty() ? ch.loc : ch.components.back().loc;
   TargetAccess out;
   if (cur.bitfield) {
     if (!bitfield_readable(cur)) {
-      diags.report(DiagId::SemTargetLocation, where, t.base, site.addr, "a bitfield spread over more than 8 bytes");
+      diags.report(DiagId::SemTargetLocation, where, ch.base, ch.addr, "a bitfield spread over more than 8 bytes");
       return std::nullopt;
     }
     out.value = bitfield_value(cur);
@@ -495,11 +513,44 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
       return std::nullopt;
     }
     default:
-      diags.report(DiagId::SemTargetInvalid, where, t.base, cur.type->to_string());
+      diags.report(DiagId::SemTargetInvalid, where, ch.base, cur.type->to_string());
       return std::nullopt;
   }
 }
 
 }  // namespace
+
+std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+  if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
+      (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
+    diags.report(DiagId::SemCastArgs, a.loc);
+    return std::nullopt;
+  }
+  const std::string& type_name = static_cast<const ast::StringLit*>(a.args[1])->value;
+  std::string module = a.args.size() == 3 ? static_cast<const ast::StringLit*>(a.args[2])->value : "kernel";
+  // "kernel<linux/fs.h>": the header only says where stap would compile
+  // the type from; the kernel's own debug information has it.
+  if (module.rfind("kernel", 0) != 0 || (module.size() > 6 && module[6] != '<')) {
+    diags.report(DiagId::SemUnsupported, a.args[2]->loc, "@cast into a module's types");
+    return std::nullopt;
+  }
+  const DType* type = di.find_type(type_name);
+  if (!type) {
+    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, "kernel");
+    return std::nullopt;
+  }
+  Cur cur;
+  cur.lvalue = true;  // the object the pointer points to
+  auto input = std::make_shared<debug::LocExpr>();
+  input->op = debug::LocExpr::Op::Input;
+  input->value = 0;
+  cur.e = input;
+  cur.type = type;
+  std::optional<TargetAccess> out =
+      finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, false, 0}, diags);
+  if (out) out->inputs.push_back(a.args[0]);
+  return out;
+}
+
 
 }  // namespace stapx
