@@ -28,6 +28,7 @@
 #include <linux/preempt.h>
 #include <linux/cred.h>
 #include <linux/jiffies.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>

@@ -8,6 +8,7 @@ namespace stapx {
 const ProbeFamily& begin_family();
 const ProbeFamily& end_family();
 const ProbeFamily& timer_family();
+const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 
 }  // namespace stapx

@@ -25,7 +25,9 @@ struct ProbeSpec {
   // Family-specific data.
   std::string symbol;       // kprobe: function symbol
   bool is_return = false;   // kprobe: .return
-  int64_t interval_ns = 0;  // timer
+  int64_t interval_ns = 0;  // timer (for timer.jiffies: in jiffies)
+  int64_t randomize = 0;    // timer: .randomize(M), in the interval's unit
+  bool in_jiffies = false;  // timer.jiffies: interval_ns and randomize count jiffies
   int64_t priority = 0;     // begin/end sequence
 };
 
