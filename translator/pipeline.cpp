@@ -9,6 +9,7 @@
 
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -28,6 +30,8 @@
 #include "translator/build/kbuild.h"
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
+#include "translator/debuginfo/kernel_symbols.h"
+#include "translator/debuginfo/locate.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/elaborate/tapsets.h"
 
@@ -178,7 +182,32 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused}, arena, diags);
+  // The target's function symbols, opened only if a probe point needs them:
+  // the release's vmlinux (which also says what the kernel won't kprobe),
+  // else its System.map, else /proc/kallsyms when the target is this kernel.
+  std::unique_ptr<KernelSymbols> ksyms;
+  bool ksyms_tried = false;
+  ElaborateOptions eopts{opts.keep_unused, {}, opts.global_values};
+  eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {
+    if (ksyms_tried) return ksyms.get();
+    ksyms_tried = true;
+    std::string err;
+    auto vmlinux = find_vmlinux(kernel->release, opts.debuginfo_dirs);
+    if (!vmlinux) vmlinux = find_vmlinux(kernel->release, {vm_kernel_dir + "/" + kernel->release + "/debug"});
+    if (vmlinux) ksyms = vmlinux_symbols(*vmlinux, &err);
+    for (const std::string& map : {vm_kernel_dir + "/" + kernel->release + "/boot/System.map-" + kernel->release,
+                                   "/boot/System.map-" + kernel->release}) {
+      if (!ksyms && std::filesystem::is_regular_file(map)) ksyms = kallsyms_symbols(map, &err);
+    }
+    struct utsname u;
+    if (!ksyms && uname(&u) == 0 && kernel->release == u.release) ksyms = kallsyms_symbols("/proc/kallsyms", &err);
+    if (opts.verbose)
+      std::cerr << "Kernel symbols: " << (ksyms ? ksyms->source() : "none for " + kernel->release)
+                << (ksyms ? fmt::format(", {} functions", ksyms->functions().size()) : "")
+                << (err.empty() ? "" : " (" + err + ")") << "\n";
+    return ksyms.get();
+  };
+  Program prog = elaborate(scripts, eopts, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;
@@ -187,6 +216,14 @@ int run_pipeline(const Options& opts) {
     std::cerr << fmt::format("Pass 2: analyzed script: {} probe(s), {} function(s), {} global(s) in {}.\n",
                              prog.probes.size(), prog.functions.size(), prog.globals.size(),
                              timer.elapsed());
+  if (opts.list_probes) {
+    // -l/-L: the points the pattern resolved to, sorted, each once. No
+    // family has context variables yet, so -L prints the same.
+    std::set<std::string> points;
+    for (const ProbeSpec& p : prog.probes) points.insert(p.pp);
+    for (const std::string& p : points) std::cout << p << "\n";
+    return 0;
+  }
   if (opts.last_pass == 2) {
     print_program(std::cout, prog);
     return 0;
@@ -197,6 +234,7 @@ int run_pipeline(const Options& opts) {
   CodegenOptions cg;
   std::string key = text;
   for (auto& [n, v] : opts.defines) key += "\n-D" + n + "=" + v;
+  for (auto& [n, v] : opts.global_values) key += "\n-G" + n + "=" + v;
   cg.module_name = opts.module_name.empty() ? fmt::format("stapx_{:012x}", fnv(key) & 0xffffffffffffULL)
                                             : opts.module_name;
   cg.defines = opts.defines;

@@ -9,6 +9,8 @@
 #include "translator/elaborate/elaborate.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -41,10 +43,12 @@ class Elaborator {
   void expand_aliases();
   void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
   void resolve_probes();
+  ProbeContext probe_ctx_;
   void lower_conditions();
   std::set<const Expr*> conditions_;
   std::set<const Symbol*> referenced_;  // globals some body names
-  void drop_unreferenced_globals();  // the guards lower_conditions() made
+  void drop_unreferenced_globals();
+  void apply_global_values(const std::vector<std::pair<std::string, std::string>>& values);  // the guards lower_conditions() made
   bool in_condition_ = false;
   // --- step 3 ---
   struct Scope {
@@ -281,9 +285,10 @@ void Elaborator::resolve_probes() {
         spec.point = point;
         spec.pp = point->to_string();
         bool claimed = false;
+        std::vector<ProbeSpec> specs;
         diags_.set_context(DiagId::SemWhileResolving, point->loc);
         for (const ProbeFamily* fam : probe_families()) {
-          if (fam->match(*point, spec, diags_)) {  // sets spec.family when valid
+          if (fam->expand(*point, spec, probe_ctx_, specs, diags_)) {
             claimed = true;
             break;
           }
@@ -296,9 +301,9 @@ void Elaborator::resolve_probes() {
           continue;
         }
         diags_.clear_context();
-        if (spec.family) {
-          spec.index = static_cast<int>(prog_.probes.size());
-          prog_.probes.push_back(std::move(spec));
+        for (ProbeSpec& one : specs) {
+          one.index = static_cast<int>(prog_.probes.size());
+          prog_.probes.push_back(std::move(one));
         }
       }
     }
@@ -1257,7 +1262,42 @@ void Elaborator::drop_unreferenced_globals() {
   prog_.globals = std::move(kept);
 }
 
+// -G NAME=VALUE replaces NAME's initializer, as stap's module parameters do:
+// a number for a long global, the text for a string one. Like stap, a name
+// that is no global of the script is ignored, and -G types nothing.
+void Elaborator::apply_global_values(const std::vector<std::pair<std::string, std::string>>& values) {
+  for (const auto& [name, value] : values) {
+    auto it = globals_.find(name);
+    if (it == globals_.end() || !referenced_.count(it->second)) continue;
+    Symbol* g = it->second;
+    if (g->arity > 0) {
+      diags_.report(DiagId::SemGlobalValue, g->decl, name, "it is an array");
+      continue;
+    }
+    if (g->type == Type::String) {
+      auto* lit = arena_.make<StringLit>(g->decl);
+      lit->value = value;
+      g->init = lit;
+    } else if (g->type == Type::Long) {
+      char* end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(value.c_str(), &end, 0);
+      if (*end || errno) {
+        diags_.report(DiagId::SemGlobalValue, g->decl, name, "'" + value + "' is not a number");
+        continue;
+      }
+      auto* lit = arena_.make<NumberLit>(g->decl);
+      lit->value = v;
+      g->init = lit;
+    } else {
+      continue;  // unresolved: reported below
+    }
+    g->assigned = true;
+  }
+}
+
 void Elaborator::run(const ElaborateOptions& opts) {
+  probe_ctx_ = opts.probes;
   collect();
   expand_aliases();
   lower_conditions();
@@ -1307,6 +1347,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) check_stmt(p->body);
   drop_unreferenced_globals();
+  apply_global_values(opts.global_values);
   for (Symbol* g : prog_.globals) {
     if (g->arity < 0) {
       g->arity = 0;  // declared but never used: a scalar

@@ -9,6 +9,9 @@ namespace stapx {
 
 struct ElaborateOptions {
   bool keep_unused = false;  // -u
+  ProbeContext probes;       // what probe families may consult
+  // -G NAME=VALUE: a global's initial value, taken as its type requires.
+  std::vector<std::pair<std::string, std::string>> global_values;
 };
 
 // `arena` receives the probes that alias expansion instantiates.

@@ -4,6 +4,7 @@
 // in registry.cpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,15 @@
 namespace stapx {
 
 class CWriter;
+class KernelSymbols;
 class ProbeFamily;
+
+// What a family may consult while expanding a point.
+struct ProbeContext {
+  // The target kernel's function symbols, opened on first call; null when
+  // there is no symbol table for the target.
+  std::function<const KernelSymbols*()> kernel_symbols;
+};
 
 // One resolved probe point of one probe declaration.
 struct ProbeSpec {
@@ -38,6 +47,16 @@ class ProbeFamily {
   // True if this family owns the point (its first component); fills `spec`
   // or reports why the point is malformed.
   virtual bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const = 0;
+  // Like match, for families whose one point stands for many probes (a
+  // wildcard): appends one spec per probe to `out`. By default, match().
+  virtual bool expand(const ast::ProbePoint& point, const ProbeSpec& base, const ProbeContext& ctx,
+                      std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    (void)ctx;
+    ProbeSpec spec = base;
+    if (!match(point, spec, diags)) return false;
+    if (spec.family) out.push_back(std::move(spec));
+    return true;
+  }
   // C declarations of this family's probe table, for the given probes (all
   // of this family, in table order).
   virtual void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
