@@ -36,6 +36,9 @@ const char kUsage[] =
     "  -l PATTERN     list the probe points PATTERN matches, then exit\n"
     "  -L PATTERN     like -l, with each point's context variables\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
+    "  --dump-functions, --dump-probe-aliases, --dump-probe-types\n"
+    "                 list the library's functions, its probe aliases, or the probe\n"
+    "                 point types stapx knows, then exit\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -53,6 +56,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"version", no_argument, nullptr, 'V'},
                                      {"vm", no_argument, nullptr, 1000},
                                      {"debuginfo", required_argument, nullptr, 1001},
+                                     {"dump-functions", no_argument, nullptr, 1002},
+                                     {"dump-probe-aliases", no_argument, nullptr, 1003},
+                                     {"dump-probe-types", no_argument, nullptr, 1004},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -124,6 +130,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
         break;
       case 1000: o.vm = true; break;
       case 1001: o.debuginfo_dirs.push_back(optarg); break;
+      case 1002: o.dump = Options::Dump::Functions; break;
+      case 1003: o.dump = Options::Dump::ProbeAliases; break;
+      case 1004: o.dump = Options::Dump::ProbeTypes; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;
@@ -144,6 +153,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     }
   }
   int i = optind;
+  if (o.dump != Options::Dump::None) {
+    o.from_command_line = true;  // no script: the library is the input
+    o.script_path = "<input>";
+  }
   if (!o.from_command_line) {
     if (i >= argc) {
       exit_code = fail("no script given (a FILE or -e SCRIPT)");

@@ -30,6 +30,7 @@ struct Options {
   bool suppress_warnings = false;  // -w
   bool warnings_as_errors = false; // -W
   std::vector<std::pair<std::string, std::string>> global_values;  // -G NAME=VALUE
+  enum class Dump { None, Functions, ProbeAliases, ProbeTypes } dump = Dump::None;  // --dump-*
   int list_probes = 0;  // -l PATTERN: 1; -L PATTERN: 2 (the script is "probe PATTERN {}")
 };
 

@@ -32,6 +32,7 @@
 #include "translator/config.h"
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
+#include "translator/elaborate/dump.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/elaborate/tapsets.h"
 
@@ -113,6 +114,10 @@ int exec_argv(std::vector<std::string> args) {
 }  // namespace
 
 int run_pipeline(const Options& opts) {
+  if (opts.dump == Options::Dump::ProbeTypes) {
+    dump_probe_types(std::cout);
+    return 0;
+  }
   SourceManager sm;
   DiagSink diags(sm, std::cerr);
   diags.set_suppress_warnings(opts.suppress_warnings);
@@ -159,6 +164,10 @@ int run_pipeline(const Options& opts) {
   std::vector<std::string> lib_dirs = library_dirs(search, facts);
   MacroTable macros;
   size_t library_files = load_library_macros(sm, lib_dirs, facts, macros, diags);
+  if (opts.dump == Options::Dump::Functions || opts.dump == Options::Dump::ProbeAliases)
+    return dump_library(std::cout,
+                        opts.dump == Options::Dump::Functions ? LibraryDump::Functions : LibraryDump::ProbeAliases,
+                        lib_dirs, facts, macros, sm);
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});

@@ -35,6 +35,10 @@ class BeginEndFamily : public ProbeFamily {
     return true;
   }
 
+  std::vector<std::string> point_types() const override {
+    return {name(), std::string(name()) + "(number)"};
+  }
+
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     std::vector<const ProbeSpec*> sorted = probes;
     std::stable_sort(sorted.begin(), sorted.end(),

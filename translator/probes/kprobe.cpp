@@ -109,6 +109,10 @@ class KprobeFamily : public ProbeFamily {
     return true;
   }
 
+  std::vector<std::string> point_types() const override {
+    return {"kprobe.function(string)", "kprobe.function(string).return"};
+  }
+
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     auto b = w.block("static struct _stpx_kprobe _stpx_kprobes[] =", "};");

@@ -63,6 +63,9 @@ class ProbeFamily {
   // C statements that arm (return an errno on failure) and disarm them.
   virtual void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
   virtual void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  // The point shapes this family accepts, for --dump-probe-types, in stap's
+  // notation: "timer.ms(number)", "kprobe.function(string).return".
+  virtual std::vector<std::string> point_types() const { return {}; }
   // Probe handlers run in this runtime state (begin: STARTING, end: STOPPING).
   virtual const char* run_state() const { return "STPX_STATE_RUNNING"; }
 };

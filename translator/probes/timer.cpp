@@ -100,6 +100,16 @@ class TimerFamily : public ProbeFamily {
     return true;
   }
 
+  std::vector<std::string> point_types() const override {
+    std::vector<std::string> out;
+    for (const char* u : {"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "jiffies"}) {
+      out.push_back(std::string("timer.") + u + "(number)");
+      out.push_back(std::string("timer.") + u + "(number).randomize(number)");
+    }
+    out.push_back("timer.hz(number)");
+    return out;
+  }
+
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     auto b = w.block("static struct _stpx_timer _stpx_timers[] =", "};");
@@ -138,6 +148,7 @@ class NeverFamily : public ProbeFamily {
     spec.family = this;
     return true;
   }
+  std::vector<std::string> point_types() const override { return {"never"}; }
   void emit_tables(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
   void emit_arm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
   void emit_disarm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
