@@ -1327,11 +1327,8 @@ void Elaborator::run(const ElaborateOptions& opts) {
     }
     prog_.functions.push_back(f);
   }
-  for (FunctionDecl* f : prog_.functions) {
-    Scope sc{{}, &f->locals, f};
-    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
-    resolve_stmt(f->body, sc);
-  }
+  // Probe bodies first, then functions: stap's order, so that a conflict
+  // (an array's arity) is reported where stap reports it.
   for (Script* script : prog_.scripts) {
     for (ProbeDecl* p : script->probes) {
       // Accesses are recorded through a pseudo-function standing for the body.
@@ -1341,6 +1338,11 @@ void Elaborator::run(const ElaborateOptions& opts) {
       sc.probe = true;
       resolve_stmt(p->body, sc);
     }
+  }
+  for (FunctionDecl* f : prog_.functions) {
+    Scope sc{{}, &f->locals, f};
+    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
+    resolve_stmt(f->body, sc);
   }
   infer_all();
   for (FunctionDecl* f : prog_.functions) check_stmt(f->body);
