@@ -24,7 +24,7 @@ TEST(Elaborate, InfersTypesAcrossGlobalsFunctionsAndLocals) {
   Elaborated e(
       "global count, names\n"
       "function label(n) { return \"n=\" . sprintf(\"%d\", n) }\n"
-      "probe begin { count++; names[count] = label(count); x = names[1] }\n");
+      "probe begin { count++; names[count] = label(count); x = names[1]; println(x) }\n");
   ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
   EXPECT_EQ(e.global("count")->type, ast::Type::Long);
   const ast::Symbol* names = e.global("names");
@@ -208,6 +208,37 @@ TEST(Elaborate, GlobalValuesFromTheCommandLine) {
   run("", {{"n", "abc"}}, prog, bad);
   EXPECT_NE(bad.diag_text.str().find("invalid -G value for global 'n': 'abc' is not a number"), std::string::npos)
       << bad.diag_text.str();
+}
+
+}  // namespace
+}  // namespace stapx::test
+
+namespace stapx::test {
+namespace {
+
+TEST(Elaborate, StoresNobodyReadsAreElidedWithStapsWarnings) {
+  const char* text =
+      "function f() { println(\"side\"); return 1 }\n"
+      "probe begin { y = 2; z = f(); w = 3; println(w) }\n";
+  Parsed p(text);
+  Program prog = elaborate({p.script}, ElaborateOptions{}, p.arena, p.diags);
+  std::string d = p.diag_text.str();
+  EXPECT_EQ(p.diags.errors(), 0u) << d;
+  EXPECT_NE(d.find("WARNING: Eliding assignment to 'y': operator '=' at <input>:2:17"), std::string::npos) << d;
+  EXPECT_NE(d.find("WARNING: Eliding assignment to 'z': operator '=' at <input>:2:24"), std::string::npos) << d;
+  EXPECT_NE(d.find("WARNING: Eliding side-effect-free expression : identifier 'y' at <input>:2:15"),
+            std::string::npos) << d;
+  // z's call stays (it prints); only w is left as a local.
+  EXPECT_EQ(d.find("identifier 'z' at <input>:2:22"), std::string::npos) << d;
+  ASSERT_EQ(p.script->probes[0]->locals.size(), 1u);
+  EXPECT_EQ(p.script->probes[0]->locals[0]->name, "w");
+
+  Parsed keep(text);
+  ElaborateOptions o;
+  o.keep_unused = true;
+  prog = elaborate({keep.script}, o, keep.arena, keep.diags);
+  EXPECT_EQ(keep.diags.warnings(), 0u) << keep.diag_text.str();
+  EXPECT_EQ(keep.script->probes[0]->locals.size(), 3u);
 }
 
 }  // namespace

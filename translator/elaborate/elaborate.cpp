@@ -48,6 +48,7 @@ class Elaborator {
   std::set<const Expr*> conditions_;
   std::set<const Symbol*> referenced_;  // globals some body names
   void drop_unreferenced_globals();
+  void elide_dead_code();
   void apply_global_values(const std::vector<std::pair<std::string, std::string>>& values);  // the guards lower_conditions() made
   bool in_condition_ = false;
   // --- step 3 ---
@@ -1262,6 +1263,210 @@ void Elaborator::drop_unreferenced_globals() {
   prog_.globals = std::move(kept);
 }
 
+namespace {
+
+// No call, store or increment anywhere in e: evaluating it changes nothing.
+bool side_effect_free(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Var:
+      return true;
+    case ExprKind::Index: {
+      for (const Expr* k : static_cast<const IndexExpr*>(e)->keys)
+        if (!side_effect_free(k)) return false;
+      return true;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      return u->op != Op::PreInc && u->op != Op::PreDec && u->op != Op::PostInc && u->op != Op::PostDec &&
+             side_effect_free(u->operand);
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      // Division may fail at run time, which is an effect.
+      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs) && side_effect_free(b->rhs);
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return side_effect_free(t->cond) && side_effect_free(t->then) && side_effect_free(t->els);
+    }
+    default:
+      return false;
+  }
+}
+
+template <typename F>
+void each_stmt(Stmt*& s, const F& f) {
+  if (!s) return;
+  f(s);
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt*& st : static_cast<BlockStmt*>(s)->stmts) each_stmt(st, f);
+      break;
+    case StmtKind::If:
+      each_stmt(static_cast<IfStmt*>(s)->then, f);
+      each_stmt(static_cast<IfStmt*>(s)->els, f);
+      break;
+    case StmtKind::While:
+      each_stmt(static_cast<WhileStmt*>(s)->body, f);
+      break;
+    case StmtKind::For:
+      each_stmt(static_cast<ForStmt*>(s)->body, f);
+      break;
+    case StmtKind::Foreach:
+      each_stmt(static_cast<ForeachStmt*>(s)->body, f);
+      break;
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      for (BlockStmt* b : {t->body, t->handler})
+        if (b)
+          for (Stmt*& st : b->stmts) each_stmt(st, f);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// Every symbol an expression or statement names.
+void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
+  if (!e) return;
+  auto all = [&](const std::vector<Expr*>& v) {
+    for (const Expr* x : v) named_symbols(x, out);
+  };
+  switch (e->kind) {
+    case ExprKind::Var:
+      out.insert(static_cast<const VarRef*>(e)->sym);
+      break;
+    case ExprKind::Index:
+      out.insert(static_cast<const IndexExpr*>(e)->array->sym);
+      all(static_cast<const IndexExpr*>(e)->keys);
+      break;
+    case ExprKind::InArray:
+      out.insert(static_cast<const InArrayExpr*>(e)->array->sym);
+      all(static_cast<const InArrayExpr*>(e)->keys);
+      break;
+    case ExprKind::Call:
+      all(static_cast<const CallExpr*>(e)->args);
+      break;
+    case ExprKind::AtOp:
+      all(static_cast<const AtOpExpr*>(e)->args);
+      break;
+    case ExprKind::Unary:
+      named_symbols(static_cast<const UnaryExpr*>(e)->operand, out);
+      break;
+    case ExprKind::Binary:
+      named_symbols(static_cast<const BinaryExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const BinaryExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Ternary:
+      named_symbols(static_cast<const TernaryExpr*>(e)->cond, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->then, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->els, out);
+      break;
+    case ExprKind::Assign:
+      named_symbols(static_cast<const AssignExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const AssignExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Member:
+      named_symbols(static_cast<const MemberExpr*>(e)->base, out);
+      break;
+    default:
+      break;
+  }
+}
+
+void named_symbols(Stmt* s, std::set<const Symbol*>& out) {
+  each_stmt(s, [&](Stmt*& st) {
+    switch (st->kind) {
+      case StmtKind::Expr:
+        named_symbols(static_cast<ExprStmt*>(st)->expr, out);
+        break;
+      case StmtKind::If:
+        named_symbols(static_cast<IfStmt*>(st)->cond, out);
+        break;
+      case StmtKind::While:
+        named_symbols(static_cast<WhileStmt*>(st)->cond, out);
+        break;
+      case StmtKind::For: {
+        auto* f = static_cast<ForStmt*>(st);
+        named_symbols(f->init, out);
+        named_symbols(f->cond, out);
+        named_symbols(f->incr, out);
+        break;
+      }
+      case StmtKind::Foreach: {
+        auto* f = static_cast<ForeachStmt*>(st);
+        if (f->value) out.insert(f->value->sym);
+        for (const VarRef* k : f->keys) out.insert(k->sym);
+        if (f->array) out.insert(f->array->sym);
+        named_symbols(f->limit, out);
+        named_symbols(f->histogram, out);
+        for (const Expr* x : f->slice) named_symbols(x, out);
+        break;
+      }
+      case StmtKind::Return:
+        named_symbols(static_cast<ReturnStmt*>(st)->value, out);
+        break;
+      case StmtKind::Delete:
+        named_symbols(static_cast<DeleteStmt*>(st)->target, out);
+        break;
+      case StmtKind::Try:
+        if (static_cast<TryStmt*>(st)->var) out.insert(static_cast<TryStmt*>(st)->var->sym);
+        break;
+      default:
+        break;
+    }
+  });
+}
+
+// Drops the locals a body no longer names; the others are renumbered.
+void drop_unnamed_locals(Stmt* body, std::vector<Symbol*>& locals) {
+  std::set<const Symbol*> named;
+  named_symbols(body, named);
+  std::erase_if(locals, [&](Symbol* s) { return s->scope == Symbol::Scope::Local && !named.count(s); });
+  for (size_t i = 0; i < locals.size(); ++i) locals[i]->index = static_cast<int>(i);
+}
+
+}  // namespace
+
+// Without -u, as stap: a store into a local that nothing reads is dropped
+// (its value is still computed if that has effects), then statements whose
+// evaluation changes nothing are dropped. Both are reported as warnings.
+void Elaborator::elide_dead_code() {
+  std::vector<Stmt**> bodies;
+  for (Script* script : prog_.scripts)
+    for (ProbeDecl* p : script->probes) bodies.push_back(reinterpret_cast<Stmt**>(&p->body));
+  for (FunctionDecl* f : prog_.functions)
+    if (!f->is_embedded && f->body) bodies.push_back(reinterpret_cast<Stmt**>(&f->body));
+  for (Stmt** body : bodies) {
+    each_stmt(*body, [&](Stmt*& s) {
+      if (s->kind != StmtKind::Expr) return;
+      auto* es = static_cast<ExprStmt*>(s);
+      if (es->expr->kind != ExprKind::Assign) return;
+      auto* a = static_cast<AssignExpr*>(es->expr);
+      if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+      Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
+      if (!sym || sym->scope != Symbol::Scope::Local || sym->used) return;
+      diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+      es->expr = a->rhs;
+      es->loc = a->lhs->loc;
+    });
+  }
+  for (Stmt** body : bodies) {
+    each_stmt(*body, [&](Stmt*& s) {
+      if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr)) return;
+      diags_.report(DiagId::WarnElideExpr, s->loc);
+      s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
+    });
+  }
+  for (Script* script : prog_.scripts)
+    for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);
+  for (FunctionDecl* f : prog_.functions)
+    if (!f->is_embedded && f->body) drop_unnamed_locals(f->body, f->locals);
+}
+
 // -G NAME=VALUE replaces NAME's initializer, as stap's module parameters do:
 // a number for a long global, the text for a string one. Like stap, a name
 // that is no global of the script is ignored, and -G types nothing.
@@ -1348,6 +1553,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
   for (FunctionDecl* f : prog_.functions) check_stmt(f->body);
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) check_stmt(p->body);
+  if (!opts.keep_unused && diags_.errors() == 0) elide_dead_code();
   drop_unreferenced_globals();
   apply_global_values(opts.global_values);
   for (Symbol* g : prog_.globals) {
