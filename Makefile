@@ -33,11 +33,14 @@ build:
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Pass 1 stage tests: every parseok case parses, every parseko case fails
-# where it says (cases listed in xfail-parse.txt are not done yet).
+# Stage tests: every parseok case parses, every parseko case fails where it
+# says; likewise semok/semko at pass 2 (cases listed in xfail-*.txt are not
+# done yet).
 stage: build
 	testsuite/stage/run-stage --stapx $(BUILD)/stapx --xfail testsuite/stage/xfail-parse.txt \
 		testsuite/parseok testsuite/parseko
+	testsuite/stage/run-stage --stapx $(BUILD)/stapx --xfail testsuite/stage/xfail-sem.txt \
+		testsuite/semok testsuite/semko
 
 # Debian's systemtap tapset tree and examples (systemtap, systemtap-doc) must
 # parse and print back to a script that parses to the same text.

@@ -90,6 +90,7 @@ struct Symbol {
   int64_t max_entries = 0;       // global a[N]; 0: MAXMAPENTRIES
   bool wrap = false;             // global a%: a full array drops its oldest entry
   struct Expr* init = nullptr;   // global initializer (literal), may be null
+  bool fixed_type = false;       // type given by a declaration or an initializer
   // Statistics: the histogram a script prints of it, if any.
   enum class Hist : uint8_t { None, Log, Linear } hist = Hist::None;
   int64_t hist_lo = 0, hist_hi = 0, hist_step = 0;

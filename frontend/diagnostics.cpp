@@ -73,6 +73,10 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
     if (suppress_warnings_) return;
     if (werror_) sev = Severity::SemanticError;
   }
+  if (sev != Severity::Warning && context_.set) {
+    context_.set = false;
+    emit(context_.id, context_.loc, std::move(context_.message));
+  }
   Diagnostic d{id, sev, std::move(message), loc, {}};
   if (loc.valid()) {
     const SourceFile& f = sm_.file(loc.file);

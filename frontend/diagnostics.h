@@ -38,6 +38,14 @@ class DiagSink {
     emit(id, loc, fmt::format(fmt::runtime(text(id)), std::forward<Args>(args)...));
   }
 
+  // A context error ("while resolving probe point") printed just before the
+  // next error, as stap prints it, and not at all if no error follows.
+  template <typename... Args>
+  void set_context(DiagId id, SourceLoc loc, Args&&... args) {
+    context_ = Pending{id, loc, fmt::format(fmt::runtime(text(id)), std::forward<Args>(args)...), true};
+  }
+  void clear_context() { context_.set = false; }
+
   size_t parse_errors() const { return parse_errors_; }
   size_t semantic_errors() const { return semantic_errors_; }
   size_t errors() const { return parse_errors_ + semantic_errors_; }
@@ -59,6 +67,12 @@ class DiagSink {
   std::vector<Diagnostic> all_;
   size_t parse_errors_ = 0, semantic_errors_ = 0, warnings_ = 0;
   bool werror_ = false, suppress_warnings_ = false;
+  struct Pending {
+    DiagId id;
+    SourceLoc loc;
+    std::string message;
+    bool set = false;
+  } context_;
 };
 
 }  // namespace stapx

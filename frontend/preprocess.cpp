@@ -531,8 +531,7 @@ uint32_t Preprocessor::run() {
       return true;
     }
     if (arg) {
-      diags_.report(DiagId::ParseArgRange, loc(t), std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10),
-                    facts_.args.size());
+      diags_.report(DiagId::ParseArgRange, loc(t), facts_.args.size());
       failed_ = true;
     }
     return arg;

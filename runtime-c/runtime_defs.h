@@ -29,6 +29,7 @@
 #include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Session callbacks of the transport (see transport/transport.h): run begin
- * probes and arm the others on "start"; disarm, run end probes on "stop".
+ * probes and arm the others on "start"; disarm, run end probes on "stop"
+ * (error probes instead, when run-time errors stopped the session).
  * Both run in the daemon's process context.
  */
 
@@ -45,8 +46,13 @@ void _stpx_session_stop(void)
 		_stpx_disarm_probes();
 		_stpx_armed = false;
 	}
-	for (i = 0; i < _stpx_n_end; i++)
-		_stpx_run_probe(_stpx_end_probes[i], NULL);
+	if (atomic_read(&_stpx_errors) > MAXERRORS) {
+		for (i = 0; i < _stpx_n_error; i++)
+			_stpx_run_probe(_stpx_error_probes[i], NULL);
+	} else {
+		for (i = 0; i < _stpx_n_end; i++)
+			_stpx_run_probe(_stpx_end_probes[i], NULL);
+	}
 	atomic_set(&_stpx_state, STPX_STATE_STOPPED);
 }
 

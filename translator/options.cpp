@@ -32,11 +32,17 @@ const char kUsage[] =
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
+    "  -G NAME=VALUE  start global NAME at VALUE (a number, or a string for a string global)\n"
+    "  -l PATTERN     list the probe points PATTERN matches, then exit\n"
+    "  -L PATTERN     like -l, with each point's context variables\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
     "  --btf          read kernel types from BTF even when DWARF is installed\n"
     "  --suppress-handler-errors\n"
     "                 count run-time errors in handlers quietly instead of\n"
     "                 reporting them and exiting (no MAXERRORS/MAXSKIPPED exit)\n"
+    "  --dump-functions, --dump-probe-aliases, --dump-probe-types\n"
+    "                 list the library's functions, its probe aliases, or the probe\n"
+    "                 point types stapx knows, then exit\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
@@ -56,12 +62,15 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"debuginfo", required_argument, nullptr, 1001},
                                      {"btf", no_argument, nullptr, 1002},
                                      {"suppress-handler-errors", no_argument, nullptr, 1003},
+                                     {"dump-functions", no_argument, nullptr, 1004},
+                                     {"dump-probe-aliases", no_argument, nullptr, 1005},
+                                     {"dump-probe-types", no_argument, nullptr, 1006},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:guwWhV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         o.script_text = optarg;
@@ -100,12 +109,40 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'u': o.keep_unused = true; break;
       case 'w': o.suppress_warnings = true; break;
       case 'W': o.warnings_as_errors = true; break;
+      case 'G': {
+        // stap's safety pattern: ^[a-z_][a-z0-9_]*=[a-z0-9_.-]+$
+        std::string g = optarg;
+        size_t eq = g.find('=');
+        auto all_of = [](const std::string& s, const char* set) { return s.find_first_not_of(set) == std::string::npos; };
+        bool ok = eq != std::string::npos && eq > 0 && eq + 1 < g.size() &&
+                  all_of(g.substr(0, 1), "abcdefghijklmnopqrstuvwxyz_") &&
+                  all_of(g.substr(0, eq), "abcdefghijklmnopqrstuvwxyz0123456789_") &&
+                  all_of(g.substr(eq + 1), "abcdefghijklmnopqrstuvwxyz0123456789_.-");
+        if (!ok) {
+          exit_code = fail("Safety pattern mismatch for -G parameter ('" + g +
+                           "' vs. '^[a-z_][a-z0-9_]*=[a-z0-9_.-]+$')");
+          return std::nullopt;
+        }
+        o.global_values.emplace_back(g.substr(0, eq), g.substr(eq + 1));
+        break;
+      }
+      case 'l':
+      case 'L':
+        o.list_probes = ch == 'l' ? 1 : 2;
+        o.script_text = std::string("probe ") + optarg + " {}";
+        o.from_command_line = true;
+        o.script_path = "<input>";
+        o.last_pass = 2;
+        break;
       case 1000: o.vm = true; break;
       case 1001: o.debuginfo_dirs.push_back(optarg); break;
       case 1002: o.prefer_btf = true; break;
       // Handled in the runtime: errors are counted, not reported, and
       // neither MAXERRORS nor MAXSKIPPED ends the session.
       case 1003: o.defines.emplace_back("STPX_SUPPRESS_HANDLER_ERRORS", "1"); break;
+      case 1004: o.dump = Options::Dump::Functions; break;
+      case 1005: o.dump = Options::Dump::ProbeAliases; break;
+      case 1006: o.dump = Options::Dump::ProbeTypes; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;
@@ -126,6 +163,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     }
   }
   int i = optind;
+  if (o.dump != Options::Dump::None) {
+    o.from_command_line = true;  // no script: the library is the input
+    o.script_path = "<input>";
+  }
   if (!o.from_command_line) {
     if (i >= argc) {
       exit_code = fail("no script given (a FILE or -e SCRIPT)");

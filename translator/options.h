@@ -30,6 +30,9 @@ struct Options {
   bool keep_unused = false;        // -u
   bool suppress_warnings = false;  // -w
   bool warnings_as_errors = false; // -W
+  std::vector<std::pair<std::string, std::string>> global_values;  // -G NAME=VALUE
+  enum class Dump { None, Functions, ProbeAliases, ProbeTypes } dump = Dump::None;  // --dump-*
+  int list_probes = 0;  // -l PATTERN: 1; -L PATTERN: 2 (the script is "probe PATTERN {}")
 };
 
 // Returns the options, or nullopt after printing help, the version or an

@@ -9,6 +9,7 @@
 
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -28,6 +30,9 @@
 #include "translator/build/kbuild.h"
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
+#include "translator/debuginfo/kernel_symbols.h"
+#include "translator/debuginfo/locate.h"
+#include "translator/elaborate/dump.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/probes/probe_env.h"
 #include "translator/elaborate/tapsets.h"
@@ -110,6 +115,10 @@ int exec_argv(std::vector<std::string> args) {
 }  // namespace
 
 int run_pipeline(const Options& opts) {
+  if (opts.dump == Options::Dump::ProbeTypes) {
+    dump_probe_types(std::cout);
+    return 0;
+  }
   SourceManager sm;
   DiagSink diags(sm, std::cerr);
   diags.set_suppress_warnings(opts.suppress_warnings);
@@ -156,6 +165,10 @@ int run_pipeline(const Options& opts) {
   std::vector<std::string> lib_dirs = library_dirs(search, facts);
   MacroTable macros;
   size_t library_files = load_library_macros(sm, lib_dirs, facts, macros, diags);
+  if (opts.dump == Options::Dump::Functions || opts.dump == Options::Dump::ProbeAliases)
+    return dump_library(std::cout,
+                        opts.dump == Options::Dump::Functions ? LibraryDump::Functions : LibraryDump::ProbeAliases,
+                        lib_dirs, facts, macros, sm);
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
@@ -180,7 +193,33 @@ int run_pipeline(const Options& opts) {
   // Pass 2: elaborate.
   timer.mark();
   ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose, opts.prefer_btf);
-  Program prog = elaborate(scripts, ElaborateOptions{opts.keep_unused, &env}, arena, diags);
+  // The target's function symbols, opened only if a probe point needs them:
+  // the release's vmlinux (which also says what the kernel won't kprobe),
+  // else its System.map, else /proc/kallsyms when the target is this kernel.
+  std::unique_ptr<KernelSymbols> ksyms;
+  bool ksyms_tried = false;
+  ElaborateOptions eopts{opts.keep_unused, {}, opts.global_values};
+  eopts.probes.env = &env;
+  eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {
+    if (ksyms_tried) return ksyms.get();
+    ksyms_tried = true;
+    std::string err;
+    auto vmlinux = find_vmlinux(kernel->release, opts.debuginfo_dirs);
+    if (!vmlinux) vmlinux = find_vmlinux(kernel->release, {vm_kernel_dir + "/" + kernel->release + "/debug"});
+    if (vmlinux) ksyms = vmlinux_symbols(*vmlinux, &err);
+    for (const std::string& map : {vm_kernel_dir + "/" + kernel->release + "/boot/System.map-" + kernel->release,
+                                   "/boot/System.map-" + kernel->release}) {
+      if (!ksyms && std::filesystem::is_regular_file(map)) ksyms = kallsyms_symbols(map, &err);
+    }
+    struct utsname u;
+    if (!ksyms && uname(&u) == 0 && kernel->release == u.release) ksyms = kallsyms_symbols("/proc/kallsyms", &err);
+    if (opts.verbose)
+      std::cerr << "Kernel symbols: " << (ksyms ? ksyms->source() : "none for " + kernel->release)
+                << (ksyms ? fmt::format(", {} functions", ksyms->functions().size()) : "")
+                << (err.empty() ? "" : " (" + err + ")") << "\n";
+    return ksyms.get();
+  };
+  Program prog = elaborate(scripts, eopts, arena, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;
@@ -189,6 +228,14 @@ int run_pipeline(const Options& opts) {
     std::cerr << fmt::format("Pass 2: analyzed script: {} probe(s), {} function(s), {} global(s) in {}.\n",
                              prog.probes.size(), prog.functions.size(), prog.globals.size(),
                              timer.elapsed());
+  if (opts.list_probes) {
+    // -l/-L: the points the pattern resolved to, sorted, each once. No
+    // family has context variables yet, so -L prints the same.
+    std::set<std::string> points;
+    for (const ProbeSpec& p : prog.probes) points.insert(p.pp);
+    for (const std::string& p : points) std::cout << p << "\n";
+    return 0;
+  }
   if (opts.last_pass == 2) {
     print_program(std::cout, prog);
     return 0;
@@ -199,6 +246,7 @@ int run_pipeline(const Options& opts) {
   CodegenOptions cg;
   std::string key = text;
   for (auto& [n, v] : opts.defines) key += "\n-D" + n + "=" + v;
+  for (auto& [n, v] : opts.global_values) key += "\n-G" + n + "=" + v;
   cg.module_name = opts.module_name.empty() ? fmt::format("stapx_{:012x}", fnv(key) & 0xffffffffffffULL)
                                             : opts.module_name;
   cg.defines = opts.defines;

@@ -211,7 +211,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   }
   size_t index = std::strtoul(a.text.c_str() + 1, nullptr, 10);
   if (index == 0 || index > args_.size()) {
-    diags_.report(DiagId::ParseArgRange, at, index, args_.size());
+    diags_.report(DiagId::ParseArgRange, at, args_.size());
     return arena_.make<NumberLit>(at);
   }
   const std::string& v = args_[index - 1];

@@ -48,7 +48,7 @@ TEST(Codegen, PrintfFormatIsRewrittenAtCompileTime) {
 }
 
 TEST(Codegen, StringLocalsLiveInTheFrame) {
-  std::string c = c_for("probe begin { s = \"a\" . \"b\" }");
+  std::string c = c_for("probe begin { s = \"a\" . \"b\"; println(s) }");
   EXPECT_NE(c.find("char v_s[MAXSTRINGLEN];"), std::string::npos) << c;
   EXPECT_NE(c.find("char t0[MAXSTRINGLEN];"), std::string::npos) << c;
 }

@@ -9,6 +9,8 @@
 #include "translator/elaborate/elaborate.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -42,6 +44,14 @@ class Elaborator {
   void expand_aliases();
   void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
   void resolve_probes();
+  ProbeContext probe_ctx_;
+  void lower_conditions();
+  std::set<const Expr*> conditions_;
+  std::set<const Symbol*> referenced_;  // globals some body names
+  void drop_unreferenced_globals();
+  void elide_dead_code();
+  void apply_global_values(const std::vector<std::pair<std::string, std::string>>& values);  // the guards lower_conditions() made
+  bool in_condition_ = false;
   // --- step 3 ---
   struct Scope {
     std::map<std::string, Symbol*> names;
@@ -54,9 +64,9 @@ class Elaborator {
   Symbol* new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc);
   void resolve_stmt(Stmt* s, Scope& sc);
   void resolve_expr(Expr* e, Scope& sc, bool as_array = false);
-  Symbol* lookup(VarRef* v, Scope& sc, bool as_array);
+  Symbol* lookup(VarRef* v, Scope& sc, bool as_array, int arity = 1);
   void set_arity(Symbol* sym, int arity, SourceLoc loc);
-  void mark_write(Expr* lvalue, Scope& sc);
+  void mark_write(Expr* lvalue, Scope& sc, SourceLoc op = {});
   static void touch(Symbol* sym, Scope& sc, bool write);
   static bool is_stat_read(const AtOpExpr* a);
   static bool is_histogram(const AtOpExpr* a);
@@ -69,7 +79,7 @@ class Elaborator {
   void infer_all();
   Type infer(Expr* e);
   void infer_stmt(Stmt* s, FunctionDecl* fn);
-  void unify(Expr* e, Type t, SourceLoc site);
+  void unify(Expr* e, Type t);
   void unify_symbol(Symbol* sym, Type t, SourceLoc site);
   void unify_key(Symbol* sym, size_t i, Type t, SourceLoc site);
   // --- step 5 ---
@@ -86,8 +96,7 @@ class Elaborator {
   int constant_condition(const Expr* e) const;
 
   Program& prog_;
-  ProbeEnv* env_ = nullptr;
-  ProbeEnv own_env_;
+  ProbeEnv own_env_;  // a bare target, when the caller gives none
   std::map<const ProbeDecl*, const ProbeSpec*> target_specs_;  // probes with debug sites
   Arena& arena_;
   DiagSink& diags_;
@@ -134,6 +143,7 @@ void Elaborator::collect() {
           Type t = g->init->kind == ExprKind::String ? Type::String : Type::Long;
           sym->type = t;
           sym->type_site = g->init->loc;
+          sym->fixed_type = true;
         } else {
           diags_.report(DiagId::SemBadInitializer, g->init->loc);
         }
@@ -336,30 +346,70 @@ void Elaborator::split_for_targets(Script* script, std::vector<ProbeSpec>& specs
   }
 }
 
+// "probe P if (cond) { body }" runs body only while cond holds: each point
+// with a condition becomes its own probe whose body starts with
+// "if (!(cond)) next". The condition may read globals only.
+void Elaborator::lower_conditions() {
+  for (Script* script : prog_.scripts) {
+    std::vector<ProbeDecl*> out;
+    for (ProbeDecl* p : script->probes) {
+      std::vector<ProbePoint*> plain;
+      for (ProbePoint* point : p->points) {
+        if (!point->condition) {
+          plain.push_back(point);
+          continue;
+        }
+        auto* d = arena_.make<ProbeDecl>(p->loc);
+        auto* copy = arena_.make<ProbePoint>(point->loc);
+        *copy = *point;
+        copy->condition = nullptr;
+        d->points = {copy};
+        auto* guard = arena_.make<IfStmt>(point->condition->loc);
+        auto* neg = arena_.make<UnaryExpr>(point->condition->loc);
+        neg->op = Op::Not;
+        neg->operand = clone(arena_, point->condition);
+        guard->cond = neg;
+        guard->then = arena_.make<SimpleStmt>(point->condition->loc, StmtKind::Next);
+        conditions_.insert(neg->operand);
+        auto* body = arena_.make<BlockStmt>(p->body->loc);
+        body->stmts = {guard, clone(arena_, p->body)};
+        d->body = body;
+        out.push_back(d);
+      }
+      if (plain.size() == p->points.size()) {
+        out.push_back(p);
+      } else if (!plain.empty()) {
+        auto* rest = arena_.make<ProbeDecl>(p->loc);
+        rest->points = plain;
+        rest->body = p->body;
+        out.push_back(rest);
+      }
+    }
+    script->probes = std::move(out);
+  }
+}
+
 void Elaborator::resolve_probes() {
-  ProbeEnv& env = env_ ? *env_ : own_env_;
   for (Script* script : prog_.scripts) {
     std::vector<ProbeSpec> specs;
     for (ProbeDecl* decl : script->probes) {
       for (ProbePoint* point : decl->points) {
-        if (point->condition) diags_.report(DiagId::SemUnsupported, point->condition->loc, "a probe condition");
         ProbeSpec tmpl;
         tmpl.decl = decl;
         tmpl.point = point;
         tmpl.pp = point->to_string();
         bool claimed = false;
+        diags_.set_context(DiagId::SemWhileResolving, point->loc);
         for (const ProbeFamily* fam : probe_families()) {
-          if (fam->expand(*point, tmpl, env, specs, diags_)) {
+          if (fam->expand(*point, tmpl, probe_ctx_, specs, diags_)) {
             claimed = true;
             break;
           }
         }
-        if (!claimed) {
-          // An optional point ("?") that names nothing is simply left out.
-          if (!point->optional)
-            diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + tmpl.pp + "'");
-          continue;
-        }
+        // An optional point ("?") that names nothing is simply left out.
+        if (!claimed && !point->optional)
+          diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + tmpl.pp + "'");
+        diags_.clear_context();
       }
     }
     split_for_targets(script, specs);
@@ -477,23 +527,31 @@ void Elaborator::set_arity(Symbol* sym, int arity, SourceLoc loc) {
     return;
   }
   if (sym->arity == -2 && arity == 0) {
-    diags_.report(DiagId::SemNotScalar, loc, sym->name);
+    diags_.report(DiagId::SemNotScalar, loc, 1);
     return;
   }
   if (sym->arity == arity) return;
   if (sym->arity == 0)
-    diags_.report(DiagId::SemNotArray, loc, sym->name);
+    diags_.report(DiagId::SemNotArray, loc, arity);
   else if (arity == 0)
-    diags_.report(DiagId::SemNotScalar, loc, sym->name);
+    diags_.report(DiagId::SemNotScalar, loc, sym->arity);
   else
     diags_.report(DiagId::SemArityMismatch, loc, sym->arity, arity);
 }
 
-Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array) {
-  if (auto it = sc.names.find(v->name); it != sc.names.end()) return it->second;
-  if (auto it = globals_.find(v->name); it != globals_.end()) return it->second;
+Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array, int arity) {
+  if (in_condition_ && !globals_.count(v->name)) {
+    diags_.report(DiagId::SemCondLocal, v->loc);
+    return nullptr;
+  }
+  // Locals and parameters are scalars: an array must be a global.
+  if (auto it = sc.names.find(v->name); it != sc.names.end() && !as_array) return it->second;
+  if (auto it = globals_.find(v->name); it != globals_.end()) {
+    referenced_.insert(it->second);
+    return it->second;
+  }
   if (as_array) {
-    diags_.report(DiagId::SemLocalArray, v->loc);
+    diags_.report(DiagId::SemLocalArray, v->loc, arity, v->name);
     return nullptr;
   }
   Symbol* sym = new_symbol(v->name, Symbol::Scope::Local, v->loc);
@@ -580,12 +638,12 @@ void Elaborator::touch(Symbol* sym, Scope& sc, bool write) {
   (write ? sc.fn->global_writes : sc.fn->global_reads).push_back(sym->index);
 }
 
-void Elaborator::mark_write(Expr* lvalue, Scope& sc) {
+void Elaborator::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
   VarRef* v = nullptr;
   if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
   if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
   if (!v) {
-    diags_.report(DiagId::SemNotLvalue, lvalue->loc);
+    diags_.report(DiagId::SemNotLvalue, op.valid() ? op : lvalue->loc);
     return;
   }
   if (v->sym) {
@@ -620,8 +678,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       }
       if (a->name == "cast") {
         if (!a->args.empty()) resolve_expr(a->args[0], sc);
-        ProbeEnv& env = env_ ? *env_ : own_env_;
-        if (debug::DebugInfo* di = env.debuginfo(diags_, a->loc)) {
+        if (debug::DebugInfo* di = probe_ctx_.env->debuginfo(diags_, a->loc)) {
           if (std::optional<TargetAccess> access = resolve_cast(*a, *di, diags_)) {
             a->type = access->yields_string() ? Type::String : Type::Long;
             prog_.targets[a] = std::move(*access);
@@ -649,8 +706,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       resolve_expr(arg, sc);
       // Reading a statistic merges every CPU's part: exclusive access.
       VarRef* v = arg->kind == ExprKind::Var ? static_cast<VarRef*>(arg) : static_cast<IndexExpr*>(arg)->array;
-      if (v->sym && v->sym->scope != Symbol::Scope::Global)
-        diags_.report(DiagId::SemStatOperand, arg->loc, a->name);
+      // A local here is reported by inference: it is not a statistic.
       touch(v->sym, sc, true);
       if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
       if (a->name == "variance" && v->sym) variance_of(a, v->sym);
@@ -678,7 +734,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Index: {
       auto* ix = static_cast<IndexExpr*>(e);
       if (ix->keys.size() > kMaxKeys) diags_.report(DiagId::SemTooManyKeys, ix->loc, kMaxKeys);
-      ix->array->sym = lookup(ix->array, sc, true);
+      ix->array->sym = lookup(ix->array, sc, true, static_cast<int>(ix->keys.size()));
       if (ix->array->sym) {
         set_arity(ix->array->sym, static_cast<int>(ix->keys.size()), ix->loc);
         ix->array->sym->used = true;
@@ -689,9 +745,9 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     }
     case ExprKind::InArray: {
       auto* in = static_cast<InArrayExpr*>(e);
-      in->array->sym = lookup(in->array, sc, true);
+      in->array->sym = lookup(in->array, sc, true, static_cast<int>(in->keys.size()));
       if (in->array->sym) {
-        set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->loc);
+        set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->array->loc);
         touch(in->array->sym, sc, false);
       }
       for (Expr* k : in->keys) resolve_expr(k, sc);
@@ -710,10 +766,10 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       } else if (auto it = functions_.find(c->name); it != functions_.end()) {
         c->fn = it->second;
         if (c->args.size() != c->fn->params.size())
-          diags_.report(DiagId::SemArgCount, c->loc, c->name, c->fn->params.size(), c->args.size());
+          diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
         sc.fn->callees.push_back(c->fn);
       } else {
-        diags_.report(DiagId::SemUnknownFunction, c->loc);
+        diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
       }
       // Histograms may only be printed: print(@hist_log(s)).
       for (Expr* a : c->args) {
@@ -764,7 +820,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         if (!v)
           diags_.report(DiagId::SemNotLvalue, a->lhs->loc);
         else if (v->sym && v->sym->scope != Symbol::Scope::Global)
-          diags_.report(DiagId::SemStatLocal, v->loc, v->name);
+          diags_.report(DiagId::SemStatLocal, v->loc);
         else if (v->sym)
           v->sym->assigned = true;
         break;
@@ -777,7 +833,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       } else {
         resolve_expr(a->lhs, sc);
       }
-      mark_write(a->lhs, sc);
+      mark_write(a->lhs, sc, a->op_loc);
       break;
     }
   }
@@ -793,7 +849,10 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
       break;
     case StmtKind::If: {
       auto* i = static_cast<IfStmt*>(s);
+      bool guard = i->cond->kind == ExprKind::Unary && conditions_.count(static_cast<UnaryExpr*>(i->cond)->operand);
+      in_condition_ = guard;
       resolve_expr(i->cond, sc);
+      in_condition_ = false;
       int known = constant_condition(i->cond);
       if (known == 0) i->then = arena_.make<BlockStmt>(i->then->loc);
       if (known == 1) i->els = nullptr;
@@ -847,7 +906,7 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
         break;
       }
       if (!f->slice.empty()) diags_.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
-      f->array->sym = lookup(f->array, sc, true);
+      f->array->sym = lookup(f->array, sc, true, static_cast<int>(f->keys.size()));
       if (f->array->sym) {
         set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
         f->array->sym->used = true;
@@ -914,7 +973,7 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
         resolve_expr(d->target, sc);
         mark_write(d->target, sc);
       } else {
-        diags_.report(DiagId::SemNotLvalue, d->target->loc);
+        diags_.report(DiagId::SemDeleteOperand, d->target->loc);
       }
       break;
     }
@@ -925,15 +984,20 @@ void Elaborator::resolve_stmt(Stmt* s, Scope& sc) {
 
 // ---- type inference ----
 
+// A reference at `site` needs `sym` to be of type t. Like stap, a conflict
+// names the type this use wants, and where the symbol got its type; a type
+// fixed by a declaration or initializer reads "expected X but found Y".
 void Elaborator::unify_symbol(Symbol* sym, Type t, SourceLoc site) {
   if (t == Type::Unknown || !sym) return;
   if (sym->type == Type::Unknown) {
     sym->type = t;
     sym->type_site = site;
     changed_ = true;
-  } else if (sym->type != t && reported_.insert(&site).second) {
-    if (reported_.insert(sym).second) {
-      diags_.report(DiagId::SemTypeMismatch, site, type_name(t), type_name(sym->type));
+  } else if (sym->type != t && reported_.insert(sym).second) {
+    if (sym->fixed_type) {
+      diags_.report(DiagId::SemTypeExpected, site, type_name(t), type_name(sym->type));
+    } else {
+      diags_.report(DiagId::SemTypeMismatch, site, type_name(t));
       diags_.report(DiagId::SemTypeMismatchHere, sym->type_site, type_name(sym->type));
     }
   }
@@ -947,45 +1011,55 @@ void Elaborator::unify_key(Symbol* sym, size_t i, Type t, SourceLoc site) {
     sym->key_sites[i] = site;
     changed_ = true;
   } else if (k != t && reported_.insert(sym->key_sites.data() + i).second) {
-    diags_.report(DiagId::SemTypeMismatch, site, type_name(t), type_name(k));
+    diags_.report(DiagId::SemKeyTypeMismatch, site, i, type_name(t));
     diags_.report(DiagId::SemTypeMismatchHere, sym->key_sites[i], type_name(k));
   }
 }
 
 // Pushes an expected type down into an expression whose type comes from a
 // symbol or function.
-void Elaborator::unify(Expr* e, Type t, SourceLoc site) {
+// Pushes an expected type t down into e: symbols and functions whose type
+// is still unknown take it; a conflict is reported at e (see unify_symbol).
+void Elaborator::unify(Expr* e, Type t) {
   if (t == Type::Unknown) return;
   switch (e->kind) {
     case ExprKind::Var:
-      unify_symbol(static_cast<VarRef*>(e)->sym, t, site);
-      break;
+      unify_symbol(static_cast<VarRef*>(e)->sym, t, e->loc);
+      return;
     case ExprKind::Index:
-      unify_symbol(static_cast<IndexExpr*>(e)->array->sym, t, site);
-      break;
+      unify_symbol(static_cast<IndexExpr*>(e)->array->sym, t, e->loc);
+      return;
     case ExprKind::Call: {
       auto* c = static_cast<CallExpr*>(e);
-      if (c->fn && c->fn->type == Type::Unknown) {
+      if (!c->fn) break;
+      if (c->fn->type == Type::Unknown) {
         c->fn->type = t;
-        c->fn->type_site = site;
+        c->fn->type_site = e->loc;
         changed_ = true;
+      } else if (c->fn->type != t && c->fn->type != Type::Void && reported_.insert(c->fn).second) {
+        if (c->fn->declared != Type::Unknown) {
+          diags_.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(c->fn->type));
+        } else {
+          diags_.report(DiagId::SemTypeMismatch, e->loc, type_name(t));
+          diags_.report(DiagId::SemTypeMismatchHere, c->fn->type_site, type_name(c->fn->type));
+        }
       }
-      break;
+      return;
     }
     case ExprKind::Ternary:
-      unify(static_cast<TernaryExpr*>(e)->then, t, site);
-      unify(static_cast<TernaryExpr*>(e)->els, t, site);
-      break;
+      unify(static_cast<TernaryExpr*>(e)->then, t);
+      unify(static_cast<TernaryExpr*>(e)->els, t);
+      return;
     case ExprKind::Assign:
-      unify(static_cast<AssignExpr*>(e)->lhs, t, site);
-      unify(static_cast<AssignExpr*>(e)->rhs, t, site);
-      break;
+      unify(static_cast<AssignExpr*>(e)->lhs, t);
+      unify(static_cast<AssignExpr*>(e)->rhs, t);
+      return;
     default:
       break;
   }
   Type have = infer(e);
-  if (have != Type::Unknown && have != t && reported_.insert(e).second)
-    diags_.report(DiagId::SemTypeMismatch, e->loc, type_name(have), type_name(t));
+  if (have != Type::Unknown && have != Type::Void && have != t && reported_.insert(e).second)
+    diags_.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(have));
 }
 
 Type Elaborator::infer(Expr* e) {
@@ -998,18 +1072,18 @@ Type Elaborator::infer(Expr* e) {
         break;
       }
       if (a->name == "cast") {
-        if (!a->args.empty()) unify(a->args[0], Type::Long, a->args[0]->loc);
+        if (!a->args.empty()) unify(a->args[0], Type::Long);
         t = e->type;
         break;
       }
       if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
       infer(a->args[0]);
-      unify(a->args[0], Type::Stats, a->args[0]->loc);
+      unify(a->args[0], Type::Stats);
       // A histogram is printed, or one bucket of it read.
       t = is_histogram(a) && !is_bucket_read(a) ? Type::Void : Type::Long;
       if (is_bucket_read(a)) {
         infer(a->components[0].index);
-        unify(a->components[0].index, Type::Long, a->components[0].index->loc);
+        unify(a->components[0].index, Type::Long);
       }
       break;
     }
@@ -1037,7 +1111,8 @@ Type Elaborator::infer(Expr* e) {
       for (size_t i = 0; i < ix->keys.size(); ++i) {
         Type kt = infer(ix->keys[i]);
         unify_key(sym, i, kt, ix->keys[i]->loc);
-        if (sym && i < sym->key_types.size()) unify(ix->keys[i], sym->key_types[i], ix->keys[i]->loc);
+        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
+          unify(ix->keys[i], sym->key_types[i]);
       }
       t = sym ? sym->type : Type::Unknown;
       break;
@@ -1046,8 +1121,10 @@ Type Elaborator::infer(Expr* e) {
       auto* in = static_cast<InArrayExpr*>(e);
       Symbol* sym = in->array->sym;
       for (size_t i = 0; i < in->keys.size(); ++i) {
-        unify_key(sym, i, infer(in->keys[i]), in->keys[i]->loc);
-        if (sym && i < sym->key_types.size()) unify(in->keys[i], sym->key_types[i], in->keys[i]->loc);
+        Type kt = infer(in->keys[i]);
+        unify_key(sym, i, kt, in->keys[i]->loc);
+        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
+          unify(in->keys[i], sym->key_types[i]);
       }
       t = Type::Long;
       break;
@@ -1059,14 +1136,14 @@ Type Elaborator::infer(Expr* e) {
         // The format, or the delimiter, is a string.
         if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
             c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
-          if (!c->args.empty()) unify(c->args[0], Type::String, c->args[0]->loc);
+          if (!c->args.empty()) unify(c->args[0], Type::String);
         }
         t = find_builtin(c->name)->result;
       } else if (c->fn) {
         for (size_t i = 0; i < c->args.size() && i < c->fn->param_syms.size(); ++i) {
           Symbol* p = c->fn->param_syms[i];
           unify_symbol(p, infer(c->args[i]), c->args[i]->loc);
-          unify(c->args[i], p->type, c->args[i]->loc);
+          unify(c->args[i], p->type);
         }
         t = c->fn->type;
       }
@@ -1075,7 +1152,7 @@ Type Elaborator::infer(Expr* e) {
     case ExprKind::Unary: {
       auto* u = static_cast<UnaryExpr*>(e);
       infer(u->operand);
-      unify(u->operand, Type::Long, u->loc);
+      unify(u->operand, Type::Long);
       t = Type::Long;
       break;
     }
@@ -1084,8 +1161,8 @@ Type Elaborator::infer(Expr* e) {
       Type l = infer(b->lhs), r = infer(b->rhs);
       switch (b->op) {
         case Op::Concat:
-          unify(b->lhs, Type::String, b->op_loc);
-          unify(b->rhs, Type::String, b->op_loc);
+          unify(b->lhs, Type::String);
+          unify(b->rhs, Type::String);
           t = Type::String;
           break;
         case Op::Eq:
@@ -1094,9 +1171,9 @@ Type Elaborator::infer(Expr* e) {
         case Op::Le:
         case Op::Gt:
         case Op::Ge:
-          if (l == Type::Unknown) l = r;
-          unify(b->lhs, l, b->op_loc);
-          unify(b->rhs, l, b->op_loc);
+          if (r != Type::Unknown) l = r;  // stap checks the left against the right
+          unify(b->lhs, l);
+          unify(b->rhs, l);
           t = Type::Long;
           break;
         case Op::RegexMatch:
@@ -1105,8 +1182,8 @@ Type Elaborator::infer(Expr* e) {
           t = Type::Long;
           break;
         default:
-          unify(b->lhs, Type::Long, b->op_loc);
-          unify(b->rhs, Type::Long, b->op_loc);
+          unify(b->lhs, Type::Long);
+          unify(b->rhs, Type::Long);
           t = Type::Long;
       }
       break;
@@ -1114,37 +1191,43 @@ Type Elaborator::infer(Expr* e) {
     case ExprKind::Ternary: {
       auto* te = static_cast<TernaryExpr*>(e);
       infer(te->cond);
-      unify(te->cond, Type::Long, te->cond->loc);
+      unify(te->cond, Type::Long);
       Type a = infer(te->then), b = infer(te->els);
       t = a != Type::Unknown ? a : b;
-      unify(te->then, t, te->then->loc);
-      unify(te->els, t, te->els->loc);
+      unify(te->then, t);
+      unify(te->els, t);
       break;
     }
     case ExprKind::Assign: {
       auto* a = static_cast<AssignExpr*>(e);
       Type r = infer(a->rhs), l = infer(a->lhs);
       if (a->op == Op::AggregateInto) {
-        unify(a->lhs, Type::Stats, a->op_loc);
-        unify(a->rhs, Type::Long, a->op_loc);
+        unify(a->lhs, Type::Stats);
+        unify(a->rhs, Type::Long);
         t = Type::Long;
         break;
       }
       if (a->op == Op::Assign) {
-        t = l != Type::Unknown ? l : r;
+        // A statistic is not a value: it does not type what it is assigned to.
+        t = l != Type::Unknown ? l : r == Type::Stats ? Type::Unknown : r;
         const Symbol* target = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)->sym
                                : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array->sym
                                                                  : nullptr;
-        if (l != Type::Unknown && r != Type::Unknown && l != r && target &&
-            reported_.insert(a->rhs).second) {
-          diags_.report(DiagId::SemTypeMismatch, a->rhs->loc, type_name(r), type_name(l));
-          diags_.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
+        if (l != Type::Unknown && r != Type::Unknown && l != r && target && r != Type::Void &&
+            r != Type::Stats && reported_.insert(a->rhs).second) {
+          reported_.insert(target);
+          if (target->fixed_type) {
+            diags_.report(DiagId::SemTypeExpected, a->lhs->loc, type_name(r), type_name(l));
+          } else {
+            diags_.report(DiagId::SemTypeMismatch, a->lhs->loc, type_name(r));
+            diags_.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
+          }
         }
       } else {
         t = a->op == Op::Concat ? Type::String : Type::Long;
       }
-      unify(a->lhs, t, a->rhs->loc);
-      unify(a->rhs, t, a->lhs->loc);
+      unify(a->lhs, t);
+      unify(a->rhs, t);
       break;
     }
   }
@@ -1164,7 +1247,7 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
     case StmtKind::If: {
       auto* i = static_cast<IfStmt*>(s);
       infer(i->cond);
-      unify(i->cond, Type::Long, i->cond->loc);
+      unify(i->cond, Type::Long);
       infer_stmt(i->then, fn);
       if (i->els) infer_stmt(i->els, fn);
       break;
@@ -1172,7 +1255,7 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
     case StmtKind::While: {
       auto* w = static_cast<WhileStmt*>(s);
       infer(w->cond);
-      unify(w->cond, Type::Long, w->cond->loc);
+      unify(w->cond, Type::Long);
       infer_stmt(w->body, fn);
       break;
     }
@@ -1181,7 +1264,7 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
       if (f->init) infer(f->init);
       if (f->cond) {
         infer(f->cond);
-        unify(f->cond, Type::Long, f->cond->loc);
+        unify(f->cond, Type::Long);
       }
       if (f->incr) infer(f->incr);
       infer_stmt(f->body, fn);
@@ -1195,8 +1278,18 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
         fn->type = t;
         fn->type_site = r->value->loc;
         changed_ = true;
+      } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void &&
+                 reported_.insert(r->value).second) {
+        // The function's type is the symbol in conflict: name this value's type.
+        reported_.insert(fn);
+        if (fn->declared != Type::Unknown) {
+          diags_.report(DiagId::SemTypeExpected, r->value->loc, type_name(t), type_name(fn->type));
+        } else {
+          diags_.report(DiagId::SemTypeMismatch, r->value->loc, type_name(t));
+          diags_.report(DiagId::SemTypeMismatchHere, fn->type_site, type_name(fn->type));
+        }
       }
-      unify(r->value, fn->type, r->value->loc);
+      unify(r->value, fn->type);
       break;
     }
     case StmtKind::Delete: {
@@ -1218,7 +1311,7 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
         if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
         if (f->limit) {
           infer(f->limit);
-          unify(f->limit, Type::Long, f->limit->loc);
+          unify(f->limit, Type::Long);
         }
         infer_stmt(f->body, fn);
         break;
@@ -1231,16 +1324,17 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
         unify_key(a, i, k->type, f->keys[i]->loc);
         unify_symbol(k, a->key_types[i], f->keys[i]->loc);
       }
-      if (f->value && f->value->sym) {
-        unify_symbol(a, f->value->sym->type, f->value->loc);
-        unify_symbol(f->value->sym, a->type, f->value->loc);
-      }
       if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
       if (f->limit) {
         infer(f->limit);
-        unify(f->limit, Type::Long, f->limit->loc);
+        unify(f->limit, Type::Long);
       }
       infer_stmt(f->body, fn);
+      // stap binds the value variable after typing the body.
+      if (f->value && f->value->sym) {
+        unify_symbol(f->value->sym, a->type, f->value->loc);
+        unify_symbol(a, f->value->sym->type, f->value->loc);
+      }
       break;
     }
     default:
@@ -1251,6 +1345,11 @@ void Elaborator::infer_stmt(Stmt* s, FunctionDecl* fn) {
 void Elaborator::infer_all() {
   for (int round = 0; round < 100; ++round) {
     changed_ = false;
+    // Probe conditions first: stap types them before any body.
+    for (const Expr* c : conditions_) {
+      infer(const_cast<Expr*>(c));
+      unify(const_cast<Expr*>(c), Type::Long);
+    }
     for (FunctionDecl* f : prog_.functions) infer_stmt(f->body, f);
     for (Script* script : prog_.scripts)
       for (ProbeDecl* p : script->probes) infer_stmt(p->body, nullptr);
@@ -1273,6 +1372,9 @@ void Elaborator::check_expr(Expr* e) {
           diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
         unresolved(v->loc, v->sym);
       }
+      if (v->sym && v->sym->type == Type::Stats && v->sym->scope != Symbol::Scope::Global &&
+          reported_.insert(v->sym).second)
+        diags_.report(DiagId::SemStatLocal, v->loc);
       break;
     }
     case ExprKind::Index: {
@@ -1299,22 +1401,23 @@ void Elaborator::check_expr(Expr* e) {
           break;
         }
         if (pf.conversions.size() != c->args.size() - 1) {
-          diags_.report(DiagId::SemFormatArgs, c->loc,
-                        fmt::format("format string expects {} arguments, {} given",
-                                    pf.conversions.size(), c->args.size() - 1));
+          diags_.report(DiagId::SemPrintArgCount, c->loc);
           break;
         }
         for (size_t i = 0; i < pf.conversions.size(); ++i) {
           Expr* a = c->args[i + 1];
-          if (a->type != Type::Unknown && a->type != pf.conversions[i].type)
-            diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(a->type),
-                          type_name(pf.conversions[i].type));
+          Type want = pf.conversions[i].type;
+          if (a->type == Type::Unknown || a->type == want) continue;
+          if (a->kind == ExprKind::Var || a->kind == ExprKind::Index || a->kind == ExprKind::Call)
+            diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(want));
+          else
+            diags_.report(DiagId::SemTypeExpected, a->loc, type_name(want), type_name(a->type));
         }
       } else {
         for (Expr* a : c->args) {
           bool histogram = a->kind == ExprKind::AtOp && is_histogram(static_cast<AtOpExpr*>(a));
           if ((a->type == Type::Void && !histogram) || a->type == Type::Stats)
-            diags_.report(DiagId::SemTypeMismatch, a->loc, type_name(a->type), "a value");
+            diags_.report(DiagId::SemInvalidType, a->loc, type_name(a->type));
         }
       }
       if (c->fn && c->fn->type == Type::Unknown) c->fn->type = Type::Void;
@@ -1336,14 +1439,17 @@ void Elaborator::check_expr(Expr* e) {
       check_expr(static_cast<TernaryExpr*>(e)->then);
       check_expr(static_cast<TernaryExpr*>(e)->els);
       break;
-    case ExprKind::Assign:
-      check_expr(static_cast<AssignExpr*>(e)->lhs);
-      check_expr(static_cast<AssignExpr*>(e)->rhs);
-      if (static_cast<AssignExpr*>(e)->rhs->type == Type::Void ||
-          static_cast<AssignExpr*>(e)->rhs->type == Type::Stats)
-        diags_.report(DiagId::SemTypeMismatch, static_cast<AssignExpr*>(e)->rhs->loc,
-                      type_name(static_cast<AssignExpr*>(e)->rhs->type), "a value");
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      if (a->op != Op::AggregateInto && (a->rhs->type == Type::Void || a->rhs->type == Type::Stats) &&
+          reported_.insert(a->rhs).second) {
+        diags_.report(DiagId::SemInvalidType, a->rhs->loc, type_name(a->rhs->type));
+        if (a->lhs->kind == ExprKind::Var) reported_.insert(static_cast<VarRef*>(a->lhs)->sym);
+      }
+      check_expr(a->lhs);
+      check_expr(a->rhs);
       break;
+    }
     default:
       break;
   }
@@ -1425,10 +1531,276 @@ void Elaborator::compute_access() {
   }
 }
 
+// A global no probe or function names is left out, as stap does (even
+// with -u). Globals are renumbered; only named ones have been touched.
+void Elaborator::drop_unreferenced_globals() {
+  std::vector<int> renumber(prog_.globals.size(), -1);
+  std::vector<Symbol*> kept;
+  for (Symbol* g : prog_.globals) {
+    if (!referenced_.count(g)) continue;
+    renumber[g->index] = static_cast<int>(kept.size());
+    g->index = static_cast<int>(kept.size());
+    kept.push_back(g);
+  }
+  if (kept.size() == prog_.globals.size()) return;
+  auto remap = [&](std::vector<int>& v) {
+    for (int& i : v) i = renumber[i];
+  };
+  for (auto& [name, f] : functions_) {
+    remap(f->global_reads);
+    remap(f->global_writes);
+  }
+  for (FunctionDecl& f : pseudo_fns_) {
+    remap(f.global_reads);
+    remap(f.global_writes);
+  }
+  prog_.globals = std::move(kept);
+}
+
+namespace {
+
+// No call, store or increment anywhere in e: evaluating it changes nothing.
+bool side_effect_free(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Var:
+      return true;
+    case ExprKind::Index: {
+      for (const Expr* k : static_cast<const IndexExpr*>(e)->keys)
+        if (!side_effect_free(k)) return false;
+      return true;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      return u->op != Op::PreInc && u->op != Op::PreDec && u->op != Op::PostInc && u->op != Op::PostDec &&
+             side_effect_free(u->operand);
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      // Division may fail at run time, which is an effect.
+      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs) && side_effect_free(b->rhs);
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return side_effect_free(t->cond) && side_effect_free(t->then) && side_effect_free(t->els);
+    }
+    default:
+      return false;
+  }
+}
+
+template <typename F>
+void each_stmt(Stmt*& s, const F& f) {
+  if (!s) return;
+  f(s);
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt*& st : static_cast<BlockStmt*>(s)->stmts) each_stmt(st, f);
+      break;
+    case StmtKind::If:
+      each_stmt(static_cast<IfStmt*>(s)->then, f);
+      each_stmt(static_cast<IfStmt*>(s)->els, f);
+      break;
+    case StmtKind::While:
+      each_stmt(static_cast<WhileStmt*>(s)->body, f);
+      break;
+    case StmtKind::For:
+      each_stmt(static_cast<ForStmt*>(s)->body, f);
+      break;
+    case StmtKind::Foreach:
+      each_stmt(static_cast<ForeachStmt*>(s)->body, f);
+      break;
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      for (BlockStmt* b : {t->body, t->handler})
+        if (b)
+          for (Stmt*& st : b->stmts) each_stmt(st, f);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// Every symbol an expression or statement names.
+void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
+  if (!e) return;
+  auto all = [&](const std::vector<Expr*>& v) {
+    for (const Expr* x : v) named_symbols(x, out);
+  };
+  switch (e->kind) {
+    case ExprKind::Var:
+      out.insert(static_cast<const VarRef*>(e)->sym);
+      break;
+    case ExprKind::Index:
+      out.insert(static_cast<const IndexExpr*>(e)->array->sym);
+      all(static_cast<const IndexExpr*>(e)->keys);
+      break;
+    case ExprKind::InArray:
+      out.insert(static_cast<const InArrayExpr*>(e)->array->sym);
+      all(static_cast<const InArrayExpr*>(e)->keys);
+      break;
+    case ExprKind::Call:
+      all(static_cast<const CallExpr*>(e)->args);
+      break;
+    case ExprKind::AtOp:
+      all(static_cast<const AtOpExpr*>(e)->args);
+      break;
+    case ExprKind::Unary:
+      named_symbols(static_cast<const UnaryExpr*>(e)->operand, out);
+      break;
+    case ExprKind::Binary:
+      named_symbols(static_cast<const BinaryExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const BinaryExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Ternary:
+      named_symbols(static_cast<const TernaryExpr*>(e)->cond, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->then, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->els, out);
+      break;
+    case ExprKind::Assign:
+      named_symbols(static_cast<const AssignExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const AssignExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Member:
+      named_symbols(static_cast<const MemberExpr*>(e)->base, out);
+      break;
+    default:
+      break;
+  }
+}
+
+void named_symbols(Stmt* s, std::set<const Symbol*>& out) {
+  each_stmt(s, [&](Stmt*& st) {
+    switch (st->kind) {
+      case StmtKind::Expr:
+        named_symbols(static_cast<ExprStmt*>(st)->expr, out);
+        break;
+      case StmtKind::If:
+        named_symbols(static_cast<IfStmt*>(st)->cond, out);
+        break;
+      case StmtKind::While:
+        named_symbols(static_cast<WhileStmt*>(st)->cond, out);
+        break;
+      case StmtKind::For: {
+        auto* f = static_cast<ForStmt*>(st);
+        named_symbols(f->init, out);
+        named_symbols(f->cond, out);
+        named_symbols(f->incr, out);
+        break;
+      }
+      case StmtKind::Foreach: {
+        auto* f = static_cast<ForeachStmt*>(st);
+        if (f->value) out.insert(f->value->sym);
+        for (const VarRef* k : f->keys) out.insert(k->sym);
+        if (f->array) out.insert(f->array->sym);
+        named_symbols(f->limit, out);
+        named_symbols(f->histogram, out);
+        for (const Expr* x : f->slice) named_symbols(x, out);
+        break;
+      }
+      case StmtKind::Return:
+        named_symbols(static_cast<ReturnStmt*>(st)->value, out);
+        break;
+      case StmtKind::Delete:
+        named_symbols(static_cast<DeleteStmt*>(st)->target, out);
+        break;
+      case StmtKind::Try:
+        if (static_cast<TryStmt*>(st)->var) out.insert(static_cast<TryStmt*>(st)->var->sym);
+        break;
+      default:
+        break;
+    }
+  });
+}
+
+// Drops the locals a body no longer names; the others are renumbered.
+void drop_unnamed_locals(Stmt* body, std::vector<Symbol*>& locals) {
+  std::set<const Symbol*> named;
+  named_symbols(body, named);
+  std::erase_if(locals, [&](Symbol* s) { return s->scope == Symbol::Scope::Local && !named.count(s); });
+  for (size_t i = 0; i < locals.size(); ++i) locals[i]->index = static_cast<int>(i);
+}
+
+}  // namespace
+
+// Without -u, as stap: a store into a local that nothing reads is dropped
+// (its value is still computed if that has effects), then statements whose
+// evaluation changes nothing are dropped. Both are reported as warnings.
+void Elaborator::elide_dead_code() {
+  std::vector<Stmt**> bodies;
+  for (Script* script : prog_.scripts)
+    for (ProbeDecl* p : script->probes) bodies.push_back(reinterpret_cast<Stmt**>(&p->body));
+  for (FunctionDecl* f : prog_.functions)
+    if (!f->is_embedded && f->body) bodies.push_back(reinterpret_cast<Stmt**>(&f->body));
+  for (Stmt** body : bodies) {
+    each_stmt(*body, [&](Stmt*& s) {
+      if (s->kind != StmtKind::Expr) return;
+      auto* es = static_cast<ExprStmt*>(s);
+      if (es->expr->kind != ExprKind::Assign) return;
+      auto* a = static_cast<AssignExpr*>(es->expr);
+      if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+      Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
+      if (!sym || sym->scope != Symbol::Scope::Local || sym->used) return;
+      diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+      es->expr = a->rhs;
+      es->loc = a->lhs->loc;
+    });
+  }
+  for (Stmt** body : bodies) {
+    each_stmt(*body, [&](Stmt*& s) {
+      if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr)) return;
+      diags_.report(DiagId::WarnElideExpr, s->loc);
+      s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
+    });
+  }
+  for (Script* script : prog_.scripts)
+    for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);
+  for (FunctionDecl* f : prog_.functions)
+    if (!f->is_embedded && f->body) drop_unnamed_locals(f->body, f->locals);
+}
+
+// -G NAME=VALUE replaces NAME's initializer, as stap's module parameters do:
+// a number for a long global, the text for a string one. Like stap, a name
+// that is no global of the script is ignored, and -G types nothing.
+void Elaborator::apply_global_values(const std::vector<std::pair<std::string, std::string>>& values) {
+  for (const auto& [name, value] : values) {
+    auto it = globals_.find(name);
+    if (it == globals_.end() || !referenced_.count(it->second)) continue;
+    Symbol* g = it->second;
+    if (g->arity > 0) {
+      diags_.report(DiagId::SemGlobalValue, g->decl, name, "it is an array");
+      continue;
+    }
+    if (g->type == Type::String) {
+      auto* lit = arena_.make<StringLit>(g->decl);
+      lit->value = value;
+      g->init = lit;
+    } else if (g->type == Type::Long) {
+      char* end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(value.c_str(), &end, 0);
+      if (*end || errno) {
+        diags_.report(DiagId::SemGlobalValue, g->decl, name, "'" + value + "' is not a number");
+        continue;
+      }
+      auto* lit = arena_.make<NumberLit>(g->decl);
+      lit->value = v;
+      g->init = lit;
+    } else {
+      continue;  // unresolved: reported below
+    }
+    g->assigned = true;
+  }
+}
+
 void Elaborator::run(const ElaborateOptions& opts) {
-  env_ = opts.env;
+  probe_ctx_ = opts.probes;
+  if (!probe_ctx_.env) probe_ctx_.env = &own_env_;
   collect();
   expand_aliases();
+  lower_conditions();
   resolve_probes();
 
   // Function parameters are symbols before any body is resolved, so that
@@ -1442,6 +1814,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
       if (p.declared != Type::Unknown) {
         sym->type = p.declared;
         sym->type_site = p.loc;
+        sym->fixed_type = true;
       }
       f->param_syms.push_back(sym);
       f->locals.push_back(sym);
@@ -1454,11 +1827,8 @@ void Elaborator::run(const ElaborateOptions& opts) {
     }
     prog_.functions.push_back(f);
   }
-  for (FunctionDecl* f : prog_.functions) {
-    Scope sc{{}, &f->locals, f};
-    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
-    resolve_stmt(f->body, sc);
-  }
+  // Probe bodies first, then functions: stap's order, so that a conflict
+  // (an array's arity) is reported where stap reports it.
   for (Script* script : prog_.scripts) {
     for (ProbeDecl* p : script->probes) {
       // Accesses are recorded through a pseudo-function standing for the body.
@@ -1470,10 +1840,18 @@ void Elaborator::run(const ElaborateOptions& opts) {
       resolve_stmt(p->body, sc);
     }
   }
+  for (FunctionDecl* f : prog_.functions) {
+    Scope sc{{}, &f->locals, f};
+    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
+    resolve_stmt(f->body, sc);
+  }
   infer_all();
   for (FunctionDecl* f : prog_.functions) check_stmt(f->body);
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) check_stmt(p->body);
+  if (!opts.keep_unused && diags_.errors() == 0) elide_dead_code();
+  drop_unreferenced_globals();
+  apply_global_values(opts.global_values);
   for (Symbol* g : prog_.globals) {
     if (g->arity < 0) {
       g->arity = 0;  // declared but never used: a scalar

@@ -11,7 +11,9 @@ class ProbeEnv;
 
 struct ElaborateOptions {
   bool keep_unused = false;  // -u
-  ProbeEnv* env = nullptr;   // the target, for probe families that ask (null: a bare one)
+  ProbeContext probes;       // what probe families may consult (probes.env: null for a bare one)
+  // -G NAME=VALUE: a global's initial value, taken as its type requires.
+  std::vector<std::pair<std::string, std::string>> global_values;
 };
 
 // `arena` receives the probes that alias expansion instantiates.

@@ -1,5 +1,7 @@
-// begin, end and their priority forms begin(N), end(N). They are not armed:
-// the runtime's session code runs them in priority, then declaration, order.
+// begin, end, error and their priority forms begin(N), end(N), error(N).
+// They are not armed: the runtime's session code runs them in priority, then
+// declaration, order; error probes instead of end probes when the session
+// stops because of run-time errors.
 #include <algorithm>
 
 #include "translator/codegen/cwriter.h"
@@ -11,17 +13,17 @@ namespace {
 
 class BeginEndFamily : public ProbeFamily {
  public:
-  explicit BeginEndFamily(bool is_end) : end_(is_end) {}
-  const char* name() const override { return end_ ? "end" : "begin"; }
+  explicit BeginEndFamily(const char* name) : name_(name) {}
+  const char* name() const override { return name_; }
   const char* run_state() const override {
-    return end_ ? "STPX_STATE_STOPPING" : "STPX_STATE_STARTING";
+    return std::string(name_) == "begin" ? "STPX_STATE_STARTING" : "STPX_STATE_STOPPING";
   }
 
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     const auto& c = point.components;
     if (c.empty() || c[0].name != name()) return false;
     if (c.size() > 1) {
-      diags.report(DiagId::SemBadProbePoint, c[1].loc, "unexpected '" + c[1].name + "' after " + name());
+      diags.report(DiagId::SemBadProbePoint, c[1].loc, "invalid suffix for probe");
       return true;
     }
     if (c[0].arg) {
@@ -33,6 +35,10 @@ class BeginEndFamily : public ProbeFamily {
     }
     spec.family = this;
     return true;
+  }
+
+  std::vector<std::string> point_types() const override {
+    return {name(), std::string(name()) + "(number)"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -51,17 +57,21 @@ class BeginEndFamily : public ProbeFamily {
   void emit_disarm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
 
  private:
-  bool end_;
+  const char* name_;
 };
 
 }  // namespace
 
 const ProbeFamily& begin_family() {
-  static const BeginEndFamily f(false);
+  static const BeginEndFamily f("begin");
   return f;
 }
 const ProbeFamily& end_family() {
-  static const BeginEndFamily f(true);
+  static const BeginEndFamily f("end");
+  return f;
+}
+const ProbeFamily& error_family() {
+  static const BeginEndFamily f("error");
   return f;
 }
 

@@ -7,7 +7,9 @@ namespace stapx {
 
 const ProbeFamily& begin_family();
 const ProbeFamily& end_family();
+const ProbeFamily& error_family();
 const ProbeFamily& timer_family();
+const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();
 

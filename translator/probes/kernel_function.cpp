@@ -27,17 +27,17 @@ class KernelFunctionFamily : public ProbeFamily {
     return true;
   }
 
-  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, ProbeEnv& env, std::vector<ProbeSpec>& out,
-              DiagSink& diags) const override {
+  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, const ProbeContext& ctx,
+              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
     if (!owns(point)) return false;
     std::string pattern;
     bool ret = false;
     if (!parse(point, pattern, ret, diags)) return true;
-    debug::DebugInfo* di = env.debuginfo(diags, point.loc);
+    debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
     if (!di) return true;
     std::vector<debug::ProbeSite> sites = di->function_sites(pattern, false);
     if (sites.empty()) {
-      if (!point.optional) diags.report(DiagId::SemNoMatch, point.loc, point.to_string(), "");
+      if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
       return true;
     }
     for (debug::ProbeSite& site : sites) {
@@ -55,6 +55,10 @@ class KernelFunctionFamily : public ProbeFamily {
       out.push_back(std::move(spec));
     }
     return true;
+  }
+
+  std::vector<std::string> point_types() const override {
+    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {

@@ -1,6 +1,10 @@
 // kprobe.function("sym") and kprobe.function("sym").return: kprobes and
-// kretprobes on a named kernel function (runtime-c/probes/kprobes.c).
+// kretprobes on a named kernel function (runtime-c/probes/kprobes.c). The
+// name may be a glob ("vfs_*"), matched against the target kernel's symbol
+// table; functions the kernel won't kprobe are left out with a warning.
 #include <cctype>
+
+#include "translator/debuginfo/kernel_symbols.h"
 
 #include "translator/codegen/cwriter.h"
 #include "translator/probes/families.h"
@@ -34,10 +38,6 @@ class KprobeFamily : public ProbeFamily {
       return true;
     }
     const std::string& sym = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    if (sym.find_first_of("*?[") != std::string::npos) {
-      diags.report(DiagId::SemUnsupported, c[1].arg->loc, "a wildcard in kprobe.function");
-      return true;
-    }
     if (!valid_symbol(sym)) {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.function", "a kernel symbol name");
       return true;
@@ -46,6 +46,71 @@ class KprobeFamily : public ProbeFamily {
     spec.is_return = c.size() == 3;
     spec.family = this;
     return true;
+  }
+
+  bool expand(const ast::ProbePoint& point, const ProbeSpec& base, const ProbeContext& ctx,
+              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
+    const auto& c = point.components;
+    if (c.empty() || c[0].name != "kprobe") return false;
+    ProbeSpec spec = base;
+    std::string pattern;
+    if (c.size() >= 2 && c[1].arg && c[1].arg->kind == ast::ExprKind::String)
+      pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
+    if (!is_symbol_pattern(pattern)) {
+      if (!match(point, spec, diags) || !spec.family) return true;
+      const KernelSymbols* syms = ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+      if (syms) {
+        const KernelFunction* f = syms->find(spec.symbol);
+        if (!f) {
+          if (!point.optional) diags.report(DiagId::SemNoMatch, c[1].arg->loc);
+          return true;
+        }
+        if (!f->unprobeable.empty()) {
+          if (!point.optional)
+            diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.function",
+                         "a probeable function: '" + f->name + "' is " + f->unprobeable);
+          return true;
+        }
+      }
+      out.push_back(std::move(spec));
+      return true;
+    }
+    // A pattern: check the point's shape with a stand-in name, then expand.
+    ast::StringLit standin = *static_cast<const ast::StringLit*>(c[1].arg);
+    standin.value = "x";
+    ast::ProbePoint shape = point;
+    shape.components[1].arg = &standin;
+    if (!match(shape, spec, diags) || !spec.family) return true;
+    const KernelSymbols* syms = ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+    if (!syms) {
+      diags.report(DiagId::SemNoSymbols, c[1].arg->loc, pattern);
+      return true;
+    }
+    std::vector<const KernelFunction*> excluded;
+    std::vector<const KernelFunction*> found = match_kernel_functions(*syms, pattern, &excluded);
+    if (!excluded.empty()) {
+      std::string names;
+      for (size_t i = 0; i < excluded.size() && i < 5; ++i)
+        names += (i ? ", " : "") + excluded[i]->name + " (" + excluded[i]->unprobeable + ")";
+      if (excluded.size() > 5) names += fmt::format(", and {} more", excluded.size() - 5);
+      diags.report(DiagId::WarnUnprobeable, c[1].arg->loc, excluded.size(), pattern, names);
+    }
+    if (found.empty()) {
+      if (!point.optional) diags.report(DiagId::SemNoMatch, c[1].arg->loc);
+      return true;
+    }
+    for (const KernelFunction* f : found) {
+      ProbeSpec one = spec;
+      one.symbol = f->name;
+      // pp() names the function probed, as stap's does.
+      one.pp = "kprobe.function(\"" + f->name + "\")" + (one.is_return ? ".return" : "");
+      out.push_back(std::move(one));
+    }
+    return true;
+  }
+
+  std::vector<std::string> point_types() const override {
+    return {"kprobe.function(string)", "kprobe.function(string).return"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {

@@ -4,6 +4,7 @@
 // in registry.cpp.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,11 +15,21 @@
 namespace stapx {
 
 class CWriter;
+class KernelSymbols;
 class ProbeEnv;
 class ProbeFamily;
 namespace debug {
 struct ProbeSite;
 }
+
+// What a family may consult while expanding a point.
+struct ProbeContext {
+  // The target kernel's function symbols, opened on first call; null when
+  // there is no symbol table for the target.
+  std::function<const KernelSymbols*()> kernel_symbols;
+  // The target's debug information (DWARF or BTF), opened on first use.
+  ProbeEnv* env = nullptr;
+};
 
 // One resolved probe point of one probe declaration.
 struct ProbeSpec {
@@ -32,7 +43,9 @@ struct ProbeSpec {
   uint64_t offset = 0;      // kernel.function: address - symbol
   std::shared_ptr<const debug::ProbeSite> site;  // kernel.function: the address's variables
   bool is_return = false;   // kprobe: .return
-  int64_t interval_ns = 0;  // timer
+  int64_t interval_ns = 0;  // timer (for timer.jiffies: in jiffies)
+  int64_t randomize = 0;    // timer: .randomize(M), in the interval's unit
+  bool in_jiffies = false;  // timer.jiffies: interval_ns and randomize count jiffies
   int64_t priority = 0;     // begin/end sequence
 };
 
@@ -43,13 +56,13 @@ class ProbeFamily {
   // True if this family owns the point (its first component); fills `spec`
   // or reports why the point is malformed.
   virtual bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const = 0;
-  // Expands a point the family owns into its probes (a pattern may give
-  // several, an optional point none), each a copy of `tmpl` filled in. The
-  // default is one probe from match().
-  virtual bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, ProbeEnv& env,
+  // Like match, for families whose one point stands for many probes (a
+  // wildcard) or none (an optional point that names nothing): appends one
+  // spec per probe to `out`. By default, match().
+  virtual bool expand(const ast::ProbePoint& point, const ProbeSpec& base, const ProbeContext& ctx,
                       std::vector<ProbeSpec>& out, DiagSink& diags) const {
-    (void)env;
-    ProbeSpec spec = tmpl;
+    (void)ctx;
+    ProbeSpec spec = base;
     if (!match(point, spec, diags)) return false;
     if (spec.family) out.push_back(std::move(spec));
     return true;
@@ -60,6 +73,9 @@ class ProbeFamily {
   // C statements that arm (return an errno on failure) and disarm them.
   virtual void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
   virtual void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  // The point shapes this family accepts, for --dump-probe-types, in stap's
+  // notation: "timer.ms(number)", "kprobe.function(string).return".
+  virtual std::vector<std::string> point_types() const { return {}; }
   // Probe handlers run in this runtime state (begin: STARTING, end: STOPPING).
   virtual const char* run_state() const { return "STPX_STATE_RUNNING"; }
 };

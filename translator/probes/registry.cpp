@@ -5,7 +5,7 @@ namespace stapx {
 
 const std::vector<const ProbeFamily*>& probe_families() {
   static const std::vector<const ProbeFamily*> families = {
-      &begin_family(), &end_family(), &timer_family(), &kprobe_family(),
+      &begin_family(), &end_family(), &error_family(), &timer_family(), &never_family(), &kprobe_family(),
       &kernel_function_family()};
   return families;
 }

@@ -1,0 +1,136 @@
+// Kernel symbol tables and kprobe.function patterns, against a fixture
+// table (no kernel needed), plus the kallsyms/System.map reader.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "test_util.h"
+#include "translator/debuginfo/kernel_symbols.h"
+
+namespace stapx::test {
+namespace {
+
+std::unique_ptr<KernelSymbols> fixture() {
+  return fixture_symbols({{"vfs_read", ""},
+                          {"vfs_readv", ""},
+                          {"vfs_write", ""},
+                          {"vfs_readlink", ""},
+                          {"do_int3", "in the kernel's kprobe blacklist"},
+                          {"exc_page_fault", "in .noinstr.text"},
+                          {"vfs_read", ""},  // duplicate names collapse
+                          {"ksys_read", ""}});
+}
+
+std::vector<std::string> names(const std::vector<const KernelFunction*>& fs) {
+  std::vector<std::string> out;
+  for (auto* f : fs) out.push_back(f->name);
+  return out;
+}
+
+TEST(KernelSymbols, GlobsMatchInNameOrderAndLeaveOutUnprobeable) {
+  auto syms = fixture();
+  EXPECT_EQ(syms->functions().size(), 7u);
+  std::vector<const KernelFunction*> excluded;
+  EXPECT_EQ(names(match_kernel_functions(*syms, "vfs_rea*", &excluded)),
+            (std::vector<std::string>{"vfs_read", "vfs_readlink", "vfs_readv"}));
+  EXPECT_TRUE(excluded.empty());
+  EXPECT_EQ(names(match_kernel_functions(*syms, "?fs_[rw]*e", &excluded)),
+            (std::vector<std::string>{"vfs_write"}));
+  EXPECT_EQ(names(match_kernel_functions(*syms, "*", &excluded)).size(), 5u);
+  EXPECT_EQ(names(excluded), (std::vector<std::string>{"do_int3", "exc_page_fault"}));
+}
+
+TEST(KernelSymbols, ExactNamesAndMissingOnes) {
+  auto syms = fixture();
+  EXPECT_EQ(names(match_kernel_functions(*syms, "ksys_read", nullptr)), (std::vector<std::string>{"ksys_read"}));
+  EXPECT_TRUE(match_kernel_functions(*syms, "nosuch", nullptr).empty());
+  std::vector<const KernelFunction*> excluded;
+  EXPECT_TRUE(match_kernel_functions(*syms, "do_int3", &excluded).empty());
+  EXPECT_EQ(names(excluded), (std::vector<std::string>{"do_int3"}));
+  EXPECT_TRUE(is_symbol_pattern("a*"));
+  EXPECT_TRUE(is_symbol_pattern("a[bc]"));
+  EXPECT_FALSE(is_symbol_pattern("vfs_read"));
+}
+
+TEST(KernelSymbols, ReadsKallsymsFormat) {
+  std::string path = ::testing::TempDir() + "/kallsyms_fixture";
+  {
+    std::ofstream f(path);
+    f << "ffffffff81000000 T _stext\n"
+         "ffffffff81001000 t local_fn\n"
+         "ffffffff81002000 D some_data\n"
+         "ffffffff81003000 T __x86_indirect_thunk_rax\n"
+         "ffffffffc0000000 t mod_fn\t[ext4]\n";
+  }
+  std::string err;
+  auto syms = kallsyms_symbols(path, &err);
+  ASSERT_TRUE(syms) << err;
+  EXPECT_EQ(names(match_kernel_functions(*syms, "*", nullptr)), (std::vector<std::string>{"_stext", "local_fn"}));
+  ASSERT_TRUE(syms->find("__x86_indirect_thunk_rax"));
+  EXPECT_FALSE(syms->find("__x86_indirect_thunk_rax")->unprobeable.empty());
+  EXPECT_FALSE(syms->find("some_data"));
+  EXPECT_FALSE(syms->find("mod_fn"));
+  std::remove(path.c_str());
+  EXPECT_FALSE(kallsyms_symbols(path, &err));
+}
+
+struct Expanded : Parsed {
+  Program prog;
+  std::unique_ptr<KernelSymbols> syms = fixture();
+  explicit Expanded(const std::string& text, bool with_symbols = true) : Parsed(text) {
+    ElaborateOptions o;
+    if (with_symbols) o.probes.kernel_symbols = [this] { return syms.get(); };
+    prog = elaborate({script}, o, arena, diags);
+  }
+  std::vector<std::string> pps() const {
+    std::vector<std::string> out;
+    for (const ProbeSpec& p : prog.probes) out.push_back(p.pp + (p.is_return ? " ret " : " ") + p.symbol);
+    return out;
+  }
+};
+
+TEST(KprobePatterns, ExpandToOneProbePerFunction) {
+  Expanded e("probe kprobe.function(\"vfs_rea*\").return { println(1) }");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  EXPECT_EQ(e.pps(), (std::vector<std::string>{"kprobe.function(\"vfs_read\").return ret vfs_read",
+                                               "kprobe.function(\"vfs_readlink\").return ret vfs_readlink",
+                                               "kprobe.function(\"vfs_readv\").return ret vfs_readv"}));
+}
+
+TEST(KprobePatterns, UnprobeableMatchesAreLeftOutWithAWarning) {
+  Expanded e("probe kprobe.function(\"*\") { }");
+  ASSERT_EQ(e.diags.errors(), 0u) << e.diag_text.str();
+  EXPECT_EQ(e.prog.probes.size(), 5u);
+  EXPECT_NE(e.diag_text.str().find("WARNING: 2 function(s) matching '*' cannot be probed and are left out: "
+                                   "do_int3 (in the kernel's kprobe blacklist), exc_page_fault (in .noinstr.text)"),
+            std::string::npos)
+      << e.diag_text.str();
+}
+
+TEST(KprobePatterns, MissingFunctionIsAnErrorUnlessOptional) {
+  Expanded missing("probe kprobe.function(\"nosuch\") { }");
+  EXPECT_NE(missing.diag_text.str().find("semantic error: while resolving probe point: identifier 'kprobe'"),
+            std::string::npos);
+  EXPECT_NE(missing.diag_text.str().find("semantic error: no match: string 'nosuch'"), std::string::npos)
+      << missing.diag_text.str();
+  Expanded none("probe kprobe.function(\"zz*\") { }");
+  EXPECT_NE(none.diag_text.str().find("no match"), std::string::npos);
+  Expanded optional("probe kprobe.function(\"nosuch\")?, kprobe.function(\"zz*\")?, begin { }");
+  EXPECT_EQ(optional.diags.errors(), 0u) << optional.diag_text.str();
+  EXPECT_EQ(optional.prog.probes.size(), 1u);
+  Expanded blacklisted("probe kprobe.function(\"do_int3\") { }");
+  EXPECT_NE(blacklisted.diag_text.str().find("'do_int3' is in the kernel's kprobe blacklist"), std::string::npos)
+      << blacklisted.diag_text.str();
+}
+
+TEST(KprobePatterns, PatternsNeedASymbolTable) {
+  Expanded e("probe kprobe.function(\"vfs_*\") { }", false);
+  EXPECT_NE(e.diag_text.str().find("no kernel symbol table to match 'vfs_*' against"), std::string::npos)
+      << e.diag_text.str();
+  Expanded exact("probe kprobe.function(\"vfs_read\") { }", false);
+  EXPECT_EQ(exact.diags.errors(), 0u) << exact.diag_text.str();
+}
+
+}  // namespace
+}  // namespace stapx::test

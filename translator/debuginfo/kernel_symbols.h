@@ -1,0 +1,52 @@
+// The target kernel's function symbols, for kprobe.function("pattern"):
+// which functions exist and which of them may take a kprobe. Three sources
+// behind one interface: the ELF symbol table of the release's vmlinux
+// (indexed once per vmlinux into ~/.cache/stapx), /proc/kallsyms when the
+// target is the running kernel, and a fixed list for unit tests.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stapx {
+
+struct KernelFunction {
+  std::string name;
+  // Why the kernel refuses a kprobe here ("kprobe blacklist",
+  // ".noinstr.text", ...); empty when the function is probeable.
+  std::string unprobeable;
+};
+
+class KernelSymbols {
+ public:
+  virtual ~KernelSymbols() = default;
+  // Every text symbol, sorted by name, each name once.
+  virtual const std::vector<KernelFunction>& functions() const = 0;
+  // Where the symbols came from, for -v ("vmlinux /path (cached)").
+  virtual std::string source() const = 0;
+  // The function named exactly `name`, or null.
+  const KernelFunction* find(const std::string& name) const;
+};
+
+// The vmlinux's ELF symbol table; its index is cached under
+// $XDG_CACHE_HOME/stapx (or ~/.cache/stapx) keyed by path, size and mtime.
+// Null with *error set when the file can't be read as an ELF vmlinux.
+std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::string* error);
+
+// /proc/kallsyms (or another file in its format), with the kprobe blacklist
+// of debugfs when it is readable.
+std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::string* error);
+
+// A fixed table, for tests.
+std::unique_ptr<KernelSymbols> fixture_symbols(std::vector<KernelFunction> functions);
+
+// Is `s` a glob pattern (*, ?, [...])?
+bool is_symbol_pattern(const std::string& s);
+
+// The functions a kprobe.function pattern names, in name order; functions
+// that match but can't be probed go to *excluded.
+std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& syms, const std::string& pattern,
+                                                          std::vector<const KernelFunction*>* excluded);
+
+}  // namespace stapx
