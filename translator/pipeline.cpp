@@ -30,6 +30,7 @@
 #include "translator/build/kbuild.h"
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
 #include "translator/elaborate/dump.h"
@@ -229,10 +230,26 @@ int run_pipeline(const Options& opts) {
                              prog.probes.size(), prog.functions.size(), prog.globals.size(),
                              timer.elapsed());
   if (opts.list_probes) {
-    // -l/-L: the points the pattern resolved to, sorted, each once. No
-    // family has context variables yet, so -L prints the same.
+    // -l/-L: the points the pattern resolved to, sorted, each once; -L
+    // adds the context variables readable there (those with a location),
+    // as stap lists them: $name:type.
     std::set<std::string> points;
-    for (const ProbeSpec& p : prog.probes) points.insert(p.pp);
+    for (const ProbeSpec& p : prog.probes) {
+      std::string line = p.pp;
+      if (opts.list_probes == 2 && p.site) {
+        if (p.is_return && p.site->return_type && p.site->return_type->strip()->kind != debug::DType::Kind::Void)
+          line += " $return:" + p.site->return_type->to_string();
+        for (const auto* vars : {&p.site->params, &p.site->locals}) {
+          if (p.is_return && vars == &p.site->locals) break;
+          for (const debug::Variable& v : *vars) {
+            using K = debug::Location::Kind;
+            if (v.loc.kind == K::Unavailable || v.loc.kind == K::Unsupported) continue;
+            line += " $" + v.name + ":" + v.type->to_string();
+          }
+        }
+      }
+      points.insert(line);
+    }
     for (const std::string& p : points) std::cout << p << "\n";
     return 0;
   }
