@@ -46,7 +46,7 @@ void _stpx_session_stop(void)
 		_stpx_disarm_probes();
 		_stpx_armed = false;
 	}
-	if (atomic_read(&_stpx_errors) > MAXERRORS) {
+	if (atomic_read(&_stpx_error_exit)) {
 		for (i = 0; i < _stpx_n_error; i++)
 			_stpx_run_probe(_stpx_error_probes[i], NULL);
 	} else {

@@ -34,6 +34,12 @@ struct _stpx_probe {
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);
 static atomic_t _stpx_errors = ATOMIC_INIT(0);
 static atomic_t _stpx_skipped = ATOMIC_INIT(0);
+/*
+ * Set when errors (past MAXERRORS, or too many skipped probes) end the
+ * session: then "error" probes run instead of "end" probes. Errors that
+ * try/catch caught or --suppress-handler-errors counted do not end it.
+ */
+static atomic_t _stpx_error_exit = ATOMIC_INIT(0);
 
 /* exit(): stop running probes and ask the daemon to stop the session. */
 static void _stpx_request_exit(void)
@@ -70,8 +76,10 @@ static void _stpx_report_error(struct _stpx_context *c)
 		_stpx_report(STPX_MSG_ERROR, "ERROR: %s near %s", c->last_error, c->last_loc);
 	else
 		_stpx_report(STPX_MSG_ERROR, "ERROR: %s", c->last_error);
-	if (atomic_inc_return(&_stpx_errors) > MAXERRORS)
+	if (atomic_inc_return(&_stpx_errors) > MAXERRORS) {
+		atomic_set(&_stpx_error_exit, 1);
 		_stpx_request_exit();
+	}
 }
 
 static void _stpx_count_skip(void)
@@ -81,8 +89,35 @@ static void _stpx_count_skip(void)
 		_stpx_report(STPX_MSG_ERROR,
 			     "ERROR: Skipped too many probes, check MAXSKIPPED or MAXTRYLOCK.");
 		atomic_inc(&_stpx_errors);
+		atomic_set(&_stpx_error_exit, 1);
 		_stpx_request_exit();
 	}
+}
+
+/*
+ * This CPU's context, made ready for p's handler (interrupts or preemption
+ * already off); NULL, with the hit counted as skipped, if a handler already
+ * runs on it. The caller drops c->busy when done.
+ */
+static __always_inline struct _stpx_context *_stpx_ctx_claim(const struct _stpx_probe *p,
+							     struct pt_regs *regs, int64_t *saved)
+{
+	struct _stpx_context *c = this_cpu_read(_stpx_ctx);
+
+	if (atomic_inc_return(&c->busy) != 1) {
+		atomic_dec(&c->busy);
+		_stpx_count_skip();
+		return NULL;
+	}
+	c->probe = p;
+	c->regs = regs;
+	c->entry_saved = saved;
+	c->last_error = NULL;
+	c->last_loc = NULL;
+	c->nesting = 0;
+	c->actioncount = 0;
+	c->maxaction = p->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
+	return c;
 }
 
 static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
@@ -108,25 +143,15 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 	if (atomic_read(&_stpx_state) != p->state)
 		return;
 	local_irq_save(flags);
-	c = this_cpu_read(_stpx_ctx);
-	if (atomic_inc_return(&c->busy) != 1) {
-		_stpx_count_skip();
-		goto leave;
+	c = _stpx_ctx_claim(p, regs, NULL);
+	if (c) {
+		p->entry(c, saved + 1);
+		if (unlikely(c->last_error))
+			_stpx_report_error(c);
+		else
+			saved[0] = 1;
+		atomic_dec(&c->busy);
 	}
-	c->probe = p;
-	c->regs = regs;
-	c->last_error = NULL;
-	c->last_loc = NULL;
-	c->nesting = 0;
-	c->actioncount = 0;
-	c->maxaction = MAXACTION;
-	p->entry(c, saved + 1);
-	if (unlikely(c->last_error))
-		_stpx_report_error(c);
-	else
-		saved[0] = 1;
-leave:
-	atomic_dec(&c->busy);
 	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(_stpx_run_entry);
@@ -143,30 +168,21 @@ static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt
 		preempt_disable();
 	else
 		local_irq_save(flags);
-	c = this_cpu_read(_stpx_ctx);
-	if (atomic_inc_return(&c->busy) != 1) {
-		_stpx_count_skip();
+	c = _stpx_ctx_claim(p, regs, saved);
+	if (!c)
 		goto leave;
-	}
-	c->probe = p;
-	c->regs = regs;
-	c->entry_saved = saved;
-	c->last_error = NULL;
-	c->last_loc = NULL;
-	c->nesting = 0;
-	c->actioncount = 0;
-	c->maxaction = p->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
 	if (!_stpx_lock(p->locks, p->nlocks)) {
 		_stpx_count_skip();
-		goto leave;
+		goto release;
 	}
 	p->handler(c);
 	_stpx_unlock(p->locks, p->nlocks);
 	_stpx_print_flush(c);
 	if (unlikely(c->last_error))
 		_stpx_report_error(c);
-leave:
+release:
 	atomic_dec(&c->busy);
+leave:
 	if (p->interruptible)
 		preempt_enable();
 	else
