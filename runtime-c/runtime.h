@@ -18,5 +18,6 @@
 #include "stat.c"
 #include "probes/kprobes.c"
 #include "probes/timers.c"
+#include "probes/tracepoints.c"
 
 #endif /* _STPX_RUNTIME_H_ */

@@ -12,5 +12,6 @@ const ProbeFamily& timer_family();
 const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();
+const ProbeFamily& kernel_trace_family();
 
 }  // namespace stapx

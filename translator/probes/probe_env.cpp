@@ -26,6 +26,7 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
     }
     std::string btf_error;
     if (btf) debuginfo_ = debug::open_btf(*btf, btf_error);
+    debuginfo_is_btf_ = debuginfo_ != nullptr;
     if (!debuginfo_ && error.empty()) error = btf_error;
   }
   if (!debuginfo_) {
@@ -35,6 +36,25 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
   }
   if (verbose_ >= 1) std::cerr << "Debug information: " << debuginfo_->source() << "\n";
   return debuginfo_.get();
+}
+
+debug::DebugInfo* ProbeEnv::btf(DiagSink& diags, SourceLoc loc) {
+  if (debuginfo_is_btf_) return debuginfo_.get();
+  if (!btf_tried_) {
+    btf_tried_ = true;
+    // A BTF file, else the .BTF section of the DWARF vmlinux.
+    std::optional<std::string> path = find_btf(release_, dirs_);
+    if (!path) path = find_vmlinux(release_, dirs_);
+    std::string error;
+    if (path) btf_ = debug::open_btf(*path, error);
+    if (btf_ && verbose_ >= 1) std::cerr << "Tracepoints: " << btf_->source() << "\n";
+    if (!btf_) {
+      diags.report(DiagId::SemNoBtf, loc, release_, error.empty() ? "no BTF found" : error);
+      return nullptr;
+    }
+  }
+  if (!btf_) diags.report(DiagId::SemNoBtf, loc, release_, "no BTF found");
+  return btf_.get();
 }
 
 }  // namespace stapx

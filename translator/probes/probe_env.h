@@ -22,6 +22,9 @@ class ProbeEnv {
   // The target kernel's debug information; null after reporting, once, at
   // `loc` why there is none.
   debug::DebugInfo* debuginfo(DiagSink& diags, SourceLoc loc);
+  // The target kernel's BTF (tracepoints are described there), opened on
+  // first use; null after reporting why at `loc`.
+  debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
   // For unit tests: answer from this instead.
   void set_debuginfo(std::unique_ptr<debug::DebugInfo> d) {
     debuginfo_ = std::move(d);
@@ -35,6 +38,9 @@ class ProbeEnv {
   bool prefer_btf_ = false;
   bool tried_ = false;
   std::unique_ptr<debug::DebugInfo> debuginfo_;
+  bool btf_tried_ = false;
+  bool debuginfo_is_btf_ = false;
+  std::unique_ptr<debug::DebugInfo> btf_;
 };
 
 }  // namespace stapx
