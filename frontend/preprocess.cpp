@@ -570,7 +570,15 @@ const MacroTable::Macro* MacroTable::find(uint32_t file, const std::string& name
 }
 
 bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
-  if (library) return library_.emplace(name, std::move(m)).second;
+  if (library) {
+    // A library file later in the search path (an -I directory after
+    // stapx's own tapsets) replaces another file's macro of that name.
+    auto [it, inserted] = library_.try_emplace(name, m);
+    if (inserted) return true;
+    if (it->second.file == file) return false;
+    it->second = std::move(m);
+    return true;
+  }
   return local_[file].emplace(name, std::move(m)).second;
 }
 

@@ -38,7 +38,8 @@ class MacroTable {
     SourceLoc loc;
   };
   const Macro* find(uint32_t file, const std::string& name) const;
-  // Returns false if the name is already defined in that scope.
+  // Returns false if the name is already defined in that scope (for
+  // library macros: in the same file; another file's is replaced).
   bool define(uint32_t file, const std::string& name, Macro m, bool library);
 
  private:

@@ -47,6 +47,27 @@ TEST(Preprocess, MacrosExpandWithArgumentsAndShowTheChain) {
   EXPECT_NE(err.find("in expansion of macro: operator '@bad' at <input>:2:19"), std::string::npos) << err;
 }
 
+TEST(Preprocess, LaterLibraryFileReplacesAnEarlierOnesMacro) {
+  SourceManager sm;
+  std::ostringstream diag_text;
+  DiagSink diags(sm, diag_text);
+  MacroTable macros;
+  // stapx's own tapsets first, then an -I directory's file of the same macro.
+  preprocess(sm, sm.add("ours.stpm", "@define pick(a, b) %( @a %)"), {}, macros, diags, true);
+  preprocess(sm, sm.add("theirs.stpm", "@define pick(a, b) %( @b %)"), {}, macros, diags, true);
+  EXPECT_EQ(diags.errors(), 0u) << diag_text.str();
+  uint32_t f = preprocess(sm, sm.add("<input>", "probe begin { x = @pick(1, 2) }"), {}, macros, diags);
+  ast::Arena arena;
+  ast::Script* script = parse_file(sm, f, arena, diags, ParseOptions{});
+  ASSERT_EQ(diags.errors(), 0u) << diag_text.str();
+  std::ostringstream out;
+  print_script(out, *script);
+  EXPECT_NE(out.str().find("(x = 2)"), std::string::npos) << out.str();
+  // Within one file, a second definition is still an error.
+  preprocess(sm, sm.add("dup.stpm", "@define twice %( 1 %)\n@define twice %( 2 %)"), {}, macros, diags, true);
+  EXPECT_NE(diag_text.str().find("macro '@twice' is already defined"), std::string::npos) << diag_text.str();
+}
+
 TEST(Preprocess, ArgumentsAreTokens) {
   PreprocessFacts facts;
   facts.args = {"kernel.function(\"vfs_read\")", "gettimeofday_us()", "text"};
