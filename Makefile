@@ -61,9 +61,10 @@ check: deps
 	$(MAKE) corpus
 	$(MAKE) runtests
 
-# Pass 1 against stap's on Debian's tapset tree (ratios; never gates CI).
+# Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build
 	bench/parse-vs-stap --parse-tapsets $(BUILD)/bench/parse_tapsets
+	bench/elaborate-vs-stap --stapx $(BUILD)/stapx
 
 # libFuzzer on pass 1 (clang, ASan+UBSan); FUZZ_SECONDS=1800 by default.
 FUZZ_SECONDS ?= 1800
