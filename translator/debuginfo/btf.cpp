@@ -100,7 +100,9 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
 
   std::string source() const override { return "BTF from " + source_; }
 
-  std::vector<ProbeSite> function_sites(const std::string& pattern, bool) override {
+  // BTF has no source positions: a file filter keeps nothing.
+  std::vector<ProbeSite> function_sites(const std::string& pattern, bool, const SiteFilter& filter) override {
+    if (filter.file) return {};
     std::vector<ProbeSite> sites;
     bool wild = pattern.find_first_of("*?[") != std::string::npos;
     std::vector<std::string> seen;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,13 @@ struct ProbeSite {
   std::vector<Variable> locals;
 };
 
+// Narrows function_sites() before sites are built (building one reads its
+// variables and types): `file(decl_file, decl_line)` says whether to keep a
+// function. Empty: keep all.
+struct SiteFilter {
+  std::function<bool(const std::string& file, int line)> file;
+};
+
 class DebugInfo {
  public:
   virtual ~DebugInfo() = default;
@@ -47,7 +55,8 @@ class DebugInfo {
   // Sites of the functions whose names match the fnmatch(3) pattern: each
   // out-of-line function's entry, plus each inlined instance when
   // `inlines` is set. Empty when nothing matches.
-  virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines) = 0;
+  virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
+                                                const SiteFilter& filter = {}) = 0;
   // A type by C name ("struct file", "task_struct", "unsigned int"), or null.
   virtual const DType* find_type(const std::string& name) = 0;
   // The link-time address of an ELF symbol (for run-time relocation).

@@ -54,7 +54,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
 
   std::string source() const override { return "DWARF from " + path_; }
 
-  std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines) override;
+  std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
+                                        const SiteFilter& filter) override;
   const DType* find_type(const std::string& name) override;
   std::optional<uint64_t> symbol_address(const std::string& name) override {
     load_symbols();
@@ -90,7 +91,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::unordered_map<std::string, uint64_t> all_syms_;
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
-  std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
+  std::unordered_map<std::string, const DType*> by_name_;
+  std::unordered_map<Dwarf_Off, std::unordered_map<uint64_t, Dwarf_Off>> unit_funcs_;  // unit -> entry pc -> DIE  // "struct file" -> definition (or null)
 };
 
 void DwarfInfo::load_symbols() {
@@ -133,15 +135,26 @@ int find_fn_cb(Dwarf_Die* die, void* arg) {
   return DWARF_CB_OK;
 }
 
+int index_fn_cb(Dwarf_Die* die, void* arg) {
+  auto* index = static_cast<std::unordered_map<uint64_t, Dwarf_Off>*>(arg);
+  Dwarf_Addr pc;
+  if (dwarf_entrypc(die, &pc) == 0) index->emplace(pc, dwarf_dieoffset(die));
+  return DWARF_CB_OK;
+}
+
+// The unit's subprograms by entry address, built on the unit's first use,
+// so that a pattern matching thousands of functions walks each unit once.
 bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
   Dwarf_Die cu;
   if (!dwarf_addrdie(dw_, addr, &cu)) return false;
-  FindFn f{addr, &out};
-  dwarf_getfuncs(&cu, find_fn_cb, &f, 0);
-  return f.found;
+  auto [it, fresh] = unit_funcs_.try_emplace(dwarf_dieoffset(&cu));
+  if (fresh) dwarf_getfuncs(&cu, index_fn_cb, &it->second, 0);
+  auto fn = it->second.find(addr);
+  return fn != it->second.end() && dwarf_offdie(dw_, fn->second, &out);
 }
 
-std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/) {
+std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/,
+                                                 const SiteFilter& filter) {
   load_symbols();
   std::vector<ProbeSite> sites;
   bool wild = has_wildcard(pattern);
@@ -166,6 +179,12 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
     seen.push_back(s.addr);
     Dwarf_Die fn;
     if (!find_subprogram(s.addr, fn)) continue;
+    if (filter.file) {
+      const char* file = dwarf_decl_file(&fn);
+      int line = 0;
+      dwarf_decl_line(&fn, &line);
+      if (!filter.file(file ? file : "", line)) continue;
+    }
     sites.push_back(make_site(fn, s));
   }
   std::sort(sites.begin(), sites.end(), [](const ProbeSite& a, const ProbeSite& b) {

@@ -8,6 +8,8 @@
 #include "translator/probes/families.h"
 #include "translator/probes/probe_env.h"
 
+#include <fnmatch.h>
+
 #include <fmt/format.h>
 
 namespace stapx {
@@ -35,7 +37,19 @@ class KernelFunctionFamily : public ProbeFamily {
     if (!parse(point, pattern, ret, diags)) return true;
     debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
     if (!di) return true;
-    std::vector<debug::ProbeSite> sites = di->function_sites(pattern, false);
+    // "func@file:line": the functions declared in that file (at that line).
+    Where where = split(pattern);
+    if (where.name.empty() || where.line < 0 || (pattern.find('@') != std::string::npos && where.file.empty())) {
+      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, "kernel.function",
+                   "\"function[@file[:line]]\"");
+      return true;
+    }
+    debug::SiteFilter filter;
+    if (!where.file.empty())
+      filter.file = [&](const std::string& file, int line) {
+        return file_matches(where.file, file) && (!where.line || line == where.line);
+      };
+    std::vector<debug::ProbeSite> sites = di->function_sites(where.name, false, filter);
     if (sites.empty()) {
       if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
       return true;
@@ -109,11 +123,35 @@ class KernelFunctionFamily : public ProbeFamily {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kernel.function", "a function name");
       return false;
     }
-    if (pattern.find('@') != std::string::npos) {
-      diags.report(DiagId::SemUnsupported, c[1].arg->loc, "a source file or line in kernel.function");
-      return false;
-    }
     return true;
+  }
+
+  // "name@file:line" split; line is 0 when absent, -1 when malformed.
+  struct Where {
+    std::string name, file;
+    int line = 0;
+  };
+  static Where split(const std::string& pattern) {
+    Where w;
+    size_t at = pattern.find('@');
+    w.name = pattern.substr(0, at);
+    if (at == std::string::npos) return w;
+    w.file = pattern.substr(at + 1);
+    if (size_t colon = w.file.rfind(':'); colon != std::string::npos) {
+      std::string digits = w.file.substr(colon + 1);
+      w.file.resize(colon);
+      w.line = digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9
+                   ? -1
+                   : std::stoi(digits);
+    }
+    return w;
+  }
+
+  // A source file pattern matches the path DWARF gives, or its tail after
+  // a '/' ("read_write.c" and "fs/*.c" match "fs/read_write.c").
+  static bool file_matches(const std::string& pattern, const std::string& file) {
+    return fnmatch(pattern.c_str(), file.c_str(), 0) == 0 ||
+           fnmatch(("*/" + pattern).c_str(), file.c_str(), 0) == 0;
   }
 };
 
