@@ -201,6 +201,7 @@ int run_pipeline(const Options& opts) {
   bool ksyms_tried = false;
   ElaborateOptions eopts{opts.keep_unused, {}, opts.global_values};
   eopts.probes.env = &env;
+  eopts.probes.guru = opts.guru;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {
     if (ksyms_tried) return ksyms.get();
     ksyms_tried = true;

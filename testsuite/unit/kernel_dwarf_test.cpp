@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "test_util.h"
 #include "translator/debuginfo/debuginfo.h"
@@ -79,6 +80,48 @@ TEST(KernelDwarf, VfsRead) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 2.0) << "opening the vmlinux and resolving vfs_read";
   RecordProperty("seconds", std::to_string(seconds));
+}
+
+
+// kernel.statement's lines: each line of vfs_read's own body once, at its
+// lowest address inside the function, with the variables live there (the
+// same lines installed stap 4.8 lists for "vfs_read@fs/read_write.c:*").
+TEST(KernelDwarf, VfsReadStatements) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  ASSERT_TRUE(di->has_lines());
+  std::vector<debug::ProbeSite> entry = di->function_sites("vfs_read", false);
+  ASSERT_EQ(entry.size(), 1u);
+  debug::SiteFilter all;
+  all.line = [](const std::string&, int, int) { return true; };
+  std::vector<debug::ProbeSite> sites = di->statement_sites("vfs_read", all);
+  ASSERT_GT(sites.size(), 10u);
+  std::set<int> lines;
+  for (const debug::ProbeSite& s : sites) {
+    EXPECT_EQ(s.symbol, "vfs_read");
+    EXPECT_EQ(s.addr, entry[0].addr + s.symbol_offset);
+    EXPECT_GT(s.decl_line, entry[0].decl_line) << "a line before the function's declaration";
+    EXPECT_TRUE(lines.insert(s.decl_line).second) << "line " << s.decl_line << " twice";
+    EXPECT_EQ(s.decl_file, entry[0].decl_file);
+  }
+  // One line by number: the +N form counts from the declaration.
+  debug::SiteFilter one;
+  int want = *std::next(lines.begin(), 3);
+  one.line = [&](const std::string&, int line, int decl) { return line == decl + (want - entry[0].decl_line); };
+  std::vector<debug::ProbeSite> at = di->statement_sites("vfs_read", one);
+  ASSERT_EQ(at.size(), 1u);
+  EXPECT_EQ(at[0].decl_line, want);
+  EXPECT_FALSE(at[0].at_entry);
+  // An address inside the function maps back to it and its line.
+  std::optional<debug::ProbeSite> a = di->address_site(at[0].addr);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->function, "vfs_read");
+  EXPECT_EQ(a->symbol_offset, at[0].symbol_offset);
+  EXPECT_EQ(a->decl_line, want);
+  EXPECT_FALSE(di->address_site(1).has_value());
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ struct ProbeSite {
 // function. Empty: keep all.
 struct SiteFilter {
   std::function<bool(const std::string& file, int line)> file;
+  // statement_sites(): which source lines (file as the line table names
+  // it; decl_line is the enclosing function's).
+  std::function<bool(const std::string& file, int line, int decl_line)> line;
 };
 
 class DebugInfo {
@@ -57,6 +60,21 @@ class DebugInfo {
   // `inlines` is set. Empty when nothing matches.
   virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                                 const SiteFilter& filter = {}) = 0;
+  // Sites of source lines inside the functions function_sites() would
+  // match: the lowest address of each line that `filter.line` keeps, with
+  // the variables in scope there. Empty without line information (BTF).
+  virtual std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) {
+    (void)pattern, (void)filter;
+    return {};
+  }
+  // The site at a link-time address inside a function (kernel.statement(ADDR)),
+  // or nothing when no function holds it.
+  virtual std::optional<ProbeSite> address_site(uint64_t addr) {
+    (void)addr;
+    return std::nullopt;
+  }
+  // Whether statement_sites() can answer (DWARF line tables).
+  virtual bool has_lines() const { return false; }
   // A type by C name ("struct file", "task_struct", "unsigned int"), or null.
   virtual const DType* find_type(const std::string& name) = 0;
   // The link-time address of an ELF symbol (for run-time relocation).

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 
 #include "translator/debuginfo/debuginfo.h"
@@ -56,6 +57,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
 
   std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                         const SiteFilter& filter) override;
+  std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) override;
+  std::optional<ProbeSite> address_site(uint64_t addr) override;
+  bool has_lines() const override { return true; }
   const DType* find_type(const std::string& name) override;
   std::optional<uint64_t> symbol_address(const std::string& name) override {
     load_symbols();
@@ -68,10 +72,13 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   struct FuncSym {
     std::string name;
     uint64_t addr;
+    uint64_t size;
   };
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
-  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
+  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc);
+  template <class F>
+  void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
   void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
   Variable make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx);
   LocExprP cfa_at(uint64_t pc);
@@ -91,8 +98,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::unordered_map<std::string, uint64_t> all_syms_;
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
-  std::unordered_map<std::string, const DType*> by_name_;
-  std::unordered_map<Dwarf_Off, std::unordered_map<uint64_t, Dwarf_Off>> unit_funcs_;  // unit -> entry pc -> DIE  // "struct file" -> definition (or null)
+  std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
+  std::unordered_map<Dwarf_Off, std::unordered_map<uint64_t, Dwarf_Off>> unit_funcs_;  // unit -> entry pc -> DIE
 };
 
 void DwarfInfo::load_symbols() {
@@ -113,26 +120,9 @@ void DwarfInfo::load_symbols() {
       const char* name = elf_strptr(elf_, sh.sh_link, s.st_name);
       if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
       all_syms_.emplace(name, s.st_value);
-      if (GELF_ST_TYPE(s.st_info) == STT_FUNC) funcs_.push_back({name, s.st_value});
+      if (GELF_ST_TYPE(s.st_info) == STT_FUNC) funcs_.push_back({name, s.st_value, s.st_size});
     }
   }
-}
-
-struct FindFn {
-  uint64_t addr;
-  Dwarf_Die* out;
-  bool found = false;
-};
-
-int find_fn_cb(Dwarf_Die* die, void* arg) {
-  auto* f = static_cast<FindFn*>(arg);
-  Dwarf_Addr pc;
-  if (dwarf_entrypc(die, &pc) == 0 && pc == f->addr) {
-    *f->out = *die;
-    f->found = true;
-    return DWARF_CB_ABORT;
-  }
-  return DWARF_CB_OK;
 }
 
 int index_fn_cb(Dwarf_Die* die, void* arg) {
@@ -153,16 +143,15 @@ bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
   return fn != it->second.end() && dwarf_offdie(dw_, fn->second, &out);
 }
 
-std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/,
-                                                 const SiteFilter& filter) {
+// Calls f(DIE, symbol) for each out-of-line function whose name matches
+// `pattern` and whose declaration `filter.file` keeps.
+template <class F>
+void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f) {
   load_symbols();
-  std::vector<ProbeSite> sites;
   bool wild = has_wildcard(pattern);
-  // Compiler-made clones ("f.isra.0", "f.cold") match only a pattern that
-  // names them.
   // A clone that replaces the function ("f.isra.0", "f.constprop.0")
   // matches by the function's name; split-off parts (".cold", ".part.N")
-  // are not entries.
+  // are not entries. A pattern with a dot names symbols as they are.
   bool dotted = pattern.find('.') != std::string::npos;
   std::vector<uint64_t> seen;
   for (const FuncSym& s : funcs_) {
@@ -185,12 +174,87 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
       dwarf_decl_line(&fn, &line);
       if (!filter.file(file ? file : "", line)) continue;
     }
-    sites.push_back(make_site(fn, s));
+    f(fn, s);
   }
+}
+
+void sort_sites(std::vector<ProbeSite>& sites) {
   std::sort(sites.begin(), sites.end(), [](const ProbeSite& a, const ProbeSite& b) {
     return a.function != b.function ? a.function < b.function : a.addr < b.addr;
   });
+}
+
+std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/,
+                                                 const SiteFilter& filter) {
+  std::vector<ProbeSite> sites;
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s, s.addr)); });
+  sort_sites(sites);
   return sites;
+}
+
+// Each line's lowest address within the function's own symbol (a ".cold"
+// part lies outside it and is left out), for lines of the function's own
+// file from its declaration on: lines of functions inlined into it are not
+// its statements.
+std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, const SiteFilter& filter) {
+  std::vector<ProbeSite> sites;
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+    Dwarf_Die cu;
+    Dwarf_Lines* lines = nullptr;
+    size_t n = 0;
+    if (!dwarf_diecu(&fn, &cu, nullptr, nullptr) || dwarf_getsrclines(&cu, &lines, &n) != 0) return;
+    int decl_line = 0;
+    dwarf_decl_line(&fn, &decl_line);
+    const char* decl_file = dwarf_decl_file(&fn);
+    std::map<std::pair<std::string, int>, uint64_t> first;
+    for (size_t i = 0; i < n; ++i) {
+      Dwarf_Line* l = dwarf_onesrcline(lines, i);
+      Dwarf_Addr addr;
+      bool end = false;
+      int lineno = 0;
+      if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &lineno) != 0) continue;
+      dwarf_lineendsequence(l, &end);
+      if (end || lineno <= decl_line || addr < s.addr || addr >= s.addr + std::max<uint64_t>(s.size, 1)) continue;
+      const char* file = dwarf_linesrc(l, nullptr, nullptr);
+      if (!file || !decl_file || std::strcmp(file, decl_file) != 0) continue;
+      if (filter.line && !filter.line(file, lineno, decl_line)) continue;
+      auto [it, fresh] = first.try_emplace({file, lineno}, addr);
+      if (!fresh) it->second = std::min<uint64_t>(it->second, addr);
+    }
+    for (const auto& [where, addr] : first) {
+      ProbeSite site = make_site(fn, s, addr);
+      site.decl_file = where.first;
+      site.decl_line = where.second;
+      sites.push_back(std::move(site));
+    }
+  });
+  sort_sites(sites);
+  return sites;
+}
+
+std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
+  load_symbols();
+  const FuncSym* best = nullptr;
+  for (const FuncSym& s : funcs_)
+    if (s.addr <= addr && addr < s.addr + std::max<uint64_t>(s.size, 1) && (!best || s.addr > best->addr)) best = &s;
+  if (!best) return std::nullopt;
+  Dwarf_Die fn;
+  if (!find_subprogram(best->addr, fn)) {
+    ProbeSite site;  // a symbol without DWARF: no variables
+    site.function = site.symbol = best->name;
+    site.addr = addr;
+    site.symbol_offset = addr - best->addr;
+    site.at_entry = addr == best->addr;
+    return site;
+  }
+  ProbeSite site = make_site(fn, *best, addr);
+  Dwarf_Die cu;
+  Dwarf_Line* l = dwarf_diecu(&fn, &cu, nullptr, nullptr) ? dwarf_getsrc_die(&cu, addr) : nullptr;
+  if (l) {
+    if (const char* file = dwarf_linesrc(l, nullptr, nullptr)) site.decl_file = file;
+    dwarf_lineno(l, &site.decl_line);
+  }
+  return site;
 }
 
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {
@@ -213,14 +277,16 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   return out;
 }
 
-ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) {
+// The site at `pc` in function `fn` (its entry when pc is the symbol's
+// address), with the variables in scope there.
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc) {
   ProbeSite site;
   const char* name = dwarf_diename(&fn);
   site.function = name ? name : sym.name;
   site.symbol = sym.name;
-  site.addr = sym.addr;
-  site.symbol_offset = 0;
-  site.at_entry = true;
+  site.addr = pc;
+  site.symbol_offset = pc - sym.addr;
+  site.at_entry = pc == sym.addr;
   if (const char* file = dwarf_decl_file(&fn)) site.decl_file = file;
   dwarf_decl_line(&fn, &site.decl_line);
   Dwarf_Attribute a;
@@ -228,7 +294,6 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) {
     Dwarf_Die t;
     if (dwarf_formref_die(&a, &t)) site.return_type = convert(t);
   }
-  uint64_t pc = site.addr;
   LocContext ctx;
   ctx.at_entry = site.at_entry;
   ctx.cfa = [this, pc] { return cfa_at(pc); };

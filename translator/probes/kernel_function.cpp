@@ -6,9 +6,9 @@
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/probes/families.h"
+#include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
-
-#include <fnmatch.h>
+#include "translator/probes/source_spec.h"
 
 #include <fmt/format.h>
 
@@ -38,8 +38,8 @@ class KernelFunctionFamily : public ProbeFamily {
     debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
     if (!di) return true;
     // "func@file:line": the functions declared in that file (at that line).
-    Where where = split(pattern);
-    if (where.name.empty() || where.line < 0 || (pattern.find('@') != std::string::npos && where.file.empty())) {
+    SourceSpec where = SourceSpec::parse(pattern);
+    if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
       diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, "kernel.function",
                    "\"function[@file[:line]]\"");
       return true;
@@ -47,9 +47,9 @@ class KernelFunctionFamily : public ProbeFamily {
     debug::SiteFilter filter;
     if (!where.file.empty())
       filter.file = [&](const std::string& file, int line) {
-        return file_matches(where.file, file) && (!where.line || line == where.line);
+        return where.keeps(file, line, line);
       };
-    std::vector<debug::ProbeSite> sites = di->function_sites(where.name, false, filter);
+    std::vector<debug::ProbeSite> sites = di->function_sites(where.function, false, filter);
     if (sites.empty()) {
       if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
       return true;
@@ -76,20 +76,13 @@ class KernelFunctionFamily : public ProbeFamily {
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_kprobe _stpx_kfuncs[] =", "};");
-    for (const ProbeSpec* p : probes)
-      w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .offset = {}, .is_return = {} }},", p->index,
-             p->symbol, p->offset, p->is_return ? 1 : 0);
+    emit_kprobe_table(w, probes, "_stpx_kfuncs");
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    w.line("rc = _stpx_kprobes_arm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_kprobe_arm(w, probes, "_stpx_kfuncs");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) w.line("_stpx_kprobes_disarm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
+    emit_kprobe_disarm(w, probes, "_stpx_kfuncs");
   }
 
  private:
@@ -124,34 +117,6 @@ class KernelFunctionFamily : public ProbeFamily {
       return false;
     }
     return true;
-  }
-
-  // "name@file:line" split; line is 0 when absent, -1 when malformed.
-  struct Where {
-    std::string name, file;
-    int line = 0;
-  };
-  static Where split(const std::string& pattern) {
-    Where w;
-    size_t at = pattern.find('@');
-    w.name = pattern.substr(0, at);
-    if (at == std::string::npos) return w;
-    w.file = pattern.substr(at + 1);
-    if (size_t colon = w.file.rfind(':'); colon != std::string::npos) {
-      std::string digits = w.file.substr(colon + 1);
-      w.file.resize(colon);
-      w.line = digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9
-                   ? -1
-                   : std::stoi(digits);
-    }
-    return w;
-  }
-
-  // A source file pattern matches the path DWARF gives, or its tail after
-  // a '/' ("read_write.c" and "fs/*.c" match "fs/read_write.c").
-  static bool file_matches(const std::string& pattern, const std::string& file) {
-    return fnmatch(pattern.c_str(), file.c_str(), 0) == 0 ||
-           fnmatch(("*/" + pattern).c_str(), file.c_str(), 0) == 0;
   }
 };
 

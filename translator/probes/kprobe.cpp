@@ -8,6 +8,7 @@
 
 #include "translator/codegen/cwriter.h"
 #include "translator/probes/families.h"
+#include "translator/probes/kprobe_table.h"
 
 namespace stapx {
 
@@ -114,20 +115,13 @@ class KprobeFamily : public ProbeFamily {
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_kprobe _stpx_kprobes[] =", "};");
-    for (const ProbeSpec* p : probes)
-      w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .is_return = {} }},", p->index,
-             p->symbol, p->is_return ? 1 : 0);
+    emit_kprobe_table(w, probes, "_stpx_kprobes");
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    w.line("rc = _stpx_kprobes_arm(_stpx_kprobes, ARRAY_SIZE(_stpx_kprobes));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_kprobe_arm(w, probes, "_stpx_kprobes");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) w.line("_stpx_kprobes_disarm(_stpx_kprobes, ARRAY_SIZE(_stpx_kprobes));");
+    emit_kprobe_disarm(w, probes, "_stpx_kprobes");
   }
 };
 

@@ -29,6 +29,7 @@ struct ProbeContext {
   std::function<const KernelSymbols*()> kernel_symbols;
   // The target's debug information (DWARF or BTF), opened on first use.
   ProbeEnv* env = nullptr;
+  bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
 };
 
 // One resolved probe point of one probe declaration.

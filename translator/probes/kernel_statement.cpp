@@ -1,0 +1,149 @@
+// kernel.statement("function@file:line") and kernel.statement(ADDRESS):
+// probes on source lines inside kernel functions, resolved through the
+// target's DWARF line tables, so that handlers can read the variables in
+// scope there ($var). Each line becomes one kprobe at its lowest address,
+// attached by symbol and offset. kernel.statement(ADDRESS).absolute (guru)
+// probes a raw address without looking at variables.
+#include <fmt/format.h>
+
+#include "translator/debuginfo/debuginfo.h"
+#include "translator/probes/families.h"
+#include "translator/probes/kprobe_table.h"
+#include "translator/probes/probe_env.h"
+#include "translator/probes/source_spec.h"
+
+namespace stapx {
+
+namespace {
+
+class KernelStatementFamily : public ProbeFamily {
+ public:
+  const char* name() const override { return "kernel.statement"; }
+
+  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
+    Arg arg;
+    (void)spec;
+    if (!parse(point, arg, diags)) return owns(point);
+    return true;
+  }
+
+  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, const ProbeContext& ctx,
+              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
+    if (!owns(point)) return false;
+    Arg arg;
+    if (!parse(point, arg, diags)) return true;
+    SourceLoc at = point.components[1].arg->loc;
+    if (arg.absolute && !ctx.guru) {
+      diags.report(DiagId::SemNeedGuru, point.components[2].loc, "probe point kernel.statement(ADDRESS).absolute");
+      return true;
+    }
+    SourceSpec where = SourceSpec::parse(arg.pattern);
+    if (!arg.is_address && (!where.valid || !where.has_line())) {
+      diags.report(DiagId::SemProbeArg, at, "kernel.statement", "\"function@file:line\" (or :N-M, :*, +N)");
+      return true;
+    }
+    debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
+    if (!di) return true;
+    std::vector<debug::ProbeSite> sites;
+    if (arg.is_address) {
+      std::optional<debug::ProbeSite> site = di->address_site(arg.address);
+      if (site) sites.push_back(std::move(*site));
+    } else {
+      if (!di->has_lines()) {
+        diags.report(DiagId::SemNoDebuginfo, at, "kernel.statement (" + di->source() + " has no line tables)",
+                     "install the kernel's -dbg package (make deps), or use --debuginfo DIR");
+        return true;
+      }
+      debug::SiteFilter filter;
+      if (!where.file.empty())
+        filter.file = [&](const std::string& file, int) { return file_matches(where.file, file); };
+      filter.line = [&](const std::string& file, int line, int decl_line) {
+        return where.keeps(file, line, decl_line);
+      };
+      sites = di->statement_sites(where.function, filter);
+    }
+    if (sites.empty()) {
+      if (!point.optional) diags.report(DiagId::SemNoMatch, at);
+      return true;
+    }
+    for (debug::ProbeSite& site : sites) {
+      ProbeSpec spec = tmpl;
+      spec.family = this;
+      spec.symbol = site.symbol;
+      spec.offset = site.symbol_offset;
+      if (arg.is_address)
+        spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");
+      else
+        spec.pp = fmt::format("kernel.statement(\"{}@{}:{}\")", site.function, site.decl_file, site.decl_line);
+      if (arg.absolute) {
+        site.params.clear();  // a raw address: no variables
+        site.locals.clear();
+      }
+      spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
+      out.push_back(std::move(spec));
+    }
+    return true;
+  }
+
+  std::vector<std::string> point_types() const override {
+    return {"kernel.statement(string)", "kernel.statement(number)", "kernel.statement(number).absolute"};
+  }
+
+  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_table(w, probes, "_stpx_kstmts");
+  }
+  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_arm(w, probes, "_stpx_kstmts");
+  }
+  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_disarm(w, probes, "_stpx_kstmts");
+  }
+
+ private:
+  struct Arg {
+    std::string pattern;
+    uint64_t address = 0;
+    bool is_address = false;
+    bool absolute = false;
+  };
+
+  static bool owns(const ast::ProbePoint& point) {
+    const auto& c = point.components;
+    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "statement";
+  }
+
+  // kernel.statement("pattern") | kernel.statement(NUMBER)[.absolute]
+  static bool parse(const ast::ProbePoint& point, Arg& arg, DiagSink& diags) {
+    if (!owns(point)) return false;
+    const auto& c = point.components;
+    const ast::Expr* e = c[1].arg;
+    if (e && e->kind == ast::ExprKind::String) {
+      arg.pattern = static_cast<const ast::StringLit*>(e)->value;
+    } else if (e && e->kind == ast::ExprKind::Number) {
+      arg.address = static_cast<uint64_t>(static_cast<const ast::NumberLit*>(e)->value);
+      arg.is_address = true;
+    } else {
+      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.statement", "\"function@file:line\" or an address");
+      return false;
+    }
+    for (size_t i = 2; i < c.size(); ++i) {
+      if (i == 2 && !c[i].arg && c[i].name == "absolute" && arg.is_address) {
+        arg.absolute = true;
+        continue;
+      }
+      diags.report(DiagId::SemBadProbePoint, c[i].loc,
+                   "expected kernel.statement(\"function@file:line\") or kernel.statement(ADDRESS)[.absolute]");
+      return false;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+const ProbeFamily& kernel_statement_family() {
+  static const KernelStatementFamily f;
+  return f;
+}
+
+}  // namespace stapx

@@ -1,0 +1,17 @@
+// The C that the kprobe-based families (kprobe.function, kernel.function,
+// kernel.statement) share: one table of kprobes attached by symbol and
+// offset, armed and disarmed by the runtime (runtime-c/probes/kprobes.c).
+#pragma once
+
+#include <vector>
+
+#include "translator/codegen/cwriter.h"
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+
+}  // namespace stapx

@@ -1,0 +1,31 @@
+// The "function@file:line" argument of kernel.function and
+// kernel.statement, split into its parts.
+#pragma once
+
+#include <climits>
+#include <string>
+
+namespace stapx {
+
+struct SourceSpec {
+  enum class Lines { Any, Range, Relative };
+  std::string function;  // fnmatch pattern; never empty when valid
+  std::string file;      // fnmatch pattern; empty: any file
+  Lines lines = Lines::Any;
+  int lo = 0, hi = INT_MAX;  // Range: lo..hi ("N", "N-M", "*"); Relative: lo lines after the declaration
+  bool valid = false;
+
+  // "name", "name@file", "name@file:N", "name@file:N-M", "name@file:*",
+  // "name@file+N"; `valid` false when malformed.
+  static SourceSpec parse(const std::string& text);
+  bool has_line() const { return lines != Lines::Any; }
+  // Whether a source line's (file, line) is one this spec names; `decl_line`
+  // is the enclosing function's, for the relative form.
+  bool keeps(const std::string& path, int line, int decl_line) const;
+};
+
+// A source file pattern matches the path DWARF gives, or its tail after a
+// '/' ("read_write.c" and "fs/*.c" match "fs/read_write.c").
+bool file_matches(const std::string& pattern, const std::string& path);
+
+}  // namespace stapx
