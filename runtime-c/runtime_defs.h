@@ -15,9 +15,11 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
+#include <asm/irq_regs.h>
 #include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>

@@ -9,6 +9,7 @@ const ProbeFamily& begin_family();
 const ProbeFamily& end_family();
 const ProbeFamily& error_family();
 const ProbeFamily& timer_family();
+const ProbeFamily& profile_family();
 const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();

@@ -2,6 +2,7 @@
 // timer.jiffies(N), timer.hz(N), each optionally .randomize(M): periodic
 // hrtimers (runtime-c/probes/timers.c). A jiffies interval is converted
 // with the target kernel's TICK_NSEC when the module is built.
+// timer.profile: a pinned hrtimer per CPU at the tick rate.
 #include "translator/codegen/cwriter.h"
 #include "translator/probes/families.h"
 
@@ -130,6 +131,44 @@ class TimerFamily : public ProbeFamily {
   }
 };
 
+// timer.profile (and its older name timer.profile.tick): every CPU's
+// tick, in the interrupted code's context.
+class ProfileFamily : public ProbeFamily {
+ public:
+  const char* name() const override { return "timer.profile"; }
+  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
+    const auto& c = point.components;
+    if (c.size() < 2 || c[0].name != "timer" || c[1].name != "profile") return false;
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (c[i].arg) {
+        diags.report(DiagId::SemBadProbePoint, c[i].arg->loc, "timer.profile takes no parameter");
+        return true;
+      }
+    }
+    if (c.size() > 3 || (c.size() == 3 && c[2].name != "tick")) {
+      diags.report(DiagId::SemBadProbePoint, c.back().loc, "invalid suffix for probe");
+      return true;
+    }
+    spec.family = this;
+    return true;
+  }
+  std::vector<std::string> point_types() const override { return {"timer.profile", "timer.profile.tick"}; }
+  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (probes.empty()) return;
+    auto b = w.block("static struct _stpx_profile _stpx_profiles[] =", "};");
+    for (const ProbeSpec* p : probes) w.line("{{ .probe = &_stpx_probes[{}] }},", p->index);
+  }
+  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (probes.empty()) return;
+    w.line("rc = _stpx_profiles_arm(_stpx_profiles, ARRAY_SIZE(_stpx_profiles));");
+    w.line("if (rc)");
+    w.line("\treturn rc;");
+  }
+  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    if (!probes.empty()) w.line("_stpx_profiles_disarm(_stpx_profiles, ARRAY_SIZE(_stpx_profiles));");
+  }
+};
+
 // "never": a probe that is checked like any other but never armed.
 class NeverFamily : public ProbeFamily {
  public:
@@ -158,6 +197,11 @@ class NeverFamily : public ProbeFamily {
 
 const ProbeFamily& timer_family() {
   static const TimerFamily f;
+  return f;
+}
+
+const ProbeFamily& profile_family() {
+  static const ProfileFamily f;
   return f;
 }
 
