@@ -9,6 +9,10 @@ static int __init _stpx_module_init(void)
 {
 	int rc;
 
+#ifdef STPX_KASLR_ANCHOR
+	/* init_task's link-time address is STPX_KASLR_ANCHOR. */
+	_stpx_kaslr_delta = (unsigned long)&init_task - STPX_KASLR_ANCHOR;
+#endif
 	rc = _stpx_contexts_alloc();
 	if (rc)
 		goto err_contexts;

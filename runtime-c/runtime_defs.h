@@ -35,6 +35,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/sort.h>

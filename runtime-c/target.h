@@ -9,6 +9,13 @@
 #define _STPX_TARGET_H_
 
 /* x86_64 DWARF register numbers (the psABI's table). */
+/*
+ * Link-time kernel addresses in target expressions (static variables, @var)
+ * plus this give where they are in the running, KASLR-moved kernel; set at
+ * module init (module.c).
+ */
+static unsigned long _stpx_kaslr_delta __maybe_unused;
+
 static __always_inline uint64_t _stpx_dwreg(const struct _stpx_context *c, unsigned int n)
 {
 	const struct pt_regs *r = c->regs;

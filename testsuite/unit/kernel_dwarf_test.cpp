@@ -10,8 +10,10 @@
 //   ... $file->f_flags -> kderef(4, k_fetch_register(5) + 64)
 //   ... $pos[0] -> kderef(8, k_fetch_register(2))
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -122,6 +124,30 @@ TEST(KernelDwarf, VfsReadStatements) {
   EXPECT_EQ(a->symbol_offset, at[0].symbol_offset);
   EXPECT_EQ(a->decl_line, want);
   EXPECT_FALSE(di->address_site(1).has_value());
+}
+
+
+// @var: a file-scope variable by name and source file, at its link-time
+// address (DW_OP_addr), which matches the symbol table's.
+TEST(KernelDwarf, GlobalVariable) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  auto in = [](const char* file) {
+    return std::function<bool(const std::string&)>([file](const std::string& p) {
+      return p.size() >= std::strlen(file) && p.compare(p.size() - std::strlen(file), std::string::npos, file) == 0;
+    });
+  };
+  std::optional<debug::Variable> v = di->global_variable("max_threads", in("kernel/fork.c"));
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->type->to_string(), "int");
+  std::optional<uint64_t> sym = di->symbol_address("max_threads");
+  ASSERT_TRUE(sym.has_value());
+  EXPECT_EQ(debug::to_string(v->loc), fmt::format("mem(addr(0x{:x}))", *sym));
+  EXPECT_FALSE(di->global_variable("max_threads", in("mm/mmap.c")).has_value());
+  EXPECT_TRUE(di->global_variable("init_task", {}).has_value());
 }
 
 }  // namespace

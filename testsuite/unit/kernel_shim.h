@@ -28,6 +28,7 @@ typedef uint64_t u64;
 #define GFP_KERNEL 0
 #define __percpu
 #define notrace
+#define __maybe_unused __attribute__((unused))
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))

@@ -62,6 +62,7 @@ const char* const kPrelude = R"(
 #define __always_inline inline __attribute__((always_inline))
 #endif
 #define notrace
+#define __maybe_unused __attribute__((unused))
 #define NOKPROBE_SYMBOL(f)
 #define unlikely(x) (x)
 #define MAXSTRINGLEN 64

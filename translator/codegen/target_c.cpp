@@ -21,7 +21,8 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
   using Op = debug::LocExpr::Op;
   switch (e->op) {
     case Op::Const: return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
-    case Op::Addr: return "0 /* unrelocated address */";  // rejected during elaboration
+    case Op::Addr:  // a link-time kernel address, moved as KASLR moved the kernel
+      return fmt::format("((uint64_t){:#x}ULL + _stpx_kaslr_delta)", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
     case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));
     case Op::Deref:

@@ -73,6 +73,15 @@ class DebugInfo {
     (void)addr;
     return std::nullopt;
   }
+  // A variable with static storage (@var("name@file")): a file-scope or
+  // global variable of a compile unit whose source file `file_matches`
+  // keeps (all units when it is empty), with a location. Nothing when no
+  // unit defines it or the source has no such information (BTF).
+  virtual std::optional<Variable> global_variable(const std::string& name,
+                                                  const std::function<bool(const std::string&)>& file_matches) {
+    (void)name, (void)file_matches;
+    return std::nullopt;
+  }
   // Whether statement_sites() can answer (DWARF line tables).
   virtual bool has_lines() const { return false; }
   // A type by C name ("struct file", "task_struct", "unsigned int"), or null.

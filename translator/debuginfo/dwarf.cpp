@@ -60,6 +60,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) override;
   std::optional<ProbeSite> address_site(uint64_t addr) override;
   bool has_lines() const override { return true; }
+  std::optional<Variable> global_variable(const std::string& name,
+                                          const std::function<bool(const std::string&)>& file_matches) override;
   const DType* find_type(const std::string& name) override;
   std::optional<uint64_t> symbol_address(const std::string& name) override {
     load_symbols();
@@ -255,6 +257,31 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     dwarf_lineno(l, &site.decl_line);
   }
   return site;
+}
+
+// Top-level DW_TAG_variable entries of each unit (of the matching source
+// files): the first named `name` that has a location. A declaration that
+// another unit defines has none and is passed over.
+std::optional<Variable> DwarfInfo::global_variable(const std::string& name,
+                                                   const std::function<bool(const std::string&)>& file_matches) {
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu, c;
+    const char* file = nullptr;
+    if (dwarf_offdie(dw_, off + hsize, &cu) && (file = dwarf_diename(&cu)) &&
+        (!file_matches || file_matches(file)) && dwarf_child(&cu, &c) == 0) {
+      do {
+        if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_hasattr(&c, DW_AT_location)) continue;
+        const char* n = dwarf_diename(&c);
+        if (!n || name != n) continue;
+        Variable v = make_var(c, 0, LocContext{});
+        if (v.loc.kind == Location::Kind::Memory) return v;
+      } while (dwarf_siblingof(&c, &c) == 0);
+    }
+    off = next;
+  }
+  return std::nullopt;
 }
 
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {

@@ -86,6 +86,7 @@ class Elaborator {
   void check_stmt(Stmt* s);
   void check_expr(Expr* e);
   void compute_access();
+  void relocate_link_addresses();
 
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
   void resolve_target_expr(TargetExpr* t, Scope& sc);
@@ -676,10 +677,12 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         resolve_defined(a, sc);
         break;
       }
-      if (a->name == "cast") {
-        if (!a->args.empty()) resolve_expr(a->args[0], sc);
+      if (a->name == "cast" || a->name == "var") {
+        if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
         if (debug::DebugInfo* di = probe_ctx_.env->debuginfo(diags_, a->loc)) {
-          if (std::optional<TargetAccess> access = resolve_cast(*a, *di, diags_)) {
+          std::optional<TargetAccess> access =
+              a->name == "cast" ? resolve_cast(*a, *di, diags_) : resolve_var(*a, *di, diags_);
+          if (access) {
             a->type = access->yields_string() ? Type::String : Type::Long;
             prog_.targets[a] = std::move(*access);
           }
@@ -1073,6 +1076,10 @@ Type Elaborator::infer(Expr* e) {
       }
       if (a->name == "cast") {
         if (!a->args.empty()) unify(a->args[0], Type::Long);
+        t = e->type;
+        break;
+      }
+      if (a->name == "var") {
         t = e->type;
         break;
       }
@@ -1795,6 +1802,24 @@ void Elaborator::apply_global_values(const std::vector<std::pair<std::string, st
   }
 }
 
+// Static variables and @var are read at link-time addresses; the module
+// moves them as KASLR moved the kernel, measured on init_task.
+void Elaborator::relocate_link_addresses() {
+  std::optional<SourceLoc> first;
+  for (const auto& [e, access] : prog_.targets)
+    if (!first && uses_link_address(access)) first = e->loc;
+  for (const auto& [decl, saves] : prog_.entry_saves)
+    for (const TargetAccess& access : saves)
+      if (!first && uses_link_address(access)) first = decl->loc;
+  if (!first) return;
+  debug::DebugInfo* di = probe_ctx_.env->debuginfo(diags_, *first);
+  if (!di) return;
+  prog_.kaslr_anchor = di->symbol_address("init_task");
+  if (!prog_.kaslr_anchor)
+    diags_.report(DiagId::SemTargetLocation, *first, "a static variable", 0,
+                  "a link-time address, and the kernel's symbol table lacks init_task to relocate it");
+}
+
 void Elaborator::run(const ElaborateOptions& opts) {
   probe_ctx_ = opts.probes;
   if (!probe_ctx_.env) probe_ctx_.env = &own_env_;
@@ -1860,6 +1885,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
       diags_.report(DiagId::SemUnresolvedType, g->decl);
   }
   compute_access();
+  relocate_link_addresses();
   if (!opts.keep_unused)
     std::erase_if(prog_.functions, [](FunctionDecl* f) { return !f->used; });
 

@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -24,6 +25,10 @@ struct Program {
   bool recursive = false;
   // Target-variable expressions resolved against debug information.
   std::map<const ast::Expr*, TargetAccess> targets;
+  // A kernel data symbol's link-time address, when target expressions use
+  // link-time addresses (static variables, @var): the module computes the
+  // KASLR displacement from where that symbol really is.
+  std::optional<uint64_t> kaslr_anchor;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
 };

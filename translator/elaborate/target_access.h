@@ -48,6 +48,14 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
 // pointer to the named type of the kernel's debug information.
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
 
+// @var("name[@file]"[, "kernel"])->field...: a variable with static
+// storage, from the kernel's debug information.
+std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
+
+// Does the access read a link-time kernel address (a static variable,
+// @var), which the module must relocate by the KASLR displacement?
+bool uses_link_address(const TargetAccess& a);
+
 // @entry($expr) in a .return probe: `t` evaluated at entry.
 std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                           std::vector<TargetAccess>& entry_saves, DiagSink& diags);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "translator/elaborate/target_access.h"
+#include "translator/probes/source_spec.h"
 
 namespace stapx {
 
@@ -27,10 +28,6 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
-// Does the tree use an unrelocated link-time address (a static variable)?
-bool has_addr(const LocExprP& e) {
-  return e && (e->op == debug::LocExpr::Op::Addr || has_addr(e->a) || has_addr(e->b));
-}
 
 // The value of a scalar (integer, enum, pointer) object or value.
 LocExprP scalar_value(const Cur& cur) {
@@ -195,10 +192,10 @@ std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::Prob
     using K = debug::Location::Kind;
     if (loc.kind == K::Register) {
       cur.e = debug::loc_reg(loc.reg);
-    } else if (loc.kind == K::Memory && !has_addr(loc.expr)) {
+    } else if (loc.kind == K::Memory) {
       cur.lvalue = true;
       cur.e = loc.expr;
-    } else if (loc.kind == K::Value && !has_addr(loc.expr)) {
+    } else if (loc.kind == K::Value) {
       cur.e = loc.expr;
     } else {
       add_literal(out, "?");
@@ -358,18 +355,10 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
         cur.e = debug::loc_reg(var->loc.reg);
         break;
       case K::Memory:
-        if (has_addr(var->loc.expr)) {
-          diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr, "a static address (not yet relocated)");
-          return std::nullopt;
-        }
         cur.lvalue = true;
         cur.e = var->loc.expr;
         break;
       case K::Value:
-        if (has_addr(var->loc.expr)) {
-          diags.report(DiagId::SemTargetLocation, t.loc, t.base, site.addr, "a static address (not yet relocated)");
-          return std::nullopt;
-        }
         cur.e = var->loc.expr;
         break;
     }
@@ -552,5 +541,48 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   return out;
 }
 
+
+std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+  if (a.args.empty() || a.args.size() > 2 || a.args[0]->kind != ast::ExprKind::String ||
+      (a.args.size() == 2 && a.args[1]->kind != ast::ExprKind::String)) {
+    diags.report(DiagId::SemVarArgs, a.loc);
+    return std::nullopt;
+  }
+  const std::string& spec = static_cast<const ast::StringLit*>(a.args[0])->value;
+  if (a.args.size() == 2 && static_cast<const ast::StringLit*>(a.args[1])->value != "kernel") {
+    diags.report(DiagId::SemUnsupported, a.args[1]->loc, "@var in a module");
+    return std::nullopt;
+  }
+  size_t at = spec.find('@');
+  std::string name = spec.substr(0, at), file = at == std::string::npos ? "" : spec.substr(at + 1);
+  std::function<bool(const std::string&)> in_file;
+  if (!file.empty()) in_file = [&](const std::string& path) { return file_matches(file, path); };
+  std::optional<debug::Variable> v = name.empty() ? std::nullopt : di.global_variable(name, in_file);
+  if (!v) {
+    diags.report(DiagId::SemVarUnknown, a.args[0]->loc, name, file.empty() ? "the kernel" : file);
+    return std::nullopt;
+  }
+  Cur cur;
+  cur.lvalue = true;
+  cur.e = v->loc.expr;
+  cur.type = v->type;
+  std::string base = "@var(\"" + spec + "\")";
+  return finish(cur, Chain{base, a.loc, a.components, a.pretty, false, 0}, diags);
+}
+
+namespace {
+
+bool has_addr(const LocExprP& e) {
+  return e && (e->op == debug::LocExpr::Op::Addr || has_addr(e->a) || has_addr(e->b));
+}
+
+}  // namespace
+
+bool uses_link_address(const TargetAccess& a) {
+  if (has_addr(a.value)) return true;
+  for (const TargetAccess& p : a.parts)
+    if (uses_link_address(p)) return true;
+  return false;
+}
 
 }  // namespace stapx

@@ -1,0 +1,1 @@
+echo 4321 > /proc/sys/kernel/threads-max
