@@ -44,6 +44,32 @@ static __always_inline uint64_t _stpx_dwreg(const struct _stpx_context *c, unsig
 	return 0;
 }
 
+/* Stores v into DWARF register n of the probed context ($var = v, guru). */
+static __always_inline void _stpx_set_dwreg(struct _stpx_context *c, unsigned int n, uint64_t v)
+{
+	struct pt_regs *r = c->regs;
+
+	if (unlikely(!r))
+		return;
+	switch (n) {
+	case 0: r->ax = v; break;
+	case 1: r->dx = v; break;
+	case 2: r->cx = v; break;
+	case 3: r->bx = v; break;
+	case 4: r->si = v; break;
+	case 5: r->di = v; break;
+	case 6: r->bp = v; break;
+	case 8: r->r8 = v; break;
+	case 9: r->r9 = v; break;
+	case 10: r->r10 = v; break;
+	case 11: r->r11 = v; break;
+	case 12: r->r12 = v; break;
+	case 13: r->r13 = v; break;
+	case 14: r->r14 = v; break;
+	case 15: r->r15 = v; break;
+	}
+}
+
 /* Bits [first, first + width) of v, sign-extended if is_signed. */
 static __always_inline uint64_t _stpx_bits(uint64_t v, unsigned int first, unsigned int width, int is_signed)
 {
@@ -100,6 +126,44 @@ NOKPROBE_SYMBOL(_stpx_kread_str);
 			_STPX_READ_FAULT(c, _stpx_a, loc);                     \
 		_stpx_v;                                                       \
 	})
+
+/*
+ * Stores size (1, 2, 4, 8) bytes from src at the kernel address dst, or
+ * -EFAULT without an oops if it cannot (copy_to_kernel_nofault is not
+ * exported to modules; this is what it does).
+ */
+static notrace int _stpx_kwrite(unsigned long dst, const void *src, size_t size)
+{
+	if (dst < TASK_SIZE_MAX)
+		return -EFAULT;
+	pagefault_disable();
+	switch (size) {
+	case 1: __put_kernel_nofault((u8 *)dst, src, u8, fault); break;
+	case 2: __put_kernel_nofault((u16 *)dst, src, u16, fault); break;
+	case 4: __put_kernel_nofault((u32 *)dst, src, u32, fault); break;
+	case 8: __put_kernel_nofault((u64 *)dst, src, u64, fault); break;
+	default: goto fault;
+	}
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+NOKPROBE_SYMBOL(_stpx_kwrite);
+
+/* *(T *)addr = v, or a script error naming `loc` if it cannot be written. */
+#define _STPX_KWRITE(c, T, addr, v, loc)                                       \
+	do {                                                                   \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		T _stpx_v = (T)(v);                                            \
+		if (unlikely(_stpx_kwrite(_stpx_a, &_stpx_v, sizeof(T)))) {    \
+			snprintf((c)->error_buf, MAXSTRINGLEN,                 \
+				 "kernel write fault at 0x%016lx",             \
+				 _stpx_a);                                     \
+			STPX_ERROR((c)->error_buf, loc);                       \
+		}                                                              \
+	} while (0)
 
 /*
  * The chars of a char[len] array at addr (len 0: unknown) into dst, a

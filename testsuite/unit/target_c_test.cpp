@@ -71,7 +71,7 @@ struct pt_regs {
   unsigned long ax, dx, cx, bx, si, di, bp, sp, r8, r9, r10, r11, r12, r13, r14, r15, ip;
 };
 struct _stpx_context {
-  const struct pt_regs *regs;
+  struct pt_regs *regs;
   char error_buf[MAXSTRINGLEN];
   const char *error_loc;
 };
@@ -80,6 +80,14 @@ static int copy_from_kernel_nofault(void *dst, const void *src, size_t n) {
   memcpy(dst, src, n);
   return 0;
 }
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#define TASK_SIZE_MAX 4096UL
+#define pagefault_disable()
+#define pagefault_enable()
+#define __put_kernel_nofault(dst, src, type, label) do { *(type *)(dst) = *(const type *)(src); } while (0)
 #define STPX_ERROR(msg, loc) do { c->error_loc = (loc); return 0; } while (0)
 #include "runtime-c/target.h"
 )";

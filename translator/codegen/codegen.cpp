@@ -90,6 +90,8 @@ class Codegen {
   }
   std::string print_histogram(const AtOpExpr* a);
   std::string assign(const AssignExpr* a);
+  std::string compound(const AssignExpr* a, const std::string& old, const std::string& R, std::string& stmts);
+  std::string target_assign(const AssignExpr* a);
   std::string incdec(const UnaryExpr* u);
   std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
   std::string uniq() { return std::to_string(uniq_++); }
@@ -358,6 +360,7 @@ std::string Codegen::assign(const AssignExpr* a) {
         "({{ {}if (unlikely(_stpx_pmap_add({}, {}, r_{}))) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
         stmts, global(ix->array->sym), k, n, where(ix->array->loc), n);
   }
+  if (a->lhs->kind == ExprKind::Target) return target_assign(a);
   std::string R = "r_" + n;
   bool str = a->lhs->type == Type::String;
   std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));
@@ -378,23 +381,42 @@ std::string Codegen::assign(const AssignExpr* a) {
     return fmt::format("({{ {}_stpx_concat({}, {}, {}); _stpx_strcpy({}, {}); }})", stmts, t, target, R,
                        target, t);
   }
-  std::string value;
+  std::string value = compound(a, target, R, stmts);
+  return fmt::format("({{ {}{} = {}; }})", stmts, target, value);
+}
+
+// `old OP= r` as a C expression; a zero divisor check goes to `stmts`.
+std::string Codegen::compound(const AssignExpr* a, const std::string& old, const std::string& R, std::string& stmts) {
   switch (a->op) {
     case Op::Div:
     case Op::Mod:
       stmts += fmt::format("if (unlikely({} == 0)) STPX_ERROR(\"division by zero\", {}); ", R,
                            where(a->op_loc));
-      value = fmt::format("{}({}, {})", a->op == Op::Div ? "_stpx_div" : "_stpx_mod", target, R);
-      break;
-    case Op::Shl: value = fmt::format("(int64_t)((uint64_t){} << ({} & 63))", target, R); break;
-    case Op::Shr: value = fmt::format("({} >> ({} & 63))", target, R); break;
-    case Op::UShr: value = fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", target, R); break;
-    case Op::Add: value = fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", target, R); break;
-    case Op::Sub: value = fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", target, R); break;
-    case Op::Mul: value = fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", target, R); break;
-    default: value = fmt::format("({} {} {})", target, op_text(a->op), R); break;
+      return fmt::format("{}({}, {})", a->op == Op::Div ? "_stpx_div" : "_stpx_mod", old, R);
+    case Op::Shl: return fmt::format("(int64_t)((uint64_t){} << ({} & 63))", old, R);
+    case Op::Shr: return fmt::format("({} >> ({} & 63))", old, R);
+    case Op::UShr: return fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", old, R);
+    case Op::Add: return fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", old, R);
+    case Op::Sub: return fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", old, R);
+    case Op::Mul: return fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", old, R);
+    default: return fmt::format("({} {} {})", old, op_text(a->op), R);
   }
-  return fmt::format("({{ {}{} = {}; }})", stmts, target, value);
+}
+
+// `$var = v`, `$var += v`... (guru mode): the new value is stored into the
+// register or memory the variable lives in, and is the expression's value.
+std::string Codegen::target_assign(const AssignExpr* a) {
+  const TargetAccess& t = prog_.targets.at(a->lhs);
+  std::string n = uniq();
+  std::string R = "r_" + n, V = "v_" + n;
+  std::string stmts = fmt::format("int64_t {} = {}; ", R, expr(a->rhs));
+  std::string value = R;
+  if (a->op != Op::Assign) {
+    stmts += fmt::format("int64_t o_{} = {}; ", n, expr(a->lhs));
+    value = compound(a, "o_" + n, R, stmts);
+  }
+  return fmt::format("({{ {}int64_t {} = {}; {} {}; }})", stmts, V, value,
+                     target_write_c(t, V, where(a->lhs->loc), [this](const Expr* x) { return expr(x); }), V);
 }
 
 std::string Codegen::builtin(const CallExpr* c) {

@@ -104,4 +104,21 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
   return fmt::format("((int64_t){})", loc_c(access.value, where, in));
 }
 
+std::string target_write_c(const TargetAccess& access, const std::string& value, const std::string& where,
+                           const std::function<std::string(const ast::Expr*)>& input) {
+  using Op = debug::LocExpr::Op;
+  std::vector<std::string> in;
+  std::string pre;
+  for (size_t i = 0; i < access.inputs.size(); ++i) {
+    pre += fmt::format("int64_t _in{} = {}; ", i, input ? input(access.inputs[i]) : "0");
+    in.push_back(fmt::format("_in{}", i));
+  }
+  const debug::LocExprP& v = access.value;
+  if (v->op == Op::Deref)
+    return fmt::format("{{ {}_STPX_KWRITE(c, {}, {}, {}, {}); }}", pre, int_type(v->value, v->is_signed),
+                       loc_c(v->a, where, in), value, where);
+  const debug::LocExprP& reg = v->op == Op::Trunc ? v->a : v;
+  return fmt::format("_stpx_set_dwreg(c, {}, (uint64_t){});", reg->value, value);
+}
+
 }  // namespace stapx

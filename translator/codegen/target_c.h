@@ -18,4 +18,10 @@ std::string target_c(const TargetAccess& access, const std::string& where,
                      const std::function<std::string()>& string_buf,
                      const std::function<std::string(const ast::Expr*)>& input = nullptr);
 
+// A C statement storing `value` (an int64_t) where a written access
+// (target_write_problem() accepted it) lives: a register of the probed
+// context, or memory through the nofault accessor.
+std::string target_write_c(const TargetAccess& access, const std::string& value, const std::string& where,
+                           const std::function<std::string(const ast::Expr*)>& input = nullptr);
+
 }  // namespace stapx

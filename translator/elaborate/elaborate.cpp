@@ -86,6 +86,7 @@ class Elaborator {
   void check_stmt(Stmt* s);
   void check_expr(Expr* e);
   void compute_access();
+  void mark_target_write(ast::TargetExpr* t, SourceLoc op);
   void relocate_link_addresses();
 
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
@@ -641,6 +642,10 @@ void Elaborator::touch(Symbol* sym, Scope& sc, bool write) {
 
 void Elaborator::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
   VarRef* v = nullptr;
+  if (lvalue->kind == ExprKind::Target) {
+    mark_target_write(static_cast<TargetExpr*>(lvalue), op.valid() ? op : lvalue->loc);
+    return;
+  }
   if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
   if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
   if (!v) {
@@ -652,6 +657,18 @@ void Elaborator::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
     touch(v->sym, sc, true);
     check_foreach_modification(v);
   }
+}
+
+// `$var = ...` (guru mode): the resolved access must name an integer in a
+// register or in memory.
+void Elaborator::mark_target_write(TargetExpr* t, SourceLoc op) {
+  if (!probe_ctx_.guru) {
+    diags_.report(DiagId::SemTargetWrite, t->loc, t->base);
+    return;
+  }
+  auto it = prog_.targets.find(t);
+  if (it == prog_.targets.end()) return;  // reported when resolved
+  if (const char* why = target_write_problem(it->second)) diags_.report(DiagId::SemTargetNotWritable, op, t->base, why);
 }
 
 void Elaborator::check_foreach_modification(VarRef* v) {

@@ -52,6 +52,10 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
 // storage, from the kernel's debug information.
 std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
 
+// Why the access cannot be assigned to (a string, a bitfield, a computed
+// value, a value saved at entry), or null when it can.
+const char* target_write_problem(const TargetAccess& a);
+
 // Does the access read a link-time kernel address (a static variable,
 // @var), which the module must relocate by the KASLR displacement?
 bool uses_link_address(const TargetAccess& a);

@@ -578,6 +578,17 @@ bool has_addr(const LocExprP& e) {
 
 }  // namespace
 
+const char* target_write_problem(const TargetAccess& a) {
+  using Op = debug::LocExpr::Op;
+  if (a.yields_string()) return "writing strings is not supported";
+  if (a.entry_slot >= 0) return "it is a value saved at the function's entry";
+  const debug::LocExprP& v = a.value;
+  if (!v) return "it has no location";
+  if (v->op == Op::Deref || v->op == Op::Reg || (v->op == Op::Trunc && v->a->op == Op::Reg)) return nullptr;
+  if (v->op == Op::Bits) return "writing bitfields is not supported";
+  return "it is a computed value, not an object in a register or in memory";
+}
+
 bool uses_link_address(const TargetAccess& a) {
   if (has_addr(a.value)) return true;
   for (const TargetAccess& p : a.parts)
