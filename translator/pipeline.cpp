@@ -305,6 +305,7 @@ int run_pipeline(const Options& opts) {
   std::vector<std::string> run_args;
   if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
   if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
+  if (opts.target_pid) run_args.insert(run_args.end(), {"-x", std::to_string(opts.target_pid)});
   for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
   if (opts.vm) {
     std::vector<std::string> argv = {data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
