@@ -383,6 +383,10 @@ struct FunctionDecl : Node {
   std::vector<int> global_reads, global_writes;  // directly, by Symbol::index
   std::vector<FunctionDecl*> callees;
   bool used = false;
+  // The C name of an overload (functions may share a name if their
+  // parameter counts differ): NAME__N. Empty: the name itself.
+  std::string c_name;
+  const std::string& cname() const { return c_name.empty() ? name : c_name; }
 };
 
 struct Script : Node {

@@ -508,7 +508,7 @@ std::string Codegen::call(const CallExpr* c) {
     stmts += fmt::format("{} {} = {}; ", c_type(c->args[i]->type), a, expr(c->args[i]));
     args.push_back(a);
   }
-  std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->name);
+  std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->cname());
   stmts += fmt::format("if (unlikely(c->nesting >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
                        where(c->loc));
   for (size_t i = 0; i < args.size(); ++i) {
@@ -518,7 +518,7 @@ std::string Codegen::call(const CallExpr* c) {
     else
       stmts += fmt::format("{}.v_{} = {}; ", callee, p->name, args[i]);
   }
-  stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->name);
+  stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->cname());
   stmts += "if (unlikely(c->last_error)) goto err; ";
   if (f->type == Type::String)
     return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
@@ -724,7 +724,7 @@ void Codegen::zero_locals(const Frame& frame) {
 void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   frame_ = &frame;
   CWriter& w = *w_;
-  auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->name));
+  auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->cname()));
   w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
   if (f->is_embedded) {
     embedded_function(f, frame);
@@ -961,8 +961,8 @@ std::string Codegen::run() {
   frames.reserve(prog_.functions.size() + prog_.probes.size());
   for (const FunctionDecl* f : prog_.functions) {
     Frame& fr = frames.emplace_back();
-    fr.member = "f_" + f->name;
-    fr.type = "struct _stpx_l_f_" + f->name;
+    fr.member = "f_" + f->cname();
+    fr.type = "struct _stpx_l_f_" + f->cname();
     fr.locals = f->locals;
     fr.ret = f->type;
     function_body(f, fr);
@@ -1013,7 +1013,7 @@ std::string Codegen::run() {
     }
   globals();
   for (const FunctionDecl* f : prog_.functions)
-    out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->name);
+    out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->cname());
   out_.blank();
   std::string text = out_.str() + bodies.str();
   out_ = CWriter();

@@ -101,7 +101,10 @@ class Elaborator {
   Arena& arena_;
   DiagSink& diags_;
   std::map<std::string, Symbol*> globals_;
+  // Every function, by name; an overload (same name, another parameter
+  // count) is filed as "NAME/N".
   std::map<std::string, FunctionDecl*> functions_;
+  std::map<std::string, std::map<size_t, FunctionDecl*>> overloads_;  // name -> arity -> decl
   bool changed_ = false;
   std::set<const void*> reported_;
   // Each probe body records its accesses and calls on a pseudo-function.
@@ -153,11 +156,20 @@ void Elaborator::collect() {
       prog_.globals.push_back(sym);
     }
     for (FunctionDecl* f : script->functions) {
-      if (functions_.count(f->name) || find_builtin(f->name)) {
+      auto& by_arity = overloads_[f->name];
+      if (by_arity.count(f->params.size()) || find_builtin(f->name)) {
         diags_.report(DiagId::SemDuplicateFunction, f->loc, f->name);
         continue;
       }
-      functions_[f->name] = f;
+      if (by_arity.empty()) {
+        functions_[f->name] = f;
+      } else {
+        functions_[f->name + "/" + std::to_string(f->params.size())] = f;
+        f->c_name = f->name + "__" + std::to_string(f->params.size());
+        for (auto& [n, other] : by_arity)
+          if (other->c_name.empty()) other->c_name = other->name + "__" + std::to_string(n);
+      }
+      by_arity[f->params.size()] = f;
     }
   }
 }
@@ -763,8 +775,11 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
                         b->max_args == b->min_args ? std::to_string(b->min_args)
                                                    : "at least " + std::to_string(b->min_args),
                         n);
-      } else if (auto it = functions_.find(c->name); it != functions_.end()) {
-        c->fn = it->second;
+      } else if (auto it = overloads_.find(c->name); it != overloads_.end() && !it->second.empty()) {
+        // By argument count; a count no overload takes is reported against
+        // the one with the most parameters.
+        auto fit = it->second.find(c->args.size());
+        c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
         if (c->args.size() != c->fn->params.size())
           diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
         sc.fn->callees.push_back(c->fn);
