@@ -26,6 +26,17 @@ using namespace ast;
 
 namespace {
 
+// The function name of a probe point's function("NAME[@FILE[:LINE]]")
+// component, or "" when it has none.
+std::string pp_function(const std::string& pp) {
+  static const std::string key = "function(\"";
+  size_t at = pp.find(key);
+  if (at == std::string::npos) return "";
+  at += key.size();
+  size_t end = pp.find_first_of("@:\"", at);
+  return pp.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 std::string c_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char ch : s) {
@@ -877,11 +888,16 @@ void Codegen::tables() {
       bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
       auto saves = prog_.entry_saves.find(p.decl);
       size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
-      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .locks = {}, .nlocks = {}, .state = {}, "
-                ".interruptible = {}{} }},",
-                index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
+      // ppfunc(): the function a probe point names; probefunc(): the
+      // symbol a function probe is attached to.
+      std::string ppfunc = pp_function(p.pp);
+      std::string func = ppfunc.empty() ? "" : p.symbol;
+      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .ppfunc = {}, .func = {}, .locks = {}, .nlocks = {}, "
+                ".state = {}, .interruptible = {}, .is_return = {}{} }},",
+                index, c_string(p.pp), c_string(ppfunc), c_string(func),
+                locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0,
+                interruptible ? 1 : 0, p.is_return ? 1 : 0,
                 nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }

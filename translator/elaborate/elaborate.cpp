@@ -92,6 +92,11 @@ class Elaborator {
   void resolve_entry_expr(AtOpExpr* a, Scope& sc);
   void resolve_defined(AtOpExpr* a, Scope& sc);
   void resolve_address_of(UnaryExpr* u, Scope& sc);
+  // Warnings are about the user's code: a library alias's prologue that
+  // sets variables this probe never reads is elided without a word.
+  bool in_user_code(SourceLoc loc) const {
+    return !loc.valid() || !diags_.sources().file(diags_.sources().resolve(loc).first.file).is_tapset;
+  }
   // 1 or 0 for a condition made of @defined(...) (and !), else -1.
   int constant_condition(const Expr* e) const;
 
@@ -1384,7 +1389,7 @@ void Elaborator::check_expr(Expr* e) {
       if (v->sym && v->sym->type == Type::Unknown) {
         if (!v->sym->assigned && v->sym->scope == Symbol::Scope::Local &&
             reported_.insert(&v->sym->assigned).second)
-          diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
+          if (in_user_code(v->loc)) diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
         unresolved(v->loc, v->sym);
       }
       if (v->sym && v->sym->type == Type::Stats && v->sym->scope != Symbol::Scope::Global &&
@@ -1600,6 +1605,16 @@ bool side_effect_free(const Expr* e) {
       auto* t = static_cast<const TernaryExpr*>(e);
       return side_effect_free(t->cond) && side_effect_free(t->then) && side_effect_free(t->els);
     }
+    case ExprKind::Call: {
+      // An embedded-C function that says /* pure */ has no effect but its
+      // value (a library alias sets many variables; a probe reads few).
+      auto* c = static_cast<const CallExpr*>(e);
+      if (!c->fn || !c->fn->is_embedded || c->fn->embedded_code.find("/* pure */") == std::string::npos)
+        return false;
+      for (const Expr* a : c->args)
+        if (!side_effect_free(a)) return false;
+      return true;
+    }
     default:
       return false;
   }
@@ -1758,7 +1773,7 @@ void Elaborator::elide_dead_code() {
       if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
       Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
       if (!sym || sym->scope != Symbol::Scope::Local || sym->used) return;
-      diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+      if (in_user_code(a->op_loc)) diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
       es->expr = a->rhs;
       es->loc = a->lhs->loc;
     });
@@ -1766,7 +1781,7 @@ void Elaborator::elide_dead_code() {
   for (Stmt** body : bodies) {
     each_stmt(*body, [&](Stmt*& s) {
       if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr)) return;
-      diags_.report(DiagId::WarnElideExpr, s->loc);
+      if (in_user_code(s->loc)) diags_.report(DiagId::WarnElideExpr, s->loc);
       s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
     });
   }
