@@ -1580,7 +1580,7 @@ void Elaborator::drop_unreferenced_globals() {
 namespace {
 
 // No call, store or increment anywhere in e: evaluating it changes nothing.
-bool side_effect_free(const Expr* e) {
+bool side_effect_free(const Expr* e, bool pure_calls) {
   switch (e->kind) {
     case ExprKind::Number:
     case ExprKind::String:
@@ -1588,31 +1588,38 @@ bool side_effect_free(const Expr* e) {
       return true;
     case ExprKind::Index: {
       for (const Expr* k : static_cast<const IndexExpr*>(e)->keys)
-        if (!side_effect_free(k)) return false;
+        if (!side_effect_free(k, pure_calls)) return false;
       return true;
     }
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
       return u->op != Op::PreInc && u->op != Op::PreDec && u->op != Op::PostInc && u->op != Op::PostDec &&
-             side_effect_free(u->operand);
+             side_effect_free(u->operand, pure_calls);
     }
     case ExprKind::Binary: {
       auto* b = static_cast<const BinaryExpr*>(e);
       // Division may fail at run time, which is an effect.
-      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs) && side_effect_free(b->rhs);
+      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs, pure_calls) &&
+             side_effect_free(b->rhs, pure_calls);
     }
     case ExprKind::Ternary: {
       auto* t = static_cast<const TernaryExpr*>(e);
-      return side_effect_free(t->cond) && side_effect_free(t->then) && side_effect_free(t->els);
+      return side_effect_free(t->cond, pure_calls) && side_effect_free(t->then, pure_calls) &&
+             side_effect_free(t->els, pure_calls);
     }
     case ExprKind::Call: {
       // An embedded-C function that says /* pure */ has no effect but its
-      // value (a library alias sets many variables; a probe reads few).
+      // value, counted so only in library code (an alias's prologue sets
+      // many variables; a probe reads few): in the user's code a call
+      // stays, since its run-time error may be what the script is after.
       auto* c = static_cast<const CallExpr*>(e);
-      if (!c->fn || !c->fn->is_embedded || c->fn->embedded_code.find("/* pure */") == std::string::npos)
-        return false;
+      bool pure = c->builtin == Builtin::Sprintf || c->builtin == Builtin::Sprint ||
+                  c->builtin == Builtin::Sprintln || c->builtin == Builtin::Sprintd ||
+                  c->builtin == Builtin::Sprintdln ||
+                  (c->fn && c->fn->is_embedded && c->fn->embedded_code.find("/* pure */") != std::string::npos);
+      if (!pure_calls || !pure) return false;
       for (const Expr* a : c->args)
-        if (!side_effect_free(a)) return false;
+        if (!side_effect_free(a, pure_calls)) return false;
       return true;
     }
     default:
@@ -1701,12 +1708,18 @@ void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
   }
 }
 
-void named_symbols(Stmt* s, std::set<const Symbol*>& out) {
+// reads_only: leave out the variable a plain "x = ..." statement stores to.
+void named_symbols(Stmt* s, std::set<const Symbol*>& out, bool reads_only = false) {
   each_stmt(s, [&](Stmt*& st) {
     switch (st->kind) {
-      case StmtKind::Expr:
-        named_symbols(static_cast<ExprStmt*>(st)->expr, out);
+      case StmtKind::Expr: {
+        Expr* e = static_cast<ExprStmt*>(st)->expr;
+        if (reads_only && e->kind == ExprKind::Assign && static_cast<AssignExpr*>(e)->op == Op::Assign &&
+            static_cast<AssignExpr*>(e)->lhs->kind == ExprKind::Var)
+          e = static_cast<AssignExpr*>(e)->rhs;
+        named_symbols(e, out);
         break;
+      }
       case StmtKind::If:
         named_symbols(static_cast<IfStmt*>(st)->cond, out);
         break;
@@ -1764,26 +1777,38 @@ void Elaborator::elide_dead_code() {
     for (ProbeDecl* p : script->probes) bodies.push_back(reinterpret_cast<Stmt**>(&p->body));
   for (FunctionDecl* f : prog_.functions)
     if (!f->is_embedded && f->body) bodies.push_back(reinterpret_cast<Stmt**>(&f->body));
-  for (Stmt** body : bodies) {
-    each_stmt(*body, [&](Stmt*& s) {
-      if (s->kind != StmtKind::Expr) return;
-      auto* es = static_cast<ExprStmt*>(s);
-      if (es->expr->kind != ExprKind::Assign) return;
-      auto* a = static_cast<AssignExpr*>(es->expr);
-      if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
-      Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
-      if (!sym || sym->scope != Symbol::Scope::Local || sym->used) return;
-      if (in_user_code(a->op_loc)) diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
-      es->expr = a->rhs;
-      es->loc = a->lhs->loc;
-    });
-  }
-  for (Stmt** body : bodies) {
-    each_stmt(*body, [&](Stmt*& s) {
-      if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr)) return;
-      if (in_user_code(s->loc)) diags_.report(DiagId::WarnElideExpr, s->loc);
-      s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
-    });
+  // Rounds until nothing changes: eliding "argstr = sprintf(..., x)" in an
+  // alias's prologue leaves x unread, and so on. The first round judges by
+  // what resolution saw read; later ones by what is still read.
+  for (int round = 0; round < 32; ++round) {
+    bool changed = false;
+    for (Stmt** body : bodies) {
+      std::set<const Symbol*> reads;
+      if (round) named_symbols(*body, reads, /*reads_only=*/true);
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr) return;
+        auto* es = static_cast<ExprStmt*>(s);
+        if (es->expr->kind != ExprKind::Assign) return;
+        auto* a = static_cast<AssignExpr*>(es->expr);
+        if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+        Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
+        if (!sym || sym->scope != Symbol::Scope::Local || (round ? reads.count(sym) > 0 : sym->used)) return;
+        if (in_user_code(a->op_loc)) diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+        es->expr = a->rhs;
+        es->loc = a->lhs->loc;
+        changed = true;
+      });
+    }
+    for (Stmt** body : bodies) {
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr, !in_user_code(s->loc)))
+          return;
+        if (in_user_code(s->loc)) diags_.report(DiagId::WarnElideExpr, s->loc);
+        s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
+        changed = true;
+      });
+    }
+    if (!changed) break;
   }
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);
