@@ -332,6 +332,9 @@ struct ProbePoint : Node {
 struct ProbeDecl : Node {
   std::vector<ProbePoint*> points;
   BlockStmt* body = nullptr;
+  // Elaboration: the alias name a user's probe point matched ("syscall.*"
+  // -> "syscall.read"), what pn() returns; empty for points no alias made.
+  std::string pn;
   // Elaboration: locals of the body; globals it (transitively) touches.
   std::vector<Symbol*> locals;
   std::vector<int> global_reads, global_writes;  // Symbol::index, ascending

@@ -22,6 +22,7 @@ enum {
 struct _stpx_probe {
 	void (*handler)(struct _stpx_context *c);
 	const char *pp;				/* probe point, as written */
+	const char *pn;				/* the alias point the script named */
 	const char *ppfunc;			/* its function("NAME"), or "" */
 	const char *func;			/* the symbol probed, or "" */
 	const struct _stpx_lock_req *locks;	/* in canonical order */

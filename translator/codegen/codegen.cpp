@@ -891,10 +891,14 @@ void Codegen::tables() {
       // ppfunc(): the function a probe point names; probefunc(): the
       // symbol a function probe is attached to.
       std::string ppfunc = pp_function(p.pp);
+      // pp() is the point itself: an optional point's "?" is not part of it.
+      std::string pp = p.pp;
+      while (!pp.empty() && (pp.back() == '?' || pp.back() == '!')) pp.pop_back();
       std::string func = ppfunc.empty() ? "" : p.symbol;
-      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .ppfunc = {}, .func = {}, .locks = {}, .nlocks = {}, "
-                ".state = {}, .interruptible = {}, .is_return = {}{} }},",
-                index, c_string(p.pp), c_string(ppfunc), c_string(func),
+      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
+                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}{} }},",
+                index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(ppfunc),
+                c_string(func),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
                 interruptible ? 1 : 0, p.is_return ? 1 : 0,

@@ -210,11 +210,11 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
 void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth) {
   std::vector<ProbePoint*> direct;
   for (ProbePoint* point : p->points) {
-    std::vector<AliasDecl*> found;
+    std::vector<std::pair<AliasDecl*, ProbePoint*>> found;  // alias, the name matched
     for (Script* script : prog_.scripts)
       for (AliasDecl* a : script->aliases)
         for (ProbePoint* name : a->names)
-          if (matches_alias(*point, *name)) found.push_back(a);
+          if (matches_alias(*point, *name)) found.emplace_back(a, name);
     if (found.empty()) {
       direct.push_back(point);
       continue;
@@ -223,8 +223,9 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
       diags_.report(DiagId::SemAliasDepth, point->loc, point->to_string());
       continue;
     }
-    for (AliasDecl* a : found) {
+    for (auto [a, name] : found) {
       auto* derived = arena_.make<ProbeDecl>(p->loc);
+      derived->pn = p->pn.empty() ? name->to_string() : p->pn;
       for (ProbePoint* target : a->targets) {
         auto* copy = arena_.make<ProbePoint>(target->loc);
         *copy = *target;
@@ -250,6 +251,7 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
     auto* rest = arena_.make<ProbeDecl>(p->loc);
     rest->points = direct;
     rest->body = p->body;
+    rest->pn = p->pn;
     out.push_back(rest);
   }
 }
@@ -357,6 +359,7 @@ void Elaborator::split_for_targets(Script* script, std::vector<ProbeSpec>& specs
       auto* copy = arena_.make<ProbeDecl>(decl->loc);
       copy->points = decl->points;
       copy->body = clone(arena_, decl->body);
+      copy->pn = decl->pn;
       script->probes.push_back(copy);
       spec.decl = copy;
     }
@@ -381,6 +384,7 @@ void Elaborator::lower_conditions() {
         *copy = *point;
         copy->condition = nullptr;
         d->points = {copy};
+        d->pn = p->pn;
         auto* guard = arena_.make<IfStmt>(point->condition->loc);
         auto* neg = arena_.make<UnaryExpr>(point->condition->loc);
         neg->op = Op::Not;
@@ -399,6 +403,7 @@ void Elaborator::lower_conditions() {
         auto* rest = arena_.make<ProbeDecl>(p->loc);
         rest->points = plain;
         rest->body = p->body;
+        rest->pn = p->pn;
         out.push_back(rest);
       }
     }
