@@ -4,12 +4,16 @@ probe aliases (and nd_syscall.* twins), syscall_any and the syscall
 number -> name table.
 
     tapsets/gen/syscalls.py [--check] [OUT]
+    tapsets/gen/syscalls.py --missing
 
 Every alias is a kprobe on the kernel's x86_64 entry point __x64_sys_NAME,
 so it needs no DWARF. That wrapper receives the user's registers as
 `struct pt_regs *regs` in %rdi; the system call's arguments are
 regs->di, si, dx, r10, r8, r9. Variable names follow stap's syscall
 tapset as `man tapset::syscalls` lists them.
+
+--missing: list, per system call, the variables stap documents that the
+table does not produce yet.
 
 --check: exit 1 if OUT (default: tapsets/syscalls.stp next to this
 script) is not what this script would write (a build test runs it).
@@ -48,6 +52,31 @@ KINDS = {
     "amode":  ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_access_mode_str({v})"}),
     # open's mode: in argstr only when the flags create a file, as strace.
     "cmode":  ("_syscall_arg_uint({i})", None, "_open_mode_str(flags, {v})", {}),
+}
+
+# What each kind of variable is, for the man pages.
+ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
+DOC = {
+    "int": "the {n} argument of {name}(2), a signed int",
+    "uint": "the {n} argument of {name}(2), an unsigned int",
+    "long": "the {n} argument of {name}(2), a signed long",
+    "ulong": "the {n} argument of {name}(2), an unsigned long",
+    "hex": "the {n} argument of {name}(2) (argstr shows it in hex)",
+    "ptr": "the {n} argument of {name}(2), a user-space address",
+    "oct": "the {n} argument of {name}(2), a mode (argstr shows it in octal)",
+    "str": "the string the {n} argument of {name}(2) points to, quoted; "
+           "{v}_unquoted is the string itself, {v}_uaddr its address",
+    "dfd": "the {n} argument of {name}(2), a directory file descriptor; "
+           "{v}_str is AT_FDCWD or the number",
+    "oflags": "the {n} argument of {name}(2), open flags; {v}_str decodes them (O_RDONLY|O_CLOEXEC)",
+    "atflags": "the {n} argument of {name}(2), AT_* flags; {v}_str decodes them",
+    "sig": "the {n} argument of {name}(2), a signal number; {v}_str is its name (SIGTERM)",
+    "whence": "the {n} argument of {name}(2); {v}_str is SEEK_SET, SEEK_CUR, ...",
+    "prot": "the {n} argument of {name}(2), memory protection; {v}_str decodes it (PROT_READ|PROT_WRITE)",
+    "mflags": "the {n} argument of {name}(2), mapping flags; {v}_str decodes them (MAP_PRIVATE|MAP_ANONYMOUS)",
+    "amode": "the {n} argument of {name}(2), an access mode; {v}_str decodes it (R_OK|W_OK)",
+    "cmode": "the {n} argument of {name}(2), the mode of a created file (argstr shows it only "
+             "when the flags create one)",
 }
 
 # name: (summary, kernel symbol or None (= __x64_sys_NAME), return format
@@ -263,10 +292,9 @@ def alias(name, summary, sym, retfmt, args):
     lines = []
     doc = [f"/**", f" * probe syscall.{name} - {summary}", " *"]
     doc.append(f" * @name: Name of the system call (\"{name}\")")
-    for kind, v in args:
-        doc.append(f" * @{v}: Argument of {name}" + (" (also {0}_str, decoded)".format(v) if "_str" in KINDS[kind][3] else "")
-                   + (f" (quoted; also {v}_unquoted and {v}_uaddr)" if kind == "str" else ""))
-    doc.append(" * @argstr: The arguments, formatted as strace would")
+    for i, (kind, v) in enumerate(args):
+        doc.append(f" * @{v}: " + DOC[kind].format(n=ORDINAL[i], v=v, name=name))
+    doc.append(" * @argstr: The arguments, formatted as strace shows them")
     doc.append(" *")
     doc.append(f" * Description: A kprobe on {sym}, the kernel's entry point for")
     doc.append(f" * {name}(2); needs no debug information.")
@@ -359,7 +387,33 @@ def generate():
     return "\n".join(out)
 
 
+def missing_vs_stap():
+    """Per system call of the table: the variables `man tapset::syscalls`
+    lists that the generated alias does not set (stap's man pages must be
+    installed). A to-do list, not a check."""
+    import subprocess
+    text = subprocess.run("man tapset::syscalls | col -b", shell=True, capture_output=True,
+                          text=True).stdout
+    stap = {}
+    for m in re.finditer(r"\n {7}syscall\.(\S+)\n((?:(?: {14}|\t).*\n)*)", text):
+        body = re.sub(r"[\u2010-]\n\s*", "", m.group(2))  # words hyphenated at line ends
+        stap[m.group(1)] = {v.strip() for v in body.replace("\n", " ").split(",") if v.strip()}
+    for name, _, _, _, spec in SYSCALLS:
+        have = {"name", "argstr"}
+        for kind, v in parse_args(spec):
+            have.add(v)
+            have.update(v + suffix for suffix in KINDS[kind][3])
+        want = {v for v in stap.get(name, set()) if not v.startswith("$") and v not in ("int", "pt_regs*")}
+        if name not in stap:
+            print(f"{name}: not in stap's list")
+        elif want - have:
+            print(f"{name}: " + ", ".join(sorted(want - have)))
+
+
 def main(argv):
+    if "--missing" in argv:
+        missing_vs_stap()
+        return 0
     check = "--check" in argv
     rest = [a for a in argv if a != "--check"]
     path = rest[0] if rest else DEFAULT_OUT
