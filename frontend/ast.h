@@ -332,6 +332,9 @@ struct ProbePoint : Node {
 struct ProbeDecl : Node {
   std::vector<ProbePoint*> points;
   BlockStmt* body = nullptr;
+  // Elaboration: the alias name a user's probe point matched ("syscall.*"
+  // -> "syscall.read"), what pn() returns; empty for points no alias made.
+  std::string pn;
   // Elaboration: locals of the body; globals it (transitively) touches.
   std::vector<Symbol*> locals;
   std::vector<int> global_reads, global_writes;  // Symbol::index, ascending
@@ -383,6 +386,10 @@ struct FunctionDecl : Node {
   std::vector<int> global_reads, global_writes;  // directly, by Symbol::index
   std::vector<FunctionDecl*> callees;
   bool used = false;
+  // The C name of an overload (functions may share a name if their
+  // parameter counts differ): NAME__N. Empty: the name itself.
+  std::string c_name;
+  const std::string& cname() const { return c_name.empty() ? name : c_name; }
 };
 
 struct Script : Node {

@@ -11,6 +11,7 @@
 #include "lock.h"
 #include "stpx_string.h"
 #include "target.h"
+#include "uaccess.h"
 #include "transport/transport.c"
 #include "print.c"
 #include "session.h"

@@ -8,7 +8,7 @@
 
 static bool _stpx_armed;
 
-int _stpx_session_start(void)
+int _stpx_session_start(long target)
 {
 	unsigned int i;
 	int s = STPX_STATE_IDLE;
@@ -16,6 +16,8 @@ int _stpx_session_start(void)
 
 	if (!atomic_try_cmpxchg(&_stpx_state, &s, STPX_STATE_STARTING))
 		return -EBUSY;
+	/* Set once, before any handler can read it. */
+	_stpx_target = target;
 	for (i = 0; i < _stpx_n_begin; i++)
 		_stpx_run_probe(_stpx_begin_probes[i], NULL);
 

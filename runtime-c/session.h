@@ -22,10 +22,14 @@ enum {
 struct _stpx_probe {
 	void (*handler)(struct _stpx_context *c);
 	const char *pp;				/* probe point, as written */
+	const char *pn;				/* the alias point the script named */
+	const char *ppfunc;			/* its function("NAME"), or "" */
+	const char *func;			/* the symbol probed, or "" */
 	const struct _stpx_lock_req *locks;	/* in canonical order */
 	unsigned int nlocks;
 	int state;				/* STPX_STATE_* it runs in */
 	int interruptible;			/* begin/end: interrupts stay on */
+	int is_return;				/* a .return probe */
 	/* .return probes: what to save at function entry, and how much. */
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
@@ -34,6 +38,8 @@ struct _stpx_probe {
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);
 static atomic_t _stpx_errors = ATOMIC_INIT(0);
 static atomic_t _stpx_skipped = ATOMIC_INIT(0);
+/* The target process (stap's -c CMD or -x PID), for target(); else 0. */
+static long _stpx_target;
 /*
  * Set when errors (past MAXERRORS, or too many skipped probes) end the
  * session: then "error" probes run instead of "end" probes. Errors that

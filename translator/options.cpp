@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <iostream>
 
@@ -28,6 +29,7 @@ const char kUsage[] =
     "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
     "  -I DIR         add DIR to the tapset search path\n"
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
+    "  -x PID         target() returns PID\n"
     "  -g             guru mode: allow embedded C in the script\n"
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
@@ -70,7 +72,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:x:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         o.script_text = optarg;
@@ -105,6 +107,17 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       }
       case 'I': o.include_dirs.push_back(optarg); break;
       case 'c': o.target_cmd = optarg; break;
+      case 'x': {
+        char* end = nullptr;
+        errno = 0;
+        long pid = std::strtol(optarg, &end, 10);
+        if (errno || *end || pid <= 0 || pid > 4194304) {
+          exit_code = fail(std::string("invalid -x PID '") + optarg + "'");
+          return std::nullopt;
+        }
+        o.target_pid = pid;
+        break;
+      }
       case 'g': o.guru = true; break;
       case 'u': o.keep_unused = true; break;
       case 'w': o.suppress_warnings = true; break;
@@ -161,6 +174,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
           exit_code = fail(std::string("unrecognized option '") + argv[optind - 1] + "'");
         return std::nullopt;
     }
+  }
+  if (!o.target_cmd.empty() && o.target_pid) {
+    exit_code = fail("you can't specify -c and -x options together");
+    return std::nullopt;
   }
   int i = optind;
   if (o.dump != Options::Dump::None) {

@@ -23,6 +23,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c
+  long target_pid = 0;      // -x
   bool vm = false;
   std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
   bool prefer_btf = false;                  // --btf

@@ -208,13 +208,24 @@ int run_pipeline(const Options& opts) {
     std::string err;
     auto vmlinux = find_vmlinux(kernel->release, opts.debuginfo_dirs);
     if (!vmlinux) vmlinux = find_vmlinux(kernel->release, {vm_kernel_dir + "/" + kernel->release + "/debug"});
-    if (vmlinux) ksyms = vmlinux_symbols(*vmlinux, &err);
+    // A table without functions (Debian's System.map is an 83-byte stub)
+    // is no table: the next source is tried, and with none, plain names
+    // are probed unchecked.
+    auto usable = [&](std::unique_ptr<KernelSymbols> s) {
+      if (s && s->functions().empty()) {
+        err = s->source() + " lists no functions";
+        s.reset();
+      }
+      return s;
+    };
+    if (vmlinux) ksyms = usable(vmlinux_symbols(*vmlinux, &err));
     for (const std::string& map : {vm_kernel_dir + "/" + kernel->release + "/boot/System.map-" + kernel->release,
                                    "/boot/System.map-" + kernel->release}) {
-      if (!ksyms && std::filesystem::is_regular_file(map)) ksyms = kallsyms_symbols(map, &err);
+      if (!ksyms && std::filesystem::is_regular_file(map)) ksyms = usable(kallsyms_symbols(map, &err));
     }
     struct utsname u;
-    if (!ksyms && uname(&u) == 0 && kernel->release == u.release) ksyms = kallsyms_symbols("/proc/kallsyms", &err);
+    if (!ksyms && uname(&u) == 0 && kernel->release == u.release)
+      ksyms = usable(kallsyms_symbols("/proc/kallsyms", &err));
     if (opts.verbose)
       std::cerr << "Kernel symbols: " << (ksyms ? ksyms->source() : "none for " + kernel->release)
                 << (ksyms ? fmt::format(", {} functions", ksyms->functions().size()) : "")
@@ -306,6 +317,7 @@ int run_pipeline(const Options& opts) {
   std::vector<std::string> run_args;
   if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
   if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
+  if (opts.target_pid) run_args.insert(run_args.end(), {"-x", std::to_string(opts.target_pid)});
   for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
   if (opts.vm) {
     std::vector<std::string> argv = {data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",

@@ -2,7 +2,7 @@
 /*
  * stapx-run: load a stapx kernel module, relay its output, unload it.
  *
- *   stapx-run [-o FILE] [-c CMD] [-v] [-h] MODULE.ko [PARAM=VALUE...]
+ *   stapx-run [-o FILE] [-c CMD | -x PID] [-v] [-h] MODULE.ko [PARAM=VALUE...]
  *
  * Wire format and file layout: ../transport/protocol.h.
  *
@@ -21,6 +21,12 @@
  * lower sequence number may still be in flight on another CPU, but only
  * for GAP_MS (environment STAPX_GAP_MS overrides); after that the gap is
  * given up and a record that turns up later is printed when it arrives.
+ *
+ * The -c command is forked before the module is loaded and waits on a
+ * pipe, so that its PID can go with "start" (what target() returns in
+ * begin probes already); it execs once the module reports its probes
+ * armed.  Like stap, a command without shell syntax is run directly
+ * (execvp of its words), so target() is the command itself, not a shell.
  *
  * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c -pthread
  */
@@ -124,13 +130,15 @@ static long long now_ms(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: stapx-run [-o FILE] [-c CMD] [-v] [-h] MODULE.ko "
-		"[PARAM=VALUE...]\n"
+		"Usage: stapx-run [-o FILE] [-c CMD | -x PID] [-v] [-h] "
+		"MODULE.ko [PARAM=VALUE...]\n"
 		"  -o FILE  write the script's output to FILE instead of "
 		"stdout\n"
-		"  -c CMD   run CMD (via /bin/sh -c) once the probes are "
-		"armed;\n"
+		"  -c CMD   run CMD once the probes are armed (target() is "
+		"its PID);\n"
 		"           stop when it exits\n"
+		"  -x PID   target() returns PID (the session does not "
+		"watch it)\n"
 		"  -v       print progress messages to stderr\n"
 		"  -h       show this help\n");
 }
@@ -560,6 +568,9 @@ static unsigned long d_errors, d_skipped, d_lost;
 static unsigned long e_seen;
 static const char *target_cmd;
 static pid_t target_pid = -1;
+static int target_go = -1;       /* write end: the command may exec */
+static long target_x;            /* -x PID */
+static char start_cmd[32];
 static sigset_t orig_mask;
 
 static void maybe_send_stop(void)
@@ -586,26 +597,83 @@ static void request_stop(const char *why)
 	maybe_send_stop();
 }
 
-static void start_target(void)
+/* Shell syntax in CMD: then it runs as /bin/sh -c CMD. */
+static bool needs_shell(const char *cmd)
 {
+	return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n") != NULL;
+}
+
+/*
+ * Fork the -c command, stopped before exec until release_target().
+ * Returns 0, or -1 with the error printed.
+ */
+static int fork_target(void)
+{
+	int go[2];
 	pid_t pid;
 
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		fprintf(stderr, "ERROR: pipe: %s\n", strerror(errno));
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "ERROR: fork: %s\n", strerror(errno));
-		request_stop("fork failed");
-		return;
+		close(go[0]);
+		close(go[1]);
+		return -1;
 	}
 	if (pid == 0) {
+		char *words[64], *copy, *w;
+		char c;
+		int n = 0;
+
+		close(go[1]);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
-		execl("/bin/sh", "sh", "-c", target_cmd, (char *)NULL);
-		fprintf(stderr, "ERROR: exec /bin/sh: %s\n", strerror(errno));
+		/* EOF without a byte: the session never started. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		copy = strdup(target_cmd);
+		if (!needs_shell(target_cmd) && copy) {
+			for (w = strtok(copy, " \t"); w && n < 63;
+			     w = strtok(NULL, " \t"))
+				words[n++] = w;
+			words[n] = NULL;
+		}
+		if (n > 0 && n < 63) {
+			execvp(words[0], words);
+			fprintf(stderr, "ERROR: exec %s: %s\n", words[0],
+				strerror(errno));
+		} else {
+			execl("/bin/sh", "sh", "-c", target_cmd, (char *)NULL);
+			fprintf(stderr, "ERROR: exec /bin/sh: %s\n",
+				strerror(errno));
+		}
 		_exit(127);
 	}
+	close(go[0]);
 	target_pid = pid;
-	vlog("started command, pid %d", (int)pid);
+	target_go = go[1];
+	vlog("forked command, pid %d", (int)pid);
+	return 0;
+}
+
+/* Let the forked command exec. */
+static void release_target(void)
+{
+	char c = 1;
+
+	if (target_go < 0)
+		return;
+	if (write(target_go, &c, 1) != 1)
+		fprintf(stderr, "ERROR: Couldn't start command: %s\n",
+			strerror(errno));
+	close(target_go);
+	target_go = -1;
+	vlog("released command, pid %d", (int)target_pid);
 }
 
 static void handle_msg(char *m, size_t n)
@@ -628,8 +696,8 @@ static void handle_msg(char *m, size_t n)
 			state = RUNNING;
 		if (stop_wanted)
 			maybe_send_stop();
-		else if (target_cmd)
-			start_target();
+		else
+			release_target();
 		break;
 	case STPX_MSG_START_FAILED:
 		fprintf(stderr, "ERROR: %s\n", text);
@@ -819,7 +887,7 @@ int main(int argc, char **argv)
 	sigset_t mask;
 	int opt, status = 0;
 
-	while ((opt = getopt(argc, argv, "+o:c:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:c:x:vh")) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
@@ -827,6 +895,19 @@ int main(int argc, char **argv)
 		case 'c':
 			target_cmd = optarg;
 			break;
+		case 'x': {
+			char *end;
+
+			errno = 0;
+			target_x = strtol(optarg, &end, 10);
+			if (errno || *end || target_x <= 0 ||
+			    target_x > INT_MAX) {
+				fprintf(stderr, "ERROR: bad -x PID '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		}
 		case 'v':
 			verbose++;
 			break;
@@ -838,7 +919,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc || (target_cmd && target_x)) {
 		usage(stderr);
 		return 1;
 	}
@@ -880,9 +961,21 @@ int main(int argc, char **argv)
 
 	if (ensure_debugfs() < 0)
 		return 1;
-	if (insert_module(modpath, name, argv + optind + 1,
-			  argc - optind - 1) < 0)
+	if (target_cmd && fork_target() < 0)
 		return 1;
+	if (insert_module(modpath, name, argv + optind + 1,
+			  argc - optind - 1) < 0) {
+		status = 1;
+		goto out_target;
+	}
+	if (target_pid > 0)
+		snprintf(start_cmd, sizeof(start_cmd), "%s %d", STPX_CMD_START,
+			 (int)target_pid);
+	else if (target_x)
+		snprintf(start_cmd, sizeof(start_cmd), "%s %ld", STPX_CMD_START,
+			 target_x);
+	else
+		snprintf(start_cmd, sizeof(start_cmd), "%s", STPX_CMD_START);
 
 	snprintf(trace_dir, sizeof(trace_dir), "%s/%s/%s", DEBUGFS_PATH,
 		 STPX_DEBUGFS_DIR, name);
@@ -896,7 +989,7 @@ int main(int argc, char **argv)
 		status = 1;
 	} else if (open_traces(trace_dir) < 0) {
 		status = 1;
-	} else if (send_cmd(STPX_CMD_START) < 0) {
+	} else if (send_cmd(start_cmd) < 0) {
 		status = 1;
 	} else {
 		event_loop();
@@ -928,9 +1021,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ERROR: Couldn't write output: %s\n",
 			strerror(out_errno));
 
+	if (target_go >= 0) {
+		/* Never released: it exits on EOF without running. */
+		close(target_go);
+		target_go = -1;
+	}
 	if (target_pid > 0) {
 		kill(target_pid, SIGKILL);
 		waitpid(target_pid, NULL, 0);
+		target_pid = -1;
 	}
 	if (verbose > 1)
 		vlog("%lu polls, %lu reads of all relay files, %lu records",
@@ -948,6 +1047,14 @@ int main(int argc, char **argv)
 		status = 1;
 	if (out != stdout)
 		fclose(out);
+	free(name);
+	return status;
+
+out_target:
+	if (target_go >= 0)
+		close(target_go);
+	if (target_pid > 0)
+		waitpid(target_pid, NULL, 0);
 	free(name);
 	return status;
 }

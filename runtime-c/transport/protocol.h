@@ -16,6 +16,8 @@
  *
  * Control channel (ctl), daemon -> module, one command per write():
  *   "start\n"   run begin probes, then arm all other probes
+ *   "start PID\n"  the same, with PID the target process (stap's -c/-x),
+ *               what target() returns; without it target() is 0
  *   "stop\n"    disarm probes, run end probes, flush output
  *
  * Control channel, module -> daemon, one message per read(), each a

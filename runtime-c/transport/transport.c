@@ -480,14 +480,14 @@ static __poll_t _stpx_ctl_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-static int _stpx_cmd_start(void)
+static int _stpx_cmd_start(long target)
 {
 	int rc;
 	char text[64];
 
 	if (_stpx_ctl.state != _STPX_IDLE)
 		return -EBUSY;
-	rc = _stpx_session_start();
+	rc = _stpx_session_start(target);
 	if (rc) {
 		_stpx_ctl.state = _STPX_STOPPED;
 		snprintf(text, sizeof(text),
@@ -515,7 +515,9 @@ static void _stpx_cmd_stop(void)
 static ssize_t _stpx_ctl_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	char buf[16], *cmd;
+	char buf[32], *cmd;
+	size_t n = strlen(STPX_CMD_START);
+	long target;
 	int rc = 0;
 
 	if (count >= sizeof(buf))
@@ -528,7 +530,11 @@ static ssize_t _stpx_ctl_write(struct file *file, const char __user *ubuf,
 	if (mutex_lock_interruptible(&_stpx_ctl.state_lock))
 		return -ERESTARTSYS;
 	if (!strcmp(cmd, STPX_CMD_START))
-		rc = _stpx_cmd_start();
+		rc = _stpx_cmd_start(0);
+	else if (!strncmp(cmd, STPX_CMD_START " ", n + 1) &&
+		 !kstrtol(cmd + n + 1, 10, &target) && target > 0 &&
+		 target <= PID_MAX_LIMIT)
+		rc = _stpx_cmd_start(target);
 	else if (!strcmp(cmd, STPX_CMD_STOP))
 		_stpx_cmd_stop();
 	else

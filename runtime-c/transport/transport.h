@@ -5,7 +5,8 @@
  * The module's init calls _stpx_transport_init(); its exit calls
  * _stpx_transport_exit().  The transport calls back into the session code
  * (runtime-c/session.c) when the daemon writes a command:
- *   "start" -> _stpx_session_start(); 0 => 'S' message, else 'F' message
+ *   "start [PID]" -> _stpx_session_start(PID or 0); 0 => 'S' message,
+ *              else 'F' message
  *   "stop"  -> _stpx_session_stop(); then the transport flushes relay and
  *              queues the 'D' message with the counters it is given by
  *              _stpx_session_counters().
@@ -36,8 +37,8 @@ int _stpx_transport_write(const char *data, size_t len);
  */
 void _stpx_ctl_send(char type, const char *text);
 
-/* Provided by the session code. */
-int _stpx_session_start(void);
+/* Provided by the session code; target: the "start PID" PID, or 0. */
+int _stpx_session_start(long target);
 void _stpx_session_stop(void);
 void _stpx_session_counters(unsigned long *errors, unsigned long *skipped);
 

@@ -26,6 +26,17 @@ using namespace ast;
 
 namespace {
 
+// The function name of a probe point's function("NAME[@FILE[:LINE]]")
+// component, or "" when it has none.
+std::string pp_function(const std::string& pp) {
+  static const std::string key = "function(\"";
+  size_t at = pp.find(key);
+  if (at == std::string::npos) return "";
+  at += key.size();
+  size_t end = pp.find_first_of("@:\"", at);
+  return pp.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 std::string c_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char ch : s) {
@@ -530,7 +541,7 @@ std::string Codegen::call(const CallExpr* c) {
     stmts += fmt::format("{} {} = {}; ", c_type(c->args[i]->type), a, expr(c->args[i]));
     args.push_back(a);
   }
-  std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->name);
+  std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->cname());
   stmts += fmt::format("if (unlikely(c->nesting >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
                        where(c->loc));
   for (size_t i = 0; i < args.size(); ++i) {
@@ -540,7 +551,7 @@ std::string Codegen::call(const CallExpr* c) {
     else
       stmts += fmt::format("{}.v_{} = {}; ", callee, p->name, args[i]);
   }
-  stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->name);
+  stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->cname());
   stmts += "if (unlikely(c->last_error)) goto err; ";
   if (f->type == Type::String)
     return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
@@ -746,7 +757,7 @@ void Codegen::zero_locals(const Frame& frame) {
 void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   frame_ = &frame;
   CWriter& w = *w_;
-  auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->name));
+  auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->cname()));
   w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
   if (f->is_embedded) {
     embedded_function(f, frame);
@@ -899,11 +910,20 @@ void Codegen::tables() {
       bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
       auto saves = prog_.entry_saves.find(p.decl);
       size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
-      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .locks = {}, .nlocks = {}, .state = {}, "
-                ".interruptible = {}{} }},",
-                index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
+      // ppfunc(): the function a probe point names; probefunc(): the
+      // symbol a function probe is attached to.
+      std::string ppfunc = pp_function(p.pp);
+      // pp() is the point itself: an optional point's "?" is not part of it.
+      std::string pp = p.pp;
+      while (!pp.empty() && (pp.back() == '?' || pp.back() == '!')) pp.pop_back();
+      std::string func = ppfunc.empty() ? "" : p.symbol;
+      out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
+                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}{} }},",
+                index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(ppfunc),
+                c_string(func),
+                locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0,
+                interruptible ? 1 : 0, p.is_return ? 1 : 0,
                 nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }
@@ -983,8 +1003,8 @@ std::string Codegen::run() {
   frames.reserve(prog_.functions.size() + prog_.probes.size());
   for (const FunctionDecl* f : prog_.functions) {
     Frame& fr = frames.emplace_back();
-    fr.member = "f_" + f->name;
-    fr.type = "struct _stpx_l_f_" + f->name;
+    fr.member = "f_" + f->cname();
+    fr.type = "struct _stpx_l_f_" + f->cname();
     fr.locals = f->locals;
     fr.ret = f->type;
     function_body(f, fr);
@@ -1036,7 +1056,7 @@ std::string Codegen::run() {
     }
   globals();
   for (const FunctionDecl* f : prog_.functions)
-    out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->name);
+    out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->cname());
   out_.blank();
   std::string text = out_.str() + bodies.str();
   out_ = CWriter();

@@ -94,6 +94,11 @@ class Elaborator {
   void resolve_entry_expr(AtOpExpr* a, Scope& sc);
   void resolve_defined(AtOpExpr* a, Scope& sc);
   void resolve_address_of(UnaryExpr* u, Scope& sc);
+  // Warnings are about the user's code: a library alias's prologue that
+  // sets variables this probe never reads is elided without a word.
+  bool in_user_code(SourceLoc loc) const {
+    return !loc.valid() || !diags_.sources().file(diags_.sources().resolve(loc).first.file).is_tapset;
+  }
   // 1 or 0 for a condition made of @defined(...) (and !), else -1.
   int constant_condition(const Expr* e) const;
 
@@ -103,7 +108,10 @@ class Elaborator {
   Arena& arena_;
   DiagSink& diags_;
   std::map<std::string, Symbol*> globals_;
+  // Every function, by name; an overload (same name, another parameter
+  // count) is filed as "NAME/N".
   std::map<std::string, FunctionDecl*> functions_;
+  std::map<std::string, std::map<size_t, FunctionDecl*>> overloads_;  // name -> arity -> decl
   bool changed_ = false;
   std::set<const void*> reported_;
   // Each probe body records its accesses and calls on a pseudo-function.
@@ -155,11 +163,20 @@ void Elaborator::collect() {
       prog_.globals.push_back(sym);
     }
     for (FunctionDecl* f : script->functions) {
-      if (functions_.count(f->name) || find_builtin(f->name)) {
+      auto& by_arity = overloads_[f->name];
+      if (by_arity.count(f->params.size()) || find_builtin(f->name)) {
         diags_.report(DiagId::SemDuplicateFunction, f->loc, f->name);
         continue;
       }
-      functions_[f->name] = f;
+      if (by_arity.empty()) {
+        functions_[f->name] = f;
+      } else {
+        functions_[f->name + "/" + std::to_string(f->params.size())] = f;
+        f->c_name = f->name + "__" + std::to_string(f->params.size());
+        for (auto& [n, other] : by_arity)
+          if (other->c_name.empty()) other->c_name = other->name + "__" + std::to_string(n);
+      }
+      by_arity[f->params.size()] = f;
     }
   }
 }
@@ -195,11 +212,11 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
 void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth) {
   std::vector<ProbePoint*> direct;
   for (ProbePoint* point : p->points) {
-    std::vector<AliasDecl*> found;
+    std::vector<std::pair<AliasDecl*, ProbePoint*>> found;  // alias, the name matched
     for (Script* script : prog_.scripts)
       for (AliasDecl* a : script->aliases)
         for (ProbePoint* name : a->names)
-          if (matches_alias(*point, *name)) found.push_back(a);
+          if (matches_alias(*point, *name)) found.emplace_back(a, name);
     if (found.empty()) {
       direct.push_back(point);
       continue;
@@ -208,8 +225,9 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
       diags_.report(DiagId::SemAliasDepth, point->loc, point->to_string());
       continue;
     }
-    for (AliasDecl* a : found) {
+    for (auto [a, name] : found) {
       auto* derived = arena_.make<ProbeDecl>(p->loc);
+      derived->pn = p->pn.empty() ? name->to_string() : p->pn;
       for (ProbePoint* target : a->targets) {
         auto* copy = arena_.make<ProbePoint>(target->loc);
         *copy = *target;
@@ -235,6 +253,7 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
     auto* rest = arena_.make<ProbeDecl>(p->loc);
     rest->points = direct;
     rest->body = p->body;
+    rest->pn = p->pn;
     out.push_back(rest);
   }
 }
@@ -342,6 +361,7 @@ void Elaborator::split_for_targets(Script* script, std::vector<ProbeSpec>& specs
       auto* copy = arena_.make<ProbeDecl>(decl->loc);
       copy->points = decl->points;
       copy->body = clone(arena_, decl->body);
+      copy->pn = decl->pn;
       script->probes.push_back(copy);
       spec.decl = copy;
     }
@@ -366,6 +386,7 @@ void Elaborator::lower_conditions() {
         *copy = *point;
         copy->condition = nullptr;
         d->points = {copy};
+        d->pn = p->pn;
         auto* guard = arena_.make<IfStmt>(point->condition->loc);
         auto* neg = arena_.make<UnaryExpr>(point->condition->loc);
         neg->op = Op::Not;
@@ -384,6 +405,7 @@ void Elaborator::lower_conditions() {
         auto* rest = arena_.make<ProbeDecl>(p->loc);
         rest->points = plain;
         rest->body = p->body;
+        rest->pn = p->pn;
         out.push_back(rest);
       }
     }
@@ -783,8 +805,11 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
                         b->max_args == b->min_args ? std::to_string(b->min_args)
                                                    : "at least " + std::to_string(b->min_args),
                         n);
-      } else if (auto it = functions_.find(c->name); it != functions_.end()) {
-        c->fn = it->second;
+      } else if (auto it = overloads_.find(c->name); it != overloads_.end() && !it->second.empty()) {
+        // By argument count; a count no overload takes is reported against
+        // the one with the most parameters.
+        auto fit = it->second.find(c->args.size());
+        c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
         if (c->args.size() != c->fn->params.size())
           diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
         sc.fn->callees.push_back(c->fn);
@@ -1393,7 +1418,7 @@ void Elaborator::check_expr(Expr* e) {
       if (v->sym && v->sym->type == Type::Unknown) {
         if (!v->sym->assigned && v->sym->scope == Symbol::Scope::Local &&
             reported_.insert(&v->sym->assigned).second)
-          diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
+          if (in_user_code(v->loc)) diags_.report(DiagId::WarnNeverAssigned, v->loc, v->name);
         unresolved(v->loc, v->sym);
       }
       if (v->sym && v->sym->type == Type::Stats && v->sym->scope != Symbol::Scope::Global &&
@@ -1584,7 +1609,7 @@ void Elaborator::drop_unreferenced_globals() {
 namespace {
 
 // No call, store or increment anywhere in e: evaluating it changes nothing.
-bool side_effect_free(const Expr* e) {
+bool side_effect_free(const Expr* e, bool pure_calls) {
   switch (e->kind) {
     case ExprKind::Number:
     case ExprKind::String:
@@ -1592,22 +1617,39 @@ bool side_effect_free(const Expr* e) {
       return true;
     case ExprKind::Index: {
       for (const Expr* k : static_cast<const IndexExpr*>(e)->keys)
-        if (!side_effect_free(k)) return false;
+        if (!side_effect_free(k, pure_calls)) return false;
       return true;
     }
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
       return u->op != Op::PreInc && u->op != Op::PreDec && u->op != Op::PostInc && u->op != Op::PostDec &&
-             side_effect_free(u->operand);
+             side_effect_free(u->operand, pure_calls);
     }
     case ExprKind::Binary: {
       auto* b = static_cast<const BinaryExpr*>(e);
       // Division may fail at run time, which is an effect.
-      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs) && side_effect_free(b->rhs);
+      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs, pure_calls) &&
+             side_effect_free(b->rhs, pure_calls);
     }
     case ExprKind::Ternary: {
       auto* t = static_cast<const TernaryExpr*>(e);
-      return side_effect_free(t->cond) && side_effect_free(t->then) && side_effect_free(t->els);
+      return side_effect_free(t->cond, pure_calls) && side_effect_free(t->then, pure_calls) &&
+             side_effect_free(t->els, pure_calls);
+    }
+    case ExprKind::Call: {
+      // An embedded-C function that says /* pure */ has no effect but its
+      // value, counted so only in library code (an alias's prologue sets
+      // many variables; a probe reads few): in the user's code a call
+      // stays, since its run-time error may be what the script is after.
+      auto* c = static_cast<const CallExpr*>(e);
+      bool pure = c->builtin == Builtin::Sprintf || c->builtin == Builtin::Sprint ||
+                  c->builtin == Builtin::Sprintln || c->builtin == Builtin::Sprintd ||
+                  c->builtin == Builtin::Sprintdln ||
+                  (c->fn && c->fn->is_embedded && c->fn->embedded_code.find("/* pure */") != std::string::npos);
+      if (!pure_calls || !pure) return false;
+      for (const Expr* a : c->args)
+        if (!side_effect_free(a, pure_calls)) return false;
+      return true;
     }
     default:
       return false;
@@ -1695,12 +1737,18 @@ void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
   }
 }
 
-void named_symbols(Stmt* s, std::set<const Symbol*>& out) {
+// reads_only: leave out the variable a plain "x = ..." statement stores to.
+void named_symbols(Stmt* s, std::set<const Symbol*>& out, bool reads_only = false) {
   each_stmt(s, [&](Stmt*& st) {
     switch (st->kind) {
-      case StmtKind::Expr:
-        named_symbols(static_cast<ExprStmt*>(st)->expr, out);
+      case StmtKind::Expr: {
+        Expr* e = static_cast<ExprStmt*>(st)->expr;
+        if (reads_only && e->kind == ExprKind::Assign && static_cast<AssignExpr*>(e)->op == Op::Assign &&
+            static_cast<AssignExpr*>(e)->lhs->kind == ExprKind::Var)
+          e = static_cast<AssignExpr*>(e)->rhs;
+        named_symbols(e, out);
         break;
+      }
       case StmtKind::If:
         named_symbols(static_cast<IfStmt*>(st)->cond, out);
         break;
@@ -1758,26 +1806,38 @@ void Elaborator::elide_dead_code() {
     for (ProbeDecl* p : script->probes) bodies.push_back(reinterpret_cast<Stmt**>(&p->body));
   for (FunctionDecl* f : prog_.functions)
     if (!f->is_embedded && f->body) bodies.push_back(reinterpret_cast<Stmt**>(&f->body));
-  for (Stmt** body : bodies) {
-    each_stmt(*body, [&](Stmt*& s) {
-      if (s->kind != StmtKind::Expr) return;
-      auto* es = static_cast<ExprStmt*>(s);
-      if (es->expr->kind != ExprKind::Assign) return;
-      auto* a = static_cast<AssignExpr*>(es->expr);
-      if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
-      Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
-      if (!sym || sym->scope != Symbol::Scope::Local || sym->used) return;
-      diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
-      es->expr = a->rhs;
-      es->loc = a->lhs->loc;
-    });
-  }
-  for (Stmt** body : bodies) {
-    each_stmt(*body, [&](Stmt*& s) {
-      if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr)) return;
-      diags_.report(DiagId::WarnElideExpr, s->loc);
-      s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
-    });
+  // Rounds until nothing changes: eliding "argstr = sprintf(..., x)" in an
+  // alias's prologue leaves x unread, and so on. The first round judges by
+  // what resolution saw read; later ones by what is still read.
+  for (int round = 0; round < 32; ++round) {
+    bool changed = false;
+    for (Stmt** body : bodies) {
+      std::set<const Symbol*> reads;
+      if (round) named_symbols(*body, reads, /*reads_only=*/true);
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr) return;
+        auto* es = static_cast<ExprStmt*>(s);
+        if (es->expr->kind != ExprKind::Assign) return;
+        auto* a = static_cast<AssignExpr*>(es->expr);
+        if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+        Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
+        if (!sym || sym->scope != Symbol::Scope::Local || (round ? reads.count(sym) > 0 : sym->used)) return;
+        if (in_user_code(a->op_loc)) diags_.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+        es->expr = a->rhs;
+        es->loc = a->lhs->loc;
+        changed = true;
+      });
+    }
+    for (Stmt** body : bodies) {
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr, !in_user_code(s->loc)))
+          return;
+        if (in_user_code(s->loc)) diags_.report(DiagId::WarnElideExpr, s->loc);
+        s = arena_.make<SimpleStmt>(s->loc, StmtKind::Null);
+        changed = true;
+      });
+    }
+    if (!changed) break;
   }
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""Generates tapsets/syscalls.stp: syscall.NAME and syscall.NAME.return
+probe aliases (and nd_syscall.* twins), syscall_any and the syscall
+number -> name table.
+
+    tapsets/gen/syscalls.py [--check] [OUT]
+    tapsets/gen/syscalls.py --missing
+
+Every alias is a kprobe on the kernel's x86_64 entry point __x64_sys_NAME,
+so it needs no DWARF. That wrapper receives the user's registers as
+`struct pt_regs *regs` in %rdi; the system call's arguments are
+regs->di, si, dx, r10, r8, r9. Variable names follow stap's syscall
+tapset as `man tapset::syscalls` lists them.
+
+--missing: list, per system call, the variables stap documents that the
+table does not produce yet.
+
+--check: exit 1 if OUT (default: tapsets/syscalls.stp next to this
+script) is not what this script would write (a build test runs it).
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "..", "syscalls.stp")
+UNISTD = os.path.join(HERE, "unistd_64.txt")
+
+# Argument kinds: how a raw register becomes script variables, and the
+# argstr piece. Each entry: (reader, argstr format, argstr expression
+# template, extra variables {suffix: expression template}).
+#   {v} is the variable name, {r} the raw register read.
+KINDS = {
+    "int":    ("_syscall_arg_int({i})", "%d", "{v}", {}),
+    "uint":   ("_syscall_arg_uint({i})", "%u", "{v}", {}),
+    "long":   ("_syscall_arg({i})", "%d", "{v}", {}),
+    "ulong":  ("_syscall_arg({i})", "%u", "{v}", {}),
+    "hex":    ("_syscall_arg({i})", "0x%x", "{v}", {}),
+    "ptr":    ("_syscall_arg({i})", "%p", "{v}", {}),
+    "oct":    ("_syscall_arg_uint({i})", "%#o", "{v}", {}),
+    # A user string: NAME quoted, NAME_unquoted, NAME_uaddr.
+    "str":    ("user_string_quoted({v}_uaddr)", "%s", "{v}",
+               {"_uaddr": "_syscall_arg({i})",
+                "_unquoted": "user_string({v}_uaddr, \"\")"}),
+    # The same, named as stap names some: NAME the address, NAME_str the
+    # quoted string, NAME_str_unquoted the string itself.
+    "strs":   ("_syscall_arg({i})", "%s", "{v}_str",
+               {"_str": "user_string_quoted({v})", "_str_unquoted": "user_string({v}, \"\")"}),
+    "dfd":    ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_dfd_str({v})"}),
+    "oflags": ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_sys_open_flag_str({v})"}),
+    "atflags": ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_at_flag_str({v})"}),
+    "sig":    ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_signal_name({v})"}),
+    "signame": ("_syscall_arg_int({i})", "%s", "{v}_name", {"_name": "_signal_name({v})"}),
+    "whence": ("_syscall_arg_uint({i})", "%s", "{v}_str", {"_str": "_seek_whence_str({v})"}),
+    "prot":   ("_syscall_arg({i})", "%s", "{v}_str", {"_str": "_mprotect_prot_str({v})"}),
+    "mflags": ("_syscall_arg({i})", "%s", "{v}_str", {"_str": "_mmap_flags({v})"}),
+    "amode":  ("_syscall_arg_int({i})", "%s", "{v}_str", {"_str": "_access_mode_str({v})"}),
+    # open's mode: in argstr only when the flags create a file, as strace.
+    "cmode":  ("_syscall_arg_uint({i})", None, "_open_mode_str(flags, {v})", {}),
+}
+
+# What each kind of variable is, for the man pages.
+ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
+DOC = {
+    "int": "the {n} argument of {name}(2), a signed int",
+    "uint": "the {n} argument of {name}(2), an unsigned int",
+    "long": "the {n} argument of {name}(2), a signed long",
+    "ulong": "the {n} argument of {name}(2), an unsigned long",
+    "hex": "the {n} argument of {name}(2) (argstr shows it in hex)",
+    "ptr": "the {n} argument of {name}(2), a user-space address",
+    "oct": "the {n} argument of {name}(2), a mode (argstr shows it in octal)",
+    "str": "the string the {n} argument of {name}(2) points to, quoted; "
+           "{v}_unquoted is the string itself, {v}_uaddr its address",
+    "dfd": "the {n} argument of {name}(2), a directory file descriptor; "
+           "{v}_str is AT_FDCWD or the number",
+    "oflags": "the {n} argument of {name}(2), open flags; {v}_str decodes them (O_RDONLY|O_CLOEXEC)",
+    "atflags": "the {n} argument of {name}(2), AT_* flags; {v}_str decodes them",
+    "sig": "the {n} argument of {name}(2), a signal number; {v}_str is its name (SIGTERM)",
+    "signame": "the {n} argument of {name}(2), a signal number; {v}_name is its name (SIGTERM)",
+    "strs": "the {n} argument of {name}(2), the address of a string; {v}_str is the string, quoted, "
+            "{v}_str_unquoted the string itself",
+    "whence": "the {n} argument of {name}(2); {v}_str is SEEK_SET, SEEK_CUR, ...",
+    "prot": "the {n} argument of {name}(2), memory protection; {v}_str decodes it (PROT_READ|PROT_WRITE)",
+    "mflags": "the {n} argument of {name}(2), mapping flags; {v}_str decodes them (MAP_PRIVATE|MAP_ANONYMOUS)",
+    "amode": "the {n} argument of {name}(2), an access mode; {v}_str decodes it (R_OK|W_OK)",
+    "cmode": "the {n} argument of {name}(2), the mode of a created file (argstr shows it only "
+             "when the flags create one)",
+}
+
+# name: (summary, kernel symbol or None (= __x64_sys_NAME), return format
+# (1 decimal, 2 hex), arguments "kind name" in register order).
+# Arguments named "-" are read past (a register stap has no variable for).
+SYSCALLS = [
+    ("accept", "Accept a connection on a socket", None, 1, "int sockfd, ptr addr_uaddr, ptr addrlen_uaddr"),
+    ("accept4", "Accept a connection on a socket", None, 1, "int sockfd, ptr addr_uaddr, ptr addrlen_uaddr, hex flags"),
+    ("access", "Check user's permissions for a file", None, 1, "str pathname, amode mode"),
+    ("alarm", "Set an alarm clock for delivery of a signal", None, 1, "uint seconds"),
+    ("bind", "Bind a name to a socket", None, 1, "int sockfd, ptr my_addr_uaddr, int addrlen"),
+    ("brk", "Change data segment size", None, 2, "hex brk"),
+    ("capget", "Get process capabilities", None, 1, "ptr header_uaddr, ptr data_uaddr"),
+    ("capset", "Set process capabilities", None, 1, "ptr header_uaddr, ptr data_uaddr"),
+    ("chdir", "Change working directory", None, 1, "str path"),
+    ("chmod", "Change permissions of a file", None, 1, "str path, oct mode"),
+    ("chown", "Change ownership of a file", None, 1, "str path, int owner, int group"),
+    ("chroot", "Change root directory", None, 1, "str path"),
+    ("clock_getres", "Get the resolution of a clock", None, 1, "int clk_id, ptr res_uaddr"),
+    ("clock_gettime", "Get the time of a clock", None, 1, "int clk_id, ptr tp_uaddr"),
+    ("clock_nanosleep", "Sleep on a clock", None, 1, "int clk_id, hex flags, ptr req_uaddr, ptr rem_uaddr"),
+    ("clone", "Create a child process", None, 1, "hex clone_flags, ptr stack_start, ptr parent_tid_uaddr, ptr child_tid_uaddr, hex tls"),
+    ("close", "Close a file descriptor", None, 1, "int fd"),
+    ("close_range", "Close a range of file descriptors", None, 1, "uint fd, uint max_fd, hex flags"),
+    ("connect", "Initiate a connection on a socket", None, 1, "int sockfd, ptr serv_addr_uaddr, int addrlen"),
+    ("copy_file_range", "Copy a range of data from one file to another", None, 1, "int fd_in, ptr off_in, int fd_out, ptr off_out, ulong len, uint flags"),
+    ("creat", "Create a file", None, 1, "str pathname, oct mode"),
+    ("dup", "Duplicate a file descriptor", None, 1, "uint oldfd"),
+    ("dup2", "Duplicate a file descriptor", None, 1, "uint oldfd, uint newfd"),
+    ("dup3", "Duplicate a file descriptor", None, 1, "uint oldfd, uint newfd, oflags flags"),
+    ("epoll_create", "Open an epoll file descriptor", None, 1, "int size"),
+    ("epoll_create1", "Open an epoll file descriptor", None, 1, "hex flags"),
+    ("epoll_ctl", "Control interface for an epoll file descriptor", None, 1, "int epfd, int op, int fd, ptr event_uaddr"),
+    ("epoll_pwait", "Wait for an I/O event on an epoll file descriptor", None, 1, "int epfd, ptr events_uaddr, int maxevents, int timeout, ptr sigmask_uaddr, ulong sigsetsize"),
+    ("epoll_wait", "Wait for an I/O event on an epoll file descriptor", None, 1, "int epfd, ptr events_uaddr, int maxevents, int timeout"),
+    ("eventfd", "Create a file descriptor for event notification", None, 1, "uint count"),
+    ("eventfd2", "Create a file descriptor for event notification", None, 1, "uint count, hex flags"),
+    ("execve", "Execute a program", None, 1, "str filename, ptr args_uaddr, ptr env_uaddr"),
+    ("exit", "Exit the current thread", None, 1, "int status"),
+    ("exit_group", "Exit all threads in a process", None, 1, "int status"),
+    ("faccessat", "Check user's permissions for a file", None, 1, "dfd dirfd, str pathname, amode mode"),
+    ("fadvise64", "Predeclare an access pattern for file data", None, 1, "int fd, long offset, long len, int advice"),
+    ("fallocate", "Manipulate file space", None, 1, "int fd, int mode, long offset, long len"),
+    ("fchdir", "Change working directory", None, 1, "uint fd"),
+    ("fchmod", "Change permissions of a file", None, 1, "uint fildes, oct mode"),
+    ("fchmodat", "Change permissions of a file", None, 1, "dfd dirfd, str pathname, oct mode"),
+    ("fchown", "Change ownership of a file", None, 1, "uint fd, int owner, int group"),
+    ("fchownat", "Change ownership of a file", None, 1, "dfd dirfd, str pathname, int owner, int group, atflags flags"),
+    ("fcntl", "Manipulate a file descriptor", None, 1, "uint fd, uint cmd, long arg"),
+    ("fdatasync", "Synchronize a file's data with storage", None, 1, "uint fd"),
+    ("flock", "Apply or remove an advisory lock on an open file", None, 1, "uint fd, uint operation"),
+    ("fork", "Create a child process", None, 1, ""),
+    ("fstat", "Get file status", "__x64_sys_newfstat", 1, "uint filedes, ptr buf_uaddr"),
+    ("fstatat", "Get file status", "__x64_sys_newfstatat", 1, "dfd dirfd, str path, ptr buf_uaddr, atflags flags"),
+    ("fstatfs", "Get file system statistics", None, 1, "uint fd, ptr buf_uaddr"),
+    ("fsync", "Synchronize a file's state with storage", None, 1, "uint fd"),
+    ("ftruncate", "Truncate a file to a specified length", None, 1, "uint fd, ulong length"),
+    ("futex", "Fast user-space locking", None, 1, "ptr futex_uaddr, int op, uint val, ptr utime_uaddr, ptr uaddr2_uaddr, uint val3"),
+    ("getcwd", "Get current working directory", None, 1, "ptr buf_uaddr, ulong size"),
+    ("getdents", "Get directory entries", "__x64_sys_getdents64", 1, "uint fd, ptr dirp_uaddr, uint count"),
+    ("getegid", "Get the effective group ID", None, 1, ""),
+    ("geteuid", "Get the effective user ID", None, 1, ""),
+    ("getgid", "Get the real group ID", None, 1, ""),
+    ("getgroups", "Get the supplementary group IDs", None, 1, "int size, ptr list_uaddr"),
+    ("getitimer", "Get the value of an interval timer", None, 1, "int which, ptr value_uaddr"),
+    ("getpeername", "Get the name of a connected peer socket", None, 1, "int s, ptr name_uaddr, ptr namelen_uaddr"),
+    ("getpgid", "Get the process group ID of a process", None, 1, "int pid"),
+    ("getpgrp", "Get the process group ID of the calling process", None, 1, ""),
+    ("getpid", "Get the process ID", None, 1, ""),
+    ("getppid", "Get the parent process ID", None, 1, ""),
+    ("getpriority", "Get the scheduling priority", None, 1, "int which, int who"),
+    ("getrandom", "Obtain a series of random bytes", None, 1, "ptr buf, ulong count, hex flags"),
+    ("getresgid", "Get the real, effective and saved group IDs", None, 1, "ptr rgid_uaddr, ptr egid_uaddr, ptr sgid_uaddr"),
+    ("getresuid", "Get the real, effective and saved user IDs", None, 1, "ptr ruid_uaddr, ptr euid_uaddr, ptr suid_uaddr"),
+    ("getrlimit", "Get resource limits", None, 1, "uint resource, ptr rlim_uaddr"),
+    ("getrusage", "Get resource usage", None, 1, "int who, ptr usage_uaddr"),
+    ("getsid", "Get the session ID", None, 1, "int pid"),
+    ("getsockname", "Get a socket's name", None, 1, "int s, ptr name_uaddr, ptr namelen_uaddr"),
+    ("getsockopt", "Get options on a socket", None, 1, "int fd, int level, int optname, ptr optval_uaddr, ptr optlen_uaddr"),
+    ("gettid", "Get the thread ID", None, 1, ""),
+    ("gettimeofday", "Get the time of day", None, 1, "ptr tv_uaddr, ptr tz_uaddr"),
+    ("getuid", "Get the real user ID", None, 1, ""),
+    ("getxattr", "Get an extended attribute value", None, 1, "str path, str name_str, ptr value_uaddr, ulong size"),
+    ("inotify_add_watch", "Add a watch to an initialized inotify instance", None, 1, "int fd, str path, hex mask"),
+    ("inotify_init1", "Initialize an inotify instance", None, 1, "hex flags"),
+    ("inotify_rm_watch", "Remove a watch from an inotify instance", None, 1, "int fd, int wd"),
+    ("ioctl", "Control a device", None, 1, "uint fd, uint request, ptr argp"),
+    ("kill", "Send a signal to a process", None, 1, "int pid, signame sig"),
+    ("lchown", "Change ownership of a file", None, 1, "str path, int owner, int group"),
+    ("link", "Make a new name for a file", None, 1, "str oldpath, str newpath"),
+    ("linkat", "Make a new name for a file", None, 1, "dfd olddirfd, str oldpath, dfd newdirfd, str newpath, atflags flags"),
+    ("listen", "Listen for connections on a socket", None, 1, "int sockfd, int backlog"),
+    ("lseek", "Reposition the read/write file offset", None, 1, "uint fildes, long offset, whence whence"),
+    ("lstat", "Get file status", "__x64_sys_newlstat", 1, "str path, ptr buf_uaddr"),
+    ("madvise", "Give advice about use of memory", None, 1, "hex start, ulong length, int advice"),
+    ("memfd_create", "Create an anonymous file", None, 1, "str uname, hex flags"),
+    ("mincore", "Determine whether pages are resident in memory", None, 1, "hex start, ulong length, ptr vec_uaddr"),
+    ("mkdir", "Create a directory", None, 1, "str pathname, oct mode"),
+    ("mkdirat", "Create a directory", None, 1, "dfd dirfd, str pathname, oct mode"),
+    ("mknod", "Create a special or ordinary file", None, 1, "str pathname, oct mode, uint dev"),
+    ("mknodat", "Create a special or ordinary file", None, 1, "dfd dirfd, str pathname, oct mode, uint dev"),
+    ("mlock", "Lock memory", None, 1, "hex addr, ulong len"),
+    ("mmap2", "Map files or devices into memory", "__x64_sys_mmap", 2, "hex start, ulong length, prot prot, mflags flags, int fd, long pgoffset"),
+    ("mount", "Mount a file system", None, 1, "str source, str target, str filesystemtype, hex mountflags, ptr data_uaddr"),
+    ("mprotect", "Set protection on a region of memory", None, 1, "hex addr, ulong len, prot prot"),
+    ("mremap", "Remap a virtual memory address", None, 2, "hex old_address, ulong old_size, ulong new_size, hex flags, hex new_address"),
+    ("msync", "Synchronize a file with a memory map", None, 1, "hex start, ulong length, hex flags"),
+    ("munlock", "Unlock memory", None, 1, "hex addr, ulong len"),
+    ("munmap", "Unmap files or devices from memory", None, 1, "hex start, ulong length"),
+    ("nanosleep", "High-resolution sleep", None, 1, "ptr req_uaddr, ptr rem_uaddr"),
+    ("open", "Open a file", None, 1, "str filename, oflags flags, cmode mode"),
+    ("openat", "Open a file", None, 1, "dfd dfd, str filename, oflags flags, cmode mode"),
+    ("pause", "Wait for a signal", None, 1, ""),
+    ("pipe", "Create a pipe", None, 1, "ptr fildes_uaddr"),
+    ("pipe2", "Create a pipe", None, 1, "ptr fildes_uaddr, oflags flags"),
+    ("poll", "Wait for some event on a file descriptor", None, 1, "ptr ufds_uaddr, uint nfds, int timeout"),
+    ("ppoll", "Wait for some event on a file descriptor", None, 1, "ptr fds_uaddr, uint nfds, ptr tsp, ptr sigmask, ulong sigsetsize"),
+    ("prctl", "Operations on a process", None, 1, "int option, ulong arg2, ulong arg3, ulong arg4, ulong arg5"),
+    ("pread", "Read from a file descriptor at a given offset", "__x64_sys_pread64", 1, "uint fd, ptr buf_uaddr, ulong count, long offset"),
+    ("preadv", "Read data into multiple buffers", None, 1, "ulong fd, ptr vector_uaddr, ulong count, long offset"),
+    ("prlimit64", "Get or set resource limits", None, 1, "int pid, uint resource, ptr new_rlim_uaddr, ptr old_rlim_uaddr"),
+    ("pselect6", "Synchronous I/O multiplexing", None, 1, "int nfds, ptr readfds, ptr writefds, ptr exceptfds, ptr timeout, ptr sigmask"),
+    ("ptrace", "Process trace", None, 1, "long request, int pid, hex addr, hex data"),
+    ("pwrite", "Write to a file descriptor at a given offset", "__x64_sys_pwrite64", 1, "uint fd, ptr buf_uaddr, ulong count, long offset"),
+    ("pwritev", "Write data from multiple buffers", None, 1, "ulong fd, ptr vector_uaddr, ulong count, long offset"),
+    ("read", "Read from a file descriptor", None, 1, "uint fd, ptr buf_uaddr, ulong count"),
+    ("readlink", "Read the value of a symbolic link", None, 1, "str path, ptr buf_uaddr, int bufsiz"),
+    ("readlinkat", "Read the value of a symbolic link", None, 1, "dfd dfd, str path, ptr buf_uaddr, int bufsiz"),
+    ("readv", "Read data into multiple buffers", None, 1, "ulong fd, ptr vector_uaddr, ulong count"),
+    ("recvfrom", "Receive a message from a socket", None, 1, "int s, ptr buf_uaddr, ulong len, hex flags, ptr addr_uaddr, ptr addrlen_uaddr"),
+    ("recvmsg", "Receive a message from a socket", None, 1, "int s, ptr msg_uaddr, hex flags"),
+    ("rename", "Change the name or location of a file", None, 1, "str oldpath, str newpath"),
+    ("renameat", "Change the name or location of a file", None, 1, "dfd olddfd, strs oldname, dfd newdfd, strs newname"),
+    ("renameat2", "Change the name or location of a file", None, 1, "dfd olddfd, strs oldname, dfd newdfd, strs newname, hex flags"),
+    ("rmdir", "Delete a directory", None, 1, "str pathname"),
+    ("rt_sigaction", "Examine and change a signal action", None, 1, "sig sig, ptr act_uaddr, ptr oact_uaddr, ulong sigsetsize"),
+    ("rt_sigprocmask", "Examine and change blocked signals", None, 1, "int how, ptr set_uaddr, ptr oldset_uaddr, ulong sigsetsize"),
+    ("rt_sigreturn", "Return from a signal handler", None, 1, ""),
+    ("sched_getaffinity", "Get a thread's CPU affinity mask", None, 1, "int pid, uint len, ptr mask_uaddr"),
+    ("sched_setaffinity", "Set a thread's CPU affinity mask", None, 1, "int pid, uint len, ptr mask_uaddr"),
+    ("sched_yield", "Yield the processor", None, 1, ""),
+    ("select", "Synchronous I/O multiplexing", None, 1, "int n, ptr readfds_uaddr, ptr writefds_uaddr, ptr exceptfds_uaddr, ptr timeout_uaddr"),
+    ("sendfile", "Transfer data between file descriptors", "__x64_sys_sendfile64", 1, "int out_fd, int in_fd, ptr offset_uaddr, ulong count"),
+    ("sendmsg", "Send a message on a socket", None, 1, "int s, ptr msg_uaddr, hex flags"),
+    ("sendto", "Send a message on a socket", None, 1, "int s, ptr buf_uaddr, ulong len, hex flags, ptr to_uaddr, int tolen"),
+    ("set_robust_list", "Set the robust futex list", None, 1, "ptr list_head_uaddr, ulong len"),
+    ("set_tid_address", "Set pointer to thread ID", None, 1, "ptr tidptr_uaddr"),
+    ("setgid", "Set group identity", None, 1, "int gid"),
+    ("setitimer", "Set the value of an interval timer", None, 1, "int which, ptr value_uaddr, ptr ovalue_uaddr"),
+    ("setpgid", "Set the process group ID", None, 1, "int pid, int pgid"),
+    ("setpriority", "Set the scheduling priority", None, 1, "int which, int who, int prio"),
+    ("setrlimit", "Set resource limits", None, 1, "uint resource, ptr rlim_uaddr"),
+    ("setsid", "Create a session", None, 1, ""),
+    ("setsockopt", "Set options on a socket", None, 1, "int fd, int level, int optname, ptr optval_uaddr, int optlen"),
+    ("setuid", "Set user identity", None, 1, "int uid"),
+    ("shutdown", "Shut down part of a full-duplex connection", None, 1, "int s, int how"),
+    ("sigaltstack", "Set and/or get signal stack context", None, 1, "ptr uss_uaddr, ptr uoss_uaddr"),
+    ("socket", "Create an endpoint for communication", None, 1, "int family, int type, int protocol"),
+    ("socketpair", "Create a pair of connected sockets", None, 1, "int family, int type, int protocol, ptr sv_uaddr"),
+    ("splice", "Splice data to or from a pipe", None, 1, "int fd_in, ptr off_in, int fd_out, ptr off_out, ulong len, hex flags"),
+    ("stat", "Get file status", "__x64_sys_newstat", 1, "str filename, ptr buf_uaddr"),
+    ("statfs", "Get file system statistics", None, 1, "str path, ptr buf_uaddr"),
+    ("statx", "Get file status (extended)", None, 1, "dfd dfd, str filename, atflags flags, hex mask, ptr buf_uaddr"),
+    ("symlink", "Make a new name for a file", None, 1, "str oldpath, str newpath"),
+    ("symlinkat", "Make a new name for a file", None, 1, "strs oldname, dfd newdfd, strs newname"),
+    ("sync", "Commit file system caches to disk", None, 1, ""),
+    ("syncfs", "Commit a file system's caches to disk", None, 1, "int fd"),
+    ("sysinfo", "Return system information", None, 1, "ptr info_uaddr"),
+    ("tgkill", "Send a signal to a thread", None, 1, "int tgid, int pid, sig sig"),
+    ("timerfd_create", "Create a timer that notifies via a file descriptor", None, 1, "int clockid, hex flags"),
+    ("times", "Get process times", None, 1, "ptr buf_uaddr"),
+    ("tkill", "Send a signal to a thread", None, 1, "int pid, sig sig"),
+    ("truncate", "Truncate a file to a specified length", None, 1, "str path, long length"),
+    ("umask", "Set file mode creation mask", None, 3, "oct mask"),
+    ("umount", "Unmount a file system", "__x64_sys_umount", 1, "str target, hex flags"),
+    ("uname", "Get name and information about the current kernel", "__x64_sys_newuname", 1, "ptr name_uaddr"),
+    ("unlink", "Delete a name and possibly the file it refers to", None, 1, "str pathname"),
+    ("unlinkat", "Delete a name and possibly the file it refers to", None, 1, "dfd dfd, strs pathname, atflags flag"),
+    ("utimensat", "Change file timestamps with nanosecond precision", None, 1, "dfd dfd, str filename, ptr tsp_uaddr, atflags flags"),
+    ("vfork", "Create a child process and block parent", None, 1, ""),
+    ("wait4", "Wait for a process to change state", None, 1, "int pid, ptr status_uaddr, hex options, ptr rusage_uaddr"),
+    ("waitid", "Wait for a process to change state", None, 1, "int which, int pid, ptr infop_uaddr, hex options, ptr rusage_uaddr"),
+    ("write", "Write to a file descriptor", None, 1, "uint fd, ptr buf_uaddr, ulong count"),
+    ("writev", "Write data from multiple buffers", None, 1, "ulong fd, ptr vector_uaddr, ulong count"),
+]
+
+
+def parse_args(spec):
+    out = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        kind, name = part.split()
+        if kind not in KINDS:
+            sys.exit(f"syscalls.py: unknown argument kind '{kind}' in '{spec}'")
+        out.append((kind, name))
+    if len(out) > 6:
+        sys.exit(f"syscalls.py: more than six arguments in '{spec}'")
+    return out
+
+
+def unistd_names():
+    """nr -> name, from the checked-in copy of x86_64's asm/unistd_64.h."""
+    names = {}
+    with open(UNISTD) as f:
+        for line in f:
+            m = re.match(r"#define __NR_(\w+)\s+(\d+)\s*$", line)
+            if m:
+                names[int(m.group(2))] = m.group(1)
+    return names
+
+
+def alias(name, summary, sym, retfmt, args):
+    sym = sym or f"__x64_sys_{name}"
+    lines = []
+    doc = [f"/**", f" * probe syscall.{name} - {summary}", " *"]
+    doc.append(f" * @name: Name of the system call (\"{name}\")")
+    for i, (kind, v) in enumerate(args):
+        doc.append(f" * @{v}: " + DOC[kind].format(n=ORDINAL[i], v=v, name=name))
+    doc.append(" * @argstr: The arguments, formatted as strace shows them")
+    doc.append(" *")
+    doc.append(f" * Description: A kprobe on {sym}, the kernel's entry point for")
+    doc.append(f" * {name}(2); needs no debug information.")
+    doc.append(" */")
+    lines += doc
+    lines.append(f"probe syscall.{name} = kprobe.function(\"{sym}\") ?")
+    lines.append("{")
+    lines.append(f"\tname = \"{name}\"")
+    fmts, exprs = [], []
+    for i, (kind, v) in enumerate(args):
+        reader, fmt, expr, extra = KINDS[kind]
+        # A string's address comes first; its text is read from it.
+        for suffix in ("_uaddr",):
+            if suffix in extra:
+                lines.append(f"\t{v}{suffix} = {extra[suffix].format(i=i + 1, v=v)}")
+        lines.append(f"\t{v} = {reader.format(i=i + 1, v=v)}")
+        for suffix, e in extra.items():
+            if suffix != "_uaddr":
+                lines.append(f"\t{v}{suffix} = {e.format(i=i + 1, v=v)}")
+        fmts.append(fmt)
+        exprs.append(expr.format(v=v))
+    if args:
+        # A piece without a format brings its own ", " (or nothing).
+        fmt = ""
+        for f in fmts:
+            fmt += "%s" if f is None else (", " if fmt else "") + f
+        lines.append(f"\targstr = sprintf(\"{fmt}\", {', '.join(exprs)})")
+    else:
+        lines.append("\targstr = \"\"")
+    lines.append("}")
+    lines.append("")
+    lines += [f"/**", f" * probe syscall.{name}.return - Return from {name}", " *",
+              f" * @name: Name of the system call (\"{name}\")",
+              " * @retval: The return value (a negative errno on failure)",
+              " * @retstr: The return value as text: \"3\", or \"-2 (ENOENT)\"",
+              " */"]
+    lines.append(f"probe syscall.{name}.return = kprobe.function(\"{sym}\").return ?")
+    lines.append("{")
+    lines.append(f"\tname = \"{name}\"")
+    lines.append("\tretval = returnval()")
+    lines.append(f"\tretstr = return_str({retfmt}, retval)")
+    lines.append("}")
+    lines.append("")
+    for ret in ("", ".return"):
+        lines += ["/**", f" * probe nd_syscall.{name}{ret} - syscall.{name}{ret}, for scripts written for stap's dwarfless tapset",
+                  " *", f" * Description: The same as syscall.{name}{ret}, which needs no DWARF either.", " */",
+                  f"probe nd_syscall.{name}{ret} = syscall.{name}{ret} {{ }}", ""]
+    return lines
+
+
+def generate():
+    names = unistd_names()
+    out = [
+        "// GENERATED by tapsets/gen/syscalls.py from its table; do not edit.",
+        "// syscall.NAME and syscall.NAME.return for x86_64, as kprobes on the",
+        "// kernel's __x64_sys_NAME entry points (no DWARF needed), their",
+        "// nd_syscall.* twins, syscall_any and the number -> name table.",
+        "",
+    ]
+    seen = set()
+    for name, summary, sym, retfmt, spec in SYSCALLS:
+        if name in seen:
+            sys.exit(f"syscalls.py: {name} listed twice")
+        seen.add(name)
+        out += alias(name, summary, sym, retfmt, parse_args(spec))
+    top = max(names)
+    out += [
+        "/**",
+        " * sfunction syscall_name - The name of a system call, given its number",
+        " * @nr: The x86_64 system call number",
+        " *",
+        " * Description: \"read\" for 0, \"write\" for 1, and so on; \"sys_NR\" for",
+        " * a number x86_64 does not use.",
+        " */",
+        "function syscall_name:string (nr:long) %{ /* pure */ /* unprivileged */",
+        f"\tstatic const char *const names[{top + 1}] = {{",
+    ]
+    for nr in sorted(names):
+        out.append(f"\t\t[{nr}] = \"{names[nr]}\",")
+    out += [
+        "\t};",
+        "",
+        "\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(names) && names[STAP_ARG_nr])",
+        "\t\tstrscpy(STAP_RETVALUE, names[STAP_ARG_nr], MAXSTRINGLEN);",
+        "\telse",
+        "\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"sys_%lld\", (long long)STAP_ARG_nr);",
+        "%}",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def missing_vs_stap():
+    """Per system call of the table: the variables `man tapset::syscalls`
+    lists that the generated alias does not set (stap's man pages must be
+    installed). A to-do list, not a check."""
+    import subprocess
+    text = subprocess.run("man tapset::syscalls | col -b", shell=True, capture_output=True,
+                          text=True).stdout
+    stap = {}
+    for m in re.finditer(r"\n {7}syscall\.(\S+)\n((?:(?: {14}|\t).*\n)*)", text):
+        body = re.sub(r"[\u2010-]\n\s*", "", m.group(2))  # words hyphenated at line ends
+        stap[m.group(1)] = {v.strip() for v in body.replace("\n", " ").split(",") if v.strip()}
+    for name, _, _, _, spec in SYSCALLS:
+        have = {"name", "argstr"}
+        for kind, v in parse_args(spec):
+            have.add(v)
+            have.update(v + suffix for suffix in KINDS[kind][3])
+        want = {v for v in stap.get(name, set()) if not v.startswith("$") and v not in ("int", "pt_regs*")}
+        if name not in stap:
+            print(f"{name}: not in stap's list")
+        elif want - have:
+            print(f"{name}: " + ", ".join(sorted(want - have)))
+
+
+def main(argv):
+    if "--missing" in argv:
+        missing_vs_stap()
+        return 0
+    check = "--check" in argv
+    rest = [a for a in argv if a != "--check"]
+    path = rest[0] if rest else DEFAULT_OUT
+    text = generate()
+    if check:
+        try:
+            with open(path) as f:
+                current = f.read()
+        except OSError as e:
+            print(f"syscalls.py: cannot read {path}: {e.strerror}", file=sys.stderr)
+            return 1
+        if current != text:
+            print(f"syscalls.py: {path} is out of date; run tapsets/gen/syscalls.py", file=sys.stderr)
+            return 1
+        return 0
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"{path}: {len(SYSCALLS)} system calls")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,3 @@
+echo hello >/dev/null
+read line <syscall_all.trigger
+exit 0

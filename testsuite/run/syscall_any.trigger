@@ -1,0 +1,4 @@
+echo one >/dev/null
+echo two >/dev/null
+echo three >/dev/null
+exit 0
