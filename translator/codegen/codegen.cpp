@@ -108,6 +108,14 @@ class Codegen {
   CWriter* w_ = nullptr;  // where bodies are written
   Frame* frame_ = nullptr;
   int uniq_ = 0;
+  // Action accounting of the body being written: its STPX_ACTION sites,
+  // and whether it loops or calls script functions (which count their own
+  // statements on the context). A body with neither and no more sites than
+  // MAXACTION cannot exceed it: it counts nothing (stpx_count_actions).
+  int action_sites_ = 0;
+  bool actions_unbounded_ = false;
+  int64_t static_maxaction() const;
+  std::set<int> counting_probes_;  // handler indices whose bodies count actions
   std::map<const ProbeDecl*, int> decl_index_;
   std::vector<const ProbeDecl*> decls_;  // in handler index order
   std::vector<const Symbol*> foreach_sites_;  // each foreach's array, by site number
@@ -500,6 +508,7 @@ std::string Codegen::builtin(const CallExpr* c) {
 std::string Codegen::call(const CallExpr* c) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
+  if (!f->is_embedded) actions_unbounded_ = true;  // its statements count on c->actioncount
   std::string n = uniq();
   std::string stmts;
   std::vector<std::string> args;
@@ -528,7 +537,10 @@ std::string Codegen::call(const CallExpr* c) {
 
 void Codegen::stmt(const Stmt* s) {
   CWriter& w = *w_;
-  if (s->kind != StmtKind::Block) w.line("STPX_ACTION({});", where(s->loc));
+  if (s->kind != StmtKind::Block) {
+    w.line("STPX_ACTION({});", where(s->loc));
+    ++action_sites_;
+  }
   switch (s->kind) {
     case StmtKind::Block: {
       auto b = w.block("");
@@ -554,6 +566,7 @@ void Codegen::stmt(const Stmt* s) {
       auto* wh = static_cast<const WhileStmt*>(s);
       auto b = w.block(fmt::format("while ({})", expr(wh->cond)));
       w.line("STPX_ACTION({});", where(s->loc));
+      actions_unbounded_ = true;
       stmt(wh->body);
       break;
     }
@@ -562,6 +575,7 @@ void Codegen::stmt(const Stmt* s) {
       auto b = w.block(fmt::format("for ({}; {}; {})", f->init ? "(void)" + expr(f->init) : "",
                                    f->cond ? expr(f->cond) : "", f->incr ? "(void)" + expr(f->incr) : ""));
       w.line("STPX_ACTION({});", where(s->loc));
+      actions_unbounded_ = true;
       stmt(f->body);
       break;
     }
@@ -676,6 +690,7 @@ void Codegen::foreach(const ForeachStmt* f) {
   }
   auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
   w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
   w.line("struct _stpx_map_node *e_{} = b_{}[i_{}];", n, n, n);
   auto bind = [&](const VarRef* v, const std::string& slot) {
     if (v->sym->type == Type::String)
@@ -707,6 +722,7 @@ void Codegen::foreach_bucket(const ForeachStmt* f) {
   }
   auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
   w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
   w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
   stmt(f->body);
 }
@@ -726,6 +742,7 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->name));
   w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
+  if (!f->is_embedded) w.line("enum { stpx_count_actions = 1 };");
   if (f->is_embedded) {
     embedded_function(f, frame);
     return;
@@ -788,14 +805,43 @@ void Codegen::embedded_function(const FunctionDecl* f, const Frame& frame) {
 void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   frame_ = &frame;
   CWriter& w = *w_;
-  auto b = w.block(fmt::format("static void _stpx_probe_{}(struct _stpx_context *c)", index));
-  w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
-  w.line("(void)l;");
+  CWriter body;
+  w_ = &body;
+  action_sites_ = 0;
+  actions_unbounded_ = false;
   zero_locals(frame);
   stmt(p->body);
+  w_ = &w;
+  bool counts = actions_unbounded_ || action_sites_ > static_maxaction();
+  if (counts) counting_probes_.insert(index);
+  auto b = w.block(fmt::format("static void _stpx_probe_{}(struct _stpx_context *c)", index));
+  w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
+  w.line("enum {{ stpx_count_actions = {} }};", counts ? 1 : 0);
+  w.line("(void)l;");
+  w.append(body);
   w.line("err: __attribute__((unused));");
   w.line("out: __attribute__((unused));");
   w.line("return;");
+}
+
+// The least MAXACTION of any handler (interruptible ones get
+// MAXACTION_INTERRUPTIBLE); 0 when -D gives one that is not a number.
+int64_t Codegen::static_maxaction() const {
+  int64_t maxaction = 1000, interruptible = -1;
+  for (const auto& [name, value] : opts_.defines) {
+    if (name != "MAXACTION" && name != "MAXACTION_INTERRUPTIBLE") continue;
+    int64_t v = 0;
+    size_t used = 0;
+    try {
+      v = std::stoll(value, &used, 0);
+    } catch (const std::exception&) {
+      return 0;
+    }
+    if (used != value.size()) return 0;
+    (name == "MAXACTION" ? maxaction : interruptible) = v;
+  }
+  if (interruptible < 0) interruptible = maxaction * 10;
+  return std::max<int64_t>(0, std::min(maxaction, interruptible));
 }
 
 // What a .return probe saves when its function is entered (run by the
@@ -870,7 +916,7 @@ void Codegen::tables() {
     for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
   }
   {
-    auto b = out_.block("static struct _stpx_probe _stpx_probes[] =", "};");
+    auto b = out_.block("static const struct _stpx_probe _stpx_probes[] =", "};");
     for (const ProbeSpec& p : prog_.probes) {
       int index = decl_index_.at(p.decl);
       bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
@@ -878,10 +924,10 @@ void Codegen::tables() {
       auto saves = prog_.entry_saves.find(p.decl);
       size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .locks = {}, .nlocks = {}, .state = {}, "
-                ".interruptible = {}{} }},",
+                ".interruptible = {}, .flags = {}{} }},",
                 index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0,
+                interruptible ? 1 : 0, counting_probes_.count(index) ? "STPX_PROBE_ACTIONS" : "0",
                 nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }

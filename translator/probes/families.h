@@ -14,4 +14,11 @@ const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();
 const ProbeFamily& kernel_trace_family();
 
+// The kprobe table NAME of a family that arms struct _stpx_kprobe
+// (kprobe.function, kernel.function): one entry per probe, and before it
+// one generated entry point per declaration of its entry (not .return)
+// probes, so that each hit runs that declaration's handler with its
+// locks and flags known at compile time (STPX_KPROBE_PRE).
+void emit_kprobe_table(CWriter& w, const std::string& name, const std::vector<const ProbeSpec*>& probes);
+
 }  // namespace stapx

@@ -76,11 +76,7 @@ class KernelFunctionFamily : public ProbeFamily {
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_kprobe _stpx_kfuncs[] =", "};");
-    for (const ProbeSpec* p : probes)
-      w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .offset = {}, .is_return = {} }},", p->index,
-             p->symbol, p->offset, p->is_return ? 1 : 0);
+    emit_kprobe_table(w, "_stpx_kfuncs", probes);
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;

@@ -3,6 +3,7 @@
 // name may be a glob ("vfs_*"), matched against the target kernel's symbol
 // table; functions the kernel won't kprobe are left out with a warning.
 #include <cctype>
+#include <map>
 
 #include "translator/debuginfo/kernel_symbols.h"
 
@@ -114,11 +115,7 @@ class KprobeFamily : public ProbeFamily {
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_kprobe _stpx_kprobes[] =", "};");
-    for (const ProbeSpec* p : probes)
-      w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .is_return = {} }},", p->index,
-             p->symbol, p->is_return ? 1 : 0);
+    emit_kprobe_table(w, "_stpx_kprobes", probes);
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
@@ -132,6 +129,25 @@ class KprobeFamily : public ProbeFamily {
 };
 
 }  // namespace
+
+void emit_kprobe_table(CWriter& w, const std::string& name, const std::vector<const ProbeSpec*>& probes) {
+  if (probes.empty()) return;
+  // The first entry probe of each declaration stands for all of them: its
+  // handler, locks, state and flags are the declaration's.
+  std::map<const ast::ProbeDecl*, int> proto;
+  for (const ProbeSpec* p : probes) {
+    if (p->is_return || proto.count(p->decl)) continue;
+    proto[p->decl] = p->index;
+    w.line("STPX_KPROBE_PRE(_stpx_kpre_{0}, &_stpx_probes[{0}]);", p->index);
+  }
+  auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", name), "};");
+  for (const ProbeSpec* p : probes) {
+    std::string pre = p->is_return ? "" : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
+    std::string offset = p->offset ? fmt::format(", .offset = {}", p->offset) : "";
+    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, p->symbol,
+           offset, p->is_return ? 1 : 0, pre);
+  }
+}
 
 const ProbeFamily& kprobe_family() {
   static const KprobeFamily f;
