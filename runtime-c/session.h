@@ -105,9 +105,9 @@ static void _stpx_count_skip(void)
 }
 
 /*
- * This CPU's context, claimed for a handler (interrupts or preemption
- * already off); NULL, with the hit counted as skipped, if a handler already
- * runs on it. _stpx_ctx_release() gives it back.
+ * Claims this CPU's context c for a handler (interrupts or preemption
+ * already off): false, with the hit counted as skipped, if a handler
+ * already runs on it. _stpx_ctx_release() gives it back.
  *
  * busy needs no atomic operation: only this CPU touches its context, and
  * a handler that interrupts us between the test and the store (an
@@ -118,21 +118,19 @@ static void _stpx_count_skip(void)
  * errors), last_error and last_loc at NULL (reported errors are cleared,
  * caught ones too) and print_len at 0 (flushed): a hit does not reset them.
  */
-static __always_inline struct _stpx_context *_stpx_ctx_claim(const struct _stpx_probe *p,
-							     struct pt_regs *regs, int64_t *saved)
+static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struct _stpx_probe *p,
+					     struct pt_regs *regs, int64_t *saved)
 {
-	struct _stpx_context *c = this_cpu_read(_stpx_ctx);
-
 	if (unlikely(READ_ONCE(c->busy))) {
 		_stpx_count_skip();
-		return NULL;
+		return false;
 	}
 	WRITE_ONCE(c->busy, 1);
 	barrier();
 	c->probe = p;
 	c->regs = regs;
 	c->entry_saved = saved;
-	return c;
+	return true;
 }
 
 static __always_inline void _stpx_ctx_release(struct _stpx_context *c)
@@ -174,8 +172,8 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 	if (atomic_read(&_stpx_state) != p->state)
 		return;
 	local_irq_save(flags);
-	c = _stpx_ctx_claim(p, regs, NULL);
-	if (c) {
+	c = this_cpu_read(_stpx_ctx);
+	if (_stpx_ctx_claim(c, p, regs, NULL)) {
 		p->entry(c, saved + 1);
 		if (!c->last_error)
 			saved[0] = 1;
@@ -205,8 +203,8 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 		preempt_disable();
 	else
 		local_irq_save(flags);
-	c = _stpx_ctx_claim(p, regs, saved);
-	if (!c)
+	c = this_cpu_read(_stpx_ctx);
+	if (!_stpx_ctx_claim(c, p, regs, saved))
 		goto leave;
 	if (proto->flags & STPX_PROBE_ACTIONS) {
 		c->actioncount = 0;

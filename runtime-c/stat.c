@@ -244,6 +244,29 @@ static int _stpx_pmap_add(struct _stpx_pmap *p, const union _stpx_key *keys, int
 	return 0;
 }
 
+/* The same for a one-key array, inlined, with its histogram descriptor h. */
+static __always_inline int _stpx_pmap_add_l1(struct _stpx_pmap *p, int64_t k, int64_t v,
+					     const struct _stpx_hist *h)
+{
+	struct _stpx_stat *s = _stpx_map_ref_l1(p->cpu[smp_processor_id()], k);
+
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
+	return 0;
+}
+
+static __always_inline int _stpx_pmap_add_s1(struct _stpx_pmap *p, const char *k, int64_t v,
+					     const struct _stpx_hist *h)
+{
+	struct _stpx_stat *s = _stpx_map_ref_s1(p->cpu[smp_processor_id()], k);
+
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
+	return 0;
+}
+
 /* hist: merge the buckets too (agg then needs room for them), or NULL. */
 static const struct _stpx_stat *_stpx_pmap_read(struct _stpx_pmap *p, const union _stpx_key *keys,
 						struct _stpx_stat *agg, const struct _stpx_hist *hist)

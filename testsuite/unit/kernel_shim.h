@@ -28,6 +28,12 @@ typedef uint64_t u64;
 #define GFP_KERNEL 0
 #define __percpu
 #define notrace
+#ifndef noinline
+#define noinline __attribute__((noinline))
+#endif
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -75,8 +76,13 @@ class Codegen {
   std::string expr(const Expr* e);
   std::string lvalue_scalar(const VarRef* v);
   std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
+  std::string key_expr(const Expr* k, bool last);
+  // "l1"/"s1" for an array of one long/string key, whose element
+  // functions take that key by value (inlined in the runtime); else "".
+  static std::string one_key(const Symbol* sym);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
-  std::string call(const CallExpr* c);
+  std::string call(const CallExpr* c, bool borrow = false);
+  std::string inline_embedded(const CallExpr* c);
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
@@ -114,6 +120,7 @@ class Codegen {
   // MAXACTION cannot exceed it: it counts nothing (stpx_count_actions).
   int action_sites_ = 0;
   bool actions_unbounded_ = false;
+  bool in_probe_body_ = false;  // c->nesting is 0 there
   int64_t static_maxaction() const;
   std::set<int> counting_probes_;  // handler indices whose bodies count actions
   std::map<const ProbeDecl*, int> decl_index_;
@@ -139,17 +146,38 @@ std::string Codegen::keys(const std::vector<Expr*>& ks, const Symbol*, std::stri
   decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
   for (size_t i = 0; i < ks.size(); ++i)
     decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
-                        expr(ks[i]));
+                        key_expr(ks[i], i + 1 == ks.size()));
   return name;
+}
+
+// One key's value. The last key is used (by the map operation) before
+// anything else runs, so a string function's result need not be copied
+// out of the callee's frame.
+std::string Codegen::key_expr(const Expr* k, bool last) {
+  if (last && k->kind == ExprKind::Call && k->type == Type::String)
+    return call(static_cast<const CallExpr*>(k), true);
+  return expr(k);
+}
+
+std::string Codegen::one_key(const Symbol* sym) {
+  if (sym->arity != 1 || sym->key_types.size() != 1) return "";
+  if (sym->key_types[0] == Type::String) return "s1";
+  if (sym->key_types[0] == Type::Long) return "l1";
+  return "";
 }
 
 // Statements that leave in `pre` a pointer `v_N` to the element's value
 // slot (created when absent); returns that pointer's name.
 std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
-  std::string k = keys(ix->keys, ix->array->sym, pre);
   std::string v = "v_" + uniq();
-  pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", ix->type == Type::String ? "char" : "int64_t",
-                     v, global(ix->array->sym), k);
+  const char* type = ix->type == Type::String ? "char" : "int64_t";
+  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym),
+                       key_expr(ix->keys[0], true));
+  } else {
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
+  }
   pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); ",
                      v, where(ix->array->loc));
   return v;
@@ -169,6 +197,15 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Index: {
       auto* ix = static_cast<const IndexExpr*>(e);
       std::string pre;
+      if (std::string one = one_key(ix->array->sym); !one.empty()) {
+        std::string n = uniq();
+        pre = fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                          ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym),
+                          key_expr(ix->keys[0], true));
+        if (ix->type == Type::String)
+          return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
+        return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
+      }
       std::string k = keys(ix->keys, ix->array->sym, pre);
       if (ix->type == Type::String)
         return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
@@ -178,6 +215,9 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::InArray: {
       auto* in = static_cast<const InArrayExpr*>(e);
       std::string pre;
+      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym))
+        return fmt::format("((int64_t)(_stpx_map_get_{}({}, {}) != NULL))", one, global(in->array->sym),
+                           key_expr(in->keys[0], true));
       std::string k = keys(in->keys, in->array->sym, pre);
       if (is_stat(in->array->sym))
         return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
@@ -361,10 +401,15 @@ std::string Codegen::assign(const AssignExpr* a) {
                          global(static_cast<const VarRef*>(a->lhs)->sym), n,
                          hist(static_cast<const VarRef*>(a->lhs)->sym), n);
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
-    std::string k = keys(ix->keys, ix->array->sym, stmts);
+    std::string add;
+    if (std::string one = one_key(ix->array->sym); !one.empty())
+      add = fmt::format("_stpx_pmap_add_{}({}, {}, r_{}, {})", one, global(ix->array->sym), key_expr(ix->keys[0], true),
+                        n, hist(ix->array->sym));
+    else
+      add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
     return fmt::format(
-        "({{ {}if (unlikely(_stpx_pmap_add({}, {}, r_{}))) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
-        stmts, global(ix->array->sym), k, n, where(ix->array->loc), n);
+        "({{ {}if (unlikely({})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
+        stmts, add, where(ix->array->loc), n);
   }
   std::string R = "r_" + n;
   bool str = a->lhs->type == Type::String;
@@ -505,9 +550,12 @@ std::string Codegen::builtin(const CallExpr* c) {
   return "0";
 }
 
-std::string Codegen::call(const CallExpr* c) {
+// borrow: a string result may stay in the callee's frame (valid until the
+// next call at this level) instead of being copied out.
+std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
+  if (std::string in = inline_embedded(c); !in.empty()) return in;
   if (!f->is_embedded) actions_unbounded_ = true;  // its statements count on c->actioncount
   std::string n = uniq();
   std::string stmts;
@@ -529,10 +577,62 @@ std::string Codegen::call(const CallExpr* c) {
   }
   stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->name);
   stmts += "if (unlikely(c->last_error)) goto err; ";
+  if (f->type == Type::String && borrow)
+    return fmt::format("({{ {}(const char *){}.__retvalue; }})", stmts, callee);
   if (f->type == Type::String)
     return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
   if (f->type == Type::Long) return fmt::format("({{ {}{}.__retvalue; }})", stmts, callee);
   return fmt::format("({{ {}}})", stmts);
+}
+
+// An embedded-C function without parameters whose code only sets
+// STAP_RETVALUE (pid(), execname(), ...) runs in place, its result in a
+// temporary: no frame, no call. Anything else in its code (errors,
+// returns, its frame, preprocessor lines) keeps the call. "" if not.
+std::string Codegen::inline_embedded(const CallExpr* c) {
+  const FunctionDecl* f = c->fn;
+  if (!f->is_embedded || !f->params.empty() || (f->type != Type::Long && f->type != Type::String)) return "";
+  static const std::set<std::string> forbidden = {"return", "goto", "__label__", "l", "last_error", "STAP_RETURN",
+                                                  "STAP_ERROR", "STAP_PRINTF", "STAP_ARG", "asm", "__asm__"};
+  const std::string& code = f->embedded_code;
+  if (code.find('#') != std::string::npos) return "";
+  std::string n = uniq();
+  std::string rv = f->type == Type::String ? string_temp() : "rv_" + n;
+  std::string body;
+  for (size_t i = 0; i < code.size();) {
+    unsigned char ch = static_cast<unsigned char>(code[i]);
+    if (!std::isalpha(ch) && ch != '_') {
+      // Comments and literals pass through whole (no identifiers in them).
+      size_t end = i + 1;
+      if (code.compare(i, 2, "/*") == 0) {
+        end = code.find("*/", i + 2);
+        end = end == std::string::npos ? code.size() : end + 2;
+      } else if (code.compare(i, 2, "//") == 0) {
+        end = code.find('\n', i);
+        if (end == std::string::npos) end = code.size();
+      } else if (ch == '"' || ch == '\'') {
+        while (end < code.size() && code[end] != code[i]) end += code[end] == '\\' ? 2 : 1;
+        end = std::min(end + 1, code.size());
+      } else if (std::isdigit(ch)) {
+        while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+      }
+      body.append(code, i, end - i);
+      i = end;
+      continue;
+    }
+    size_t end = i;
+    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+    std::string id = code.substr(i, end - i);
+    if (forbidden.count(id) || id.rfind("STAP_ARG_", 0) == 0) return "";
+    body += id == "STAP_RETVALUE" ? rv : id == "CONTEXT" ? "c" : id;
+    i = end;
+  }
+  // The call's MAXNESTING check stays (probe bodies run at depth 0).
+  std::string stmts = fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                                  in_probe_body_ ? "0" : "c->nesting", where(c->loc));
+  if (f->type == Type::String)
+    return fmt::format("({{ {}{}[0] = '\\0'; {{ {} }} (const char *){}; }})", stmts, rv, body, rv);
+  return fmt::format("({{ {}int64_t {} = 0; {{ {} }} {}; }})", stmts, rv, body, rv);
 }
 
 void Codegen::stmt(const Stmt* s) {
@@ -809,12 +909,15 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   w_ = &body;
   action_sites_ = 0;
   actions_unbounded_ = false;
+  in_probe_body_ = true;
   zero_locals(frame);
   stmt(p->body);
+  in_probe_body_ = false;
   w_ = &w;
   bool counts = actions_unbounded_ || action_sites_ > static_maxaction();
   if (counts) counting_probes_.insert(index);
-  auto b = w.block(fmt::format("static void _stpx_probe_{}(struct _stpx_context *c)", index));
+  // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
+  auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
   w.line("enum {{ stpx_count_actions = {} }};", counts ? 1 : 0);
   w.line("(void)l;");
