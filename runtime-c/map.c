@@ -291,6 +291,8 @@ static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
  * sits right after the node header.
  */
 #define STPX_KEY0_OFF ALIGN(sizeof(struct _stpx_map_node), 8)
+#define STPX_VAL_OFF_L1 (STPX_KEY0_OFF + sizeof(int64_t))
+#define STPX_VAL_OFF_S1 (STPX_KEY0_OFF + ALIGN(MAXSTRINGLEN, 8))
 
 static __always_inline struct _stpx_map_node *_stpx_map_find_l1(const struct _stpx_map *m, int64_t k,
 								 u32 hash)
@@ -335,7 +337,7 @@ static __always_inline void *_stpx_map_ref_l1(struct _stpx_map *m, int64_t k)
 	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, hash);
 
 	if (likely(n))
-		return _stpx_node_slot(m, n, m->val_off);
+		return (char *)n + STPX_VAL_OFF_L1;
 	return _stpx_map_insert_l1(m, k, hash);
 }
 
@@ -345,7 +347,7 @@ static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k
 	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len);
 
 	if (likely(n))
-		return _stpx_node_slot(m, n, m->val_off);
+		return (char *)n + STPX_VAL_OFF_S1;
 	return _stpx_map_insert_s1(m, k, hash);
 }
 
@@ -353,7 +355,7 @@ static __always_inline void *_stpx_map_get_l1(const struct _stpx_map *m, int64_t
 {
 	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, _stpx_hash_l(k, 0));
 
-	return n ? _stpx_node_slot(m, n, m->val_off) : NULL;
+	return n ? (char *)n + STPX_VAL_OFF_L1 : NULL;
 }
 
 static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const char *k)
@@ -361,7 +363,7 @@ static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const c
 	u32 len, hash = _stpx_hash_s(k, 0, &len);
 	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len);
 
-	return n ? _stpx_node_slot(m, n, m->val_off) : NULL;
+	return n ? (char *)n + STPX_VAL_OFF_S1 : NULL;
 }
 
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)

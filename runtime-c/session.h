@@ -21,6 +21,7 @@ enum {
 
 /* struct _stpx_probe flags */
 #define STPX_PROBE_ACTIONS 1	/* the handler counts actions (MAXACTION) at run time */
+#define STPX_PROBE_PRINTS 2	/* the handler may print */
 
 /*
  * One probe point. The generated table of them is const, so that entry
@@ -216,7 +217,8 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 	}
 	proto->handler(c);
 	_stpx_unlock(proto->locks, proto->nlocks);
-	_stpx_print_flush(c);
+	if (proto->flags & STPX_PROBE_PRINTS)
+		_stpx_print_flush(c);
 	_stpx_ctx_check_error(c);
 release:
 	_stpx_ctx_release(c);

@@ -106,6 +106,7 @@ class Codegen {
   void frame_struct(const Frame& f);
   void globals();
   void tables();
+  std::string probe_flags(int index) const;
 
   const Program& prog_;
   const SourceManager& sm_;
@@ -121,6 +122,8 @@ class Codegen {
   int action_sites_ = 0;
   bool actions_unbounded_ = false;
   bool in_probe_body_ = false;  // c->nesting is 0 there
+  bool may_print_ = false;       // the body may write the print buffer
+  std::set<int> printing_probes_;  // handler indices whose bodies may print
   int64_t static_maxaction() const;
   std::set<int> counting_probes_;  // handler indices whose bodies count actions
   std::map<const ProbeDecl*, int> decl_index_;
@@ -466,6 +469,9 @@ std::string Codegen::builtin(const CallExpr* c) {
     args.push_back(a);
   }
   if (formatted) args.insert(args.begin(), "");  // the format: a literal, used as is
+  if (c->builtin == Builtin::Printf || c->builtin == Builtin::Print || c->builtin == Builtin::Println ||
+      c->builtin == Builtin::Printd || c->builtin == Builtin::Printdln)
+    may_print_ = true;
   switch (c->builtin) {
     case Builtin::Printf:
     case Builtin::Sprintf: {
@@ -556,6 +562,7 @@ std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
   if (std::string in = inline_embedded(c); !in.empty()) return in;
+  may_print_ = true;  // what the function does is not known here
   if (!f->is_embedded) actions_unbounded_ = true;  // its statements count on c->actioncount
   std::string n = uniq();
   std::string stmts;
@@ -596,6 +603,7 @@ std::string Codegen::inline_embedded(const CallExpr* c) {
                                                   "STAP_ERROR", "STAP_PRINTF", "STAP_ARG", "asm", "__asm__"};
   const std::string& code = f->embedded_code;
   if (code.find('#') != std::string::npos) return "";
+  if (code.find("print") != std::string::npos || code.find("PRINT") != std::string::npos) return "";
   std::string n = uniq();
   std::string rv = f->type == Type::String ? string_temp() : "rv_" + n;
   std::string body;
@@ -910,12 +918,14 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   action_sites_ = 0;
   actions_unbounded_ = false;
   in_probe_body_ = true;
+  may_print_ = false;
   zero_locals(frame);
   stmt(p->body);
   in_probe_body_ = false;
   w_ = &w;
   bool counts = actions_unbounded_ || action_sites_ > static_maxaction();
   if (counts) counting_probes_.insert(index);
+  if (may_print_) printing_probes_.insert(index);
   // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
   auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
@@ -1007,6 +1017,13 @@ void Codegen::globals() {
   out_.blank();
 }
 
+std::string Codegen::probe_flags(int index) const {
+  std::string f;
+  if (counting_probes_.count(index)) f += "STPX_PROBE_ACTIONS";
+  if (printing_probes_.count(index)) f += std::string(f.empty() ? "" : " | ") + "STPX_PROBE_PRINTS";
+  return f.empty() ? "0" : f;
+}
+
 void Codegen::tables() {
   // Lock sets, then the probe table (one entry per probe point).
   for (size_t index = 0; index < decls_.size(); ++index) {
@@ -1030,7 +1047,7 @@ void Codegen::tables() {
                 ".interruptible = {}, .flags = {}{} }},",
                 index, c_string(p.pp), locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0, counting_probes_.count(index) ? "STPX_PROBE_ACTIONS" : "0",
+                interruptible ? 1 : 0, probe_flags(index),
                 nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }
