@@ -152,23 +152,50 @@ static __always_inline u64 _stpx_str_word(const char *s, u32 off, u32 *n)
 #endif
 }
 
-static __always_inline u32 _stpx_hash_s(const char *s, u32 h, u32 *lenp)
+/*
+ * One word of a string key at s + *len: true if all 8 bytes belong to the
+ * key; else *a keeps only the key's bytes (maybe none), and it was the last.
+ */
+static __always_inline bool _stpx_hash_step(const char *s, u32 *len, u64 *a)
+{
+	u32 n;
+
+	*a = _stpx_str_word(s, *len, &n);
+	if (unlikely(*len + 8 > MAXSTRINGLEN - 1) && n > MAXSTRINGLEN - 1 - *len)
+		n = MAXSTRINGLEN - 1 - *len;
+	if (n < 8) {
+		*a &= n ? ~0ull >> (64 - 8 * n) : 0;
+		*len += n;
+		return false;
+	}
+	*len += 8;
+	return true;
+}
+
+/*
+ * Also gives the key's first two words, zero past its end (w0, w1): what a
+ * one-string-key map compares with its stored keys, which are zero-padded.
+ */
+static __always_inline u32 _stpx_hash_s(const char *s, u32 h, u32 *lenp, u64 *w0, u64 *w1)
 {
 	u64 acc = h, a;
-	u32 len = 0, n;
+	u32 len = 0;
 
-	for (;;) {
-		a = _stpx_str_word(s, len, &n);
-		if (unlikely(len + 8 > MAXSTRINGLEN - 1) && n > MAXSTRINGLEN - 1 - len)
-			n = MAXSTRINGLEN - 1 - len;
-		if (n < 8)
-			break;
+	*w1 = 0;
+	if (_stpx_hash_step(s, &len, &a)) {
+		*w0 = a;
 		acc = (acc ^ a) * STPX_HASH_MUL;
-		len += 8;
+		if (_stpx_hash_step(s, &len, &a)) {
+			*w1 = a;
+			acc = (acc ^ a) * STPX_HASH_MUL;
+			while (_stpx_hash_step(s, &len, &a))
+				acc = (acc ^ a) * STPX_HASH_MUL;
+		} else {
+			*w1 = a;
+		}
+	} else {
+		*w0 = a;
 	}
-	/* The last word: its n string bytes (maybe none). */
-	a &= n ? ~0ull >> (64 - 8 * n) : 0;
-	len += n;
 	*lenp = len;
 	return (u32)((((acc ^ a) * STPX_HASH_MUL) ^ len) * STPX_HASH_MUL >> 32);
 }
@@ -194,10 +221,11 @@ static __always_inline bool _stpx_str_eq(const char *slot, const char *s, u32 le
 static u32 _stpx_map_hash(const struct _stpx_map *m, const union _stpx_key *keys)
 {
 	u32 i, h = 0, len;
+	u64 w0, w1;
 
 	for (i = 0; i < m->nkeys; i++) {
 		if (m->key_types[i] == STPX_T_STRING)
-			h = _stpx_hash_s(keys[i].s, h, &len);
+			h = _stpx_hash_s(keys[i].s, h, &len, &w0, &w1);
 		else
 			h = _stpx_hash_l(keys[i].l, h);
 	}
@@ -263,10 +291,13 @@ static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, 
 	for (i = 0; i < m->nkeys; i++) {
 		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
 
-		if (m->key_types[i] == STPX_T_STRING)
+		/* Zero-padded: see _stpx_map_find_s1. */
+		if (m->key_types[i] == STPX_T_STRING) {
+			memset(slot, 0, ALIGN(MAXSTRINGLEN, 8));
 			strscpy(slot, keys[i].s, MAXSTRINGLEN);
-		else
+		} else {
 			*(int64_t *)slot = keys[i].l;
+		}
 	}
 	memset(_stpx_node_slot(m, n, m->val_off), 0, m->val_size);
 	hlist_add_head(&n->hnode, _stpx_map_bucket(m, hash));
@@ -305,13 +336,29 @@ static __always_inline struct _stpx_map_node *_stpx_map_find_l1(const struct _st
 	return NULL;
 }
 
+/*
+ * Stored string keys are zero-padded, so the first 16 bytes compare as two
+ * words with the key's w0, w1 (MAXSTRINGLEN <= 8: one); only longer keys
+ * compare further.
+ */
+static __always_inline bool _stpx_key_eq_s1(const char *slot, const char *k, u32 len, u64 w0, u64 w1)
+{
+	if (*(const u64 *)slot != w0)
+		return false;
+	if (MAXSTRINGLEN > 8 && *(const u64 *)(slot + 8) != w1)
+		return false;
+	if (likely(len < 16))
+		return true;
+	return _stpx_str_eq(slot + 16, k + 16, len - 16);
+}
+
 static __always_inline struct _stpx_map_node *_stpx_map_find_s1(const struct _stpx_map *m, const char *k,
-								 u32 hash, u32 len)
+								 u32 hash, u32 len, u64 w0, u64 w1)
 {
 	struct _stpx_map_node *n;
 
 	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
-		if (n->hash == hash && _stpx_str_eq((char *)n + STPX_KEY0_OFF, k, len))
+		if (n->hash == hash && _stpx_key_eq_s1((char *)n + STPX_KEY0_OFF, k, len, w0, w1))
 			return n;
 	return NULL;
 }
@@ -343,8 +390,9 @@ static __always_inline void *_stpx_map_ref_l1(struct _stpx_map *m, int64_t k)
 
 static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k)
 {
-	u32 len, hash = _stpx_hash_s(k, 0, &len);
-	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len);
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
 
 	if (likely(n))
 		return (char *)n + STPX_VAL_OFF_S1;
@@ -360,8 +408,9 @@ static __always_inline void *_stpx_map_get_l1(const struct _stpx_map *m, int64_t
 
 static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const char *k)
 {
-	u32 len, hash = _stpx_hash_s(k, 0, &len);
-	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len);
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
 
 	return n ? (char *)n + STPX_VAL_OFF_S1 : NULL;
 }
