@@ -22,6 +22,7 @@ enum {
 /* struct _stpx_probe flags */
 #define STPX_PROBE_ACTIONS 1	/* the handler counts actions (MAXACTION) at run time */
 #define STPX_PROBE_PRINTS 2	/* the handler may print */
+#define STPX_PROBE_CONTEXT 4	/* it may read c->probe (pp()) or c->regs ($vars) */
 
 /*
  * One probe point. The generated table of them is const, so that entry
@@ -120,7 +121,7 @@ static void _stpx_count_skip(void)
  * caught ones too) and print_len at 0 (flushed): a hit does not reset them.
  */
 static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struct _stpx_probe *p,
-					     struct pt_regs *regs, int64_t *saved)
+					     struct pt_regs *regs, int64_t *saved, bool context)
 {
 	if (unlikely(READ_ONCE(c->busy))) {
 		_stpx_count_skip();
@@ -128,9 +129,13 @@ static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struc
 	}
 	WRITE_ONCE(c->busy, 1);
 	barrier();
-	c->probe = p;
-	c->regs = regs;
-	c->entry_saved = saved;
+	if (context) {
+		c->probe = p;
+		c->regs = regs;
+	}
+	/* Only .return handlers with saved values read it. */
+	if (saved)
+		c->entry_saved = saved;
 	return true;
 }
 
@@ -140,7 +145,7 @@ static __always_inline void _stpx_ctx_release(struct _stpx_context *c)
 	WRITE_ONCE(c->busy, 0);
 }
 
-/* Errors: report, then clear for the next handler. */
+/* Errors: report, then clear for the next handler (handlers end with this). */
 static __always_inline void _stpx_ctx_check_error(struct _stpx_context *c)
 {
 	if (unlikely(c->last_error)) {
@@ -174,7 +179,7 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 		return;
 	local_irq_save(flags);
 	c = this_cpu_read(_stpx_ctx);
-	if (_stpx_ctx_claim(c, p, regs, NULL)) {
+	if (_stpx_ctx_claim(c, p, regs, NULL, true)) {
 		p->entry(c, saved + 1);
 		if (!c->last_error)
 			saved[0] = 1;
@@ -205,7 +210,7 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 	else
 		local_irq_save(flags);
 	c = this_cpu_read(_stpx_ctx);
-	if (!_stpx_ctx_claim(c, p, regs, saved))
+	if (!_stpx_ctx_claim(c, p, regs, saved, proto->flags & STPX_PROBE_CONTEXT))
 		goto leave;
 	if (proto->flags & STPX_PROBE_ACTIONS) {
 		c->actioncount = 0;
@@ -219,7 +224,7 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 	_stpx_unlock(proto->locks, proto->nlocks);
 	if (proto->flags & STPX_PROBE_PRINTS)
 		_stpx_print_flush(c);
-	_stpx_ctx_check_error(c);
+	/* (The handler reported its error, if any: see codegen's probe_body.) */
 release:
 	_stpx_ctx_release(c);
 leave:

@@ -74,6 +74,7 @@ class Codegen {
   void embedded_function(const FunctionDecl* f, const Frame& frame);
   void stmt(const Stmt* s);
   std::string expr(const Expr* e);
+  std::string target(const TargetAccess& t, const Expr* e);  // $var, &$var, @entry: read c->regs
   std::string lvalue_scalar(const VarRef* v);
   std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
   std::string key_expr(const Expr* k, bool last);
@@ -123,6 +124,8 @@ class Codegen {
   bool actions_unbounded_ = false;
   bool in_probe_body_ = false;  // c->nesting is 0 there
   bool may_print_ = false;       // the body may write the print buffer
+  bool uses_context_ = false;    // ... may read c->probe or c->regs
+  std::set<int> context_probes_;  // handler indices whose bodies may
   std::set<int> printing_probes_;  // handler indices whose bodies may print
   int64_t static_maxaction() const;
   std::set<int> counting_probes_;  // handler indices whose bodies count actions
@@ -232,8 +235,7 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+        return target(it->second, e);
       switch (u->op) {
         case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
         case Op::Plus: return fmt::format("({})", expr(u->operand));
@@ -252,14 +254,12 @@ std::string Codegen::expr(const Expr* e) {
       return assign(static_cast<const AssignExpr*>(e));
     case ExprKind::AtOp:
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+        return target(it->second, e);
       return stat_read(static_cast<const AtOpExpr*>(e));
     case ExprKind::Target: {
       auto it = prog_.targets.find(e);
       if (it == prog_.targets.end()) break;
-      return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+      return target(it->second, e);
     }
     case ExprKind::Embedded:
     case ExprKind::Member:
@@ -267,6 +267,11 @@ std::string Codegen::expr(const Expr* e) {
       break;  // elaboration rejects these for now
   }
   return "0";
+}
+
+std::string Codegen::target(const TargetAccess& t, const Expr* e) {
+  uses_context_ = true;
+  return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); });
 }
 
 // @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
@@ -562,7 +567,7 @@ std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
   if (std::string in = inline_embedded(c); !in.empty()) return in;
-  may_print_ = true;  // what the function does is not known here
+  may_print_ = uses_context_ = true;  // what the function does is not known here
   if (!f->is_embedded) actions_unbounded_ = true;  // its statements count on c->actioncount
   std::string n = uniq();
   std::string stmts;
@@ -604,6 +609,7 @@ std::string Codegen::inline_embedded(const CallExpr* c) {
   const std::string& code = f->embedded_code;
   if (code.find('#') != std::string::npos) return "";
   if (code.find("print") != std::string::npos || code.find("PRINT") != std::string::npos) return "";
+  if (code.find("CONTEXT") != std::string::npos) uses_context_ = true;
   std::string n = uniq();
   std::string rv = f->type == Type::String ? string_temp() : "rv_" + n;
   std::string body;
@@ -919,6 +925,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   actions_unbounded_ = false;
   in_probe_body_ = true;
   may_print_ = false;
+  uses_context_ = false;
   zero_locals(frame);
   stmt(p->body);
   in_probe_body_ = false;
@@ -926,13 +933,17 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   bool counts = actions_unbounded_ || action_sites_ > static_maxaction();
   if (counts) counting_probes_.insert(index);
   if (may_print_) printing_probes_.insert(index);
+  if (uses_context_) context_probes_.insert(index);
   // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
   auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
   w.line("enum {{ stpx_count_actions = {} }};", counts ? 1 : 0);
   w.line("(void)l;");
   w.append(body);
+  // Errors are reported here, where only the error paths go.
+  w.line("goto out;");
   w.line("err: __attribute__((unused));");
+  w.line("_stpx_ctx_check_error(c);");
   w.line("out: __attribute__((unused));");
   w.line("return;");
 }
@@ -1021,6 +1032,7 @@ std::string Codegen::probe_flags(int index) const {
   std::string f;
   if (counting_probes_.count(index)) f += "STPX_PROBE_ACTIONS";
   if (printing_probes_.count(index)) f += std::string(f.empty() ? "" : " | ") + "STPX_PROBE_PRINTS";
+  if (context_probes_.count(index)) f += std::string(f.empty() ? "" : " | ") + "STPX_PROBE_CONTEXT";
   return f.empty() ? "0" : f;
 }
 
