@@ -142,6 +142,7 @@ static inline void *__alloc_percpu(size_t size, size_t align)
 static inline void free_percpu(void *p) { if (p) free((size_t *)p - 2); }
 #define per_cpu_ptr(p, cpu) ((__typeof__(p))((char *)(p) + (size_t)(cpu) * ((size_t *)(p))[-1]))
 #define this_cpu_ptr(p) per_cpu_ptr(p, shim_cpu)
+#define this_cpu_read(x) (*this_cpu_ptr(&(x)))
 
 /* What stat.c's histogram printer needs of the probe context. */
 #define STPX_STAT_WORDS 6
