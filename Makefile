@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean bench fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus runtests demo install clean bench bench-probes fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -65,6 +65,15 @@ check: deps
 bench: build
 	bench/parse-vs-stap --parse-tapsets $(BUILD)/bench/parse_tapsets
 	bench/elaborate-vs-stap --stapx $(BUILD)/stapx
+
+# Instructions a kprobe hit adds under stapx, a hand-written module and
+# bpftrace, in one QEMU -icount guest (never gates CI). The first run makes
+# a Debian root with bpftrace in ~/.cache/stapx (debootstrap).
+bench-probes: build
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
+	bench/probe-cost/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
 
 # libFuzzer on pass 1 (clang, ASan+UBSan); FUZZ_SECONDS=1800 by default.
 FUZZ_SECONDS ?= 1800

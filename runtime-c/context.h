@@ -22,7 +22,7 @@ struct _stpx_probe;
 #define STPX_STAT_WORDS 6
 
 struct _stpx_context {
-	atomic_t busy;
+	int busy;			/* a handler runs on it (session.h) */
 	int nesting;			/* index of the running frame */
 	long actioncount;
 	long maxaction;
@@ -78,10 +78,16 @@ static void _stpx_contexts_free(void)
 		goto err;                                                      \
 	} while (0)
 
-/* Charged once per statement and per loop iteration. */
+/*
+ * Charged once per statement and per loop iteration, in bodies that
+ * declare stpx_count_actions 1; a probe body that cannot reach MAXACTION
+ * (no loops, no calls of script functions, few statements) declares 0 and
+ * counts nothing.
+ */
 #define STPX_ACTION(loc)                                                       \
 	do {                                                                   \
-		if (unlikely(++c->actioncount > c->maxaction))                 \
+		if (stpx_count_actions &&                                      \
+		    unlikely(++c->actioncount > c->maxaction))                 \
 			STPX_ERROR("MAXACTION exceeded", loc);                 \
 	} while (0)
 

@@ -23,10 +23,11 @@ struct _stpx_lock_req {
 
 static inline bool _stpx_trylock_one(struct _stpx_rwlock *l, int write)
 {
-	int v = atomic_read(&l->cnt);
+	int v = 0;
 
-	if (write)
-		return v == 0 && atomic_try_cmpxchg_acquire(&l->cnt, &v, -1);
+	if (write)	/* free is the common case: try it straight away */
+		return atomic_try_cmpxchg_acquire(&l->cnt, &v, -1);
+	v = atomic_read(&l->cnt);
 	return v >= 0 && atomic_try_cmpxchg_acquire(&l->cnt, &v, v + 1);
 }
 

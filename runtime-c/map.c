@@ -20,7 +20,7 @@ struct _stpx_map {
 	u32 nkeys;
 	u32 max_entries;
 	u32 count;
-	u32 bucket_mask;
+	u32 bucket_shift;	/* a hash's bucket: its top bits, hash >> bucket_shift */
 	u8 key_types[STPX_MAX_KEYS];
 	u8 val_type;
 	bool wrap;		/* global a%: a full map drops its oldest entry */
@@ -66,7 +66,7 @@ static struct _stpx_map *_stpx_map_alloc_sized(u32 nkeys, const u8 *key_types, u
 	m->val_size = val_size;
 	m->node_size = ALIGN(off + val_size, 8);
 	nbuckets = roundup_pow_of_two(max_entries);
-	m->bucket_mask = nbuckets - 1;
+	m->bucket_shift = 32 - ilog2(nbuckets);
 	m->buckets = vzalloc(array_size(nbuckets, sizeof(struct hlist_head)));
 	m->pool = vzalloc(array_size(max_entries, m->node_size));
 	if (!m->buckets || !m->pool) {
@@ -104,15 +104,130 @@ static inline void *_stpx_node_slot(const struct _stpx_map *m, struct _stpx_map_
 	return (char *)n + off;
 }
 
+static inline struct hlist_head *_stpx_map_bucket(const struct _stpx_map *m, u32 hash)
+{
+	return &m->buckets[(u64)hash >> m->bucket_shift];
+}
+
+/*
+ * Key hashing. A map's hash chains its keys' hashes, column by column, so
+ * that a lookup with one long or one string key (the common case) can be
+ * inlined at the call site (_stpx_map_ref_l1 ...) and still find what the
+ * generic functions stored. Multiplicative: the top bits of the product
+ * depend on every bit of the key, and buckets take the top bits.
+ */
+#define STPX_HASH_MUL 0x61c8864680b583ebull	/* 2^64 / golden ratio */
+
+static __always_inline u32 _stpx_hash_l(int64_t v, u32 h)
+{
+	return (u32)((((u64)v + h) * STPX_HASH_MUL) >> 32);
+}
+
+/*
+ * A string key's hash and length, over at most MAXSTRINGLEN - 1 bytes (a
+ * longer key is stored truncated, and must hash as stored). Eight bytes at
+ * a time, little-endian; where words cannot be read past a string's end
+ * safely, the same words are assembled byte by byte.
+ */
+static __always_inline u64 _stpx_str_word(const char *s, u32 off, u32 *n)
+{
+#if defined(CONFIG_DCACHE_WORD_ACCESS) && defined(__LITTLE_ENDIAN)
+	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long a = load_unaligned_zeropad(s + off), data;
+
+	*n = 8;
+	if (has_zero(a, &data, &constants)) {
+		data = prep_zero_mask(a, data, &constants);
+		*n = find_zero(create_zero_mask(data));
+	}
+	return a;
+#else
+	u64 a = 0;
+	u32 i;
+
+	for (i = 0; i < 8 && s[off + i]; i++)
+		a |= (u64)(unsigned char)s[off + i] << (8 * i);
+	*n = i;
+	return a;
+#endif
+}
+
+/*
+ * One word of a string key at s + *len: true if all 8 bytes belong to the
+ * key; else *a keeps only the key's bytes (maybe none), and it was the last.
+ */
+static __always_inline bool _stpx_hash_step(const char *s, u32 *len, u64 *a)
+{
+	u32 n;
+
+	*a = _stpx_str_word(s, *len, &n);
+	if (unlikely(*len + 8 > MAXSTRINGLEN - 1) && n > MAXSTRINGLEN - 1 - *len)
+		n = MAXSTRINGLEN - 1 - *len;
+	if (n < 8) {
+		*a &= n ? ~0ull >> (64 - 8 * n) : 0;
+		*len += n;
+		return false;
+	}
+	*len += 8;
+	return true;
+}
+
+/*
+ * Also gives the key's first two words, zero past its end (w0, w1): what a
+ * one-string-key map compares with its stored keys, which are zero-padded.
+ */
+static __always_inline u32 _stpx_hash_s(const char *s, u32 h, u32 *lenp, u64 *w0, u64 *w1)
+{
+	u64 acc = h, a;
+	u32 len = 0;
+
+	*w1 = 0;
+	if (_stpx_hash_step(s, &len, &a)) {
+		*w0 = a;
+		acc = (acc ^ a) * STPX_HASH_MUL;
+		if (_stpx_hash_step(s, &len, &a)) {
+			*w1 = a;
+			acc = (acc ^ a) * STPX_HASH_MUL;
+			while (_stpx_hash_step(s, &len, &a))
+				acc = (acc ^ a) * STPX_HASH_MUL;
+		} else {
+			*w1 = a;
+		}
+	} else {
+		*w0 = a;
+	}
+	*lenp = len;
+	return (u32)((((acc ^ a) * STPX_HASH_MUL) ^ len) * STPX_HASH_MUL >> 32);
+}
+
+/* The key slot's string (NUL-terminated) equals the first len bytes of s. */
+static __always_inline bool _stpx_str_eq(const char *slot, const char *s, u32 len)
+{
+	u32 off, n;
+	u64 a, b, mask;
+
+	if (slot[len])
+		return false;
+	for (off = 0; off < len; off += 8) {
+		a = *(const u64 *)(slot + off);	/* slots are 8-aligned and padded */
+		b = _stpx_str_word(s, off, &n);
+		mask = len - off >= 8 ? ~0ull : ~0ull >> (64 - 8 * (len - off));
+		if ((a ^ b) & mask)
+			return false;
+	}
+	return true;
+}
+
 static u32 _stpx_map_hash(const struct _stpx_map *m, const union _stpx_key *keys)
 {
-	u32 i, h = 0;
+	u32 i, h = 0, len;
+	u64 w0, w1;
 
 	for (i = 0; i < m->nkeys; i++) {
 		if (m->key_types[i] == STPX_T_STRING)
-			h = jhash(keys[i].s, strnlen(keys[i].s, MAXSTRINGLEN - 1), h);
+			h = _stpx_hash_s(keys[i].s, h, &len, &w0, &w1);
 		else
-			h = jhash_2words((u32)keys[i].l, (u32)((u64)keys[i].l >> 32), h);
+			h = _stpx_hash_l(keys[i].l, h);
 	}
 	return h;
 }
@@ -140,7 +255,7 @@ static struct _stpx_map_node *_stpx_map_lookup(const struct _stpx_map *m,
 {
 	struct _stpx_map_node *n;
 
-	hlist_for_each_entry(n, &m->buckets[hash & m->bucket_mask], hnode)
+	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
 		if (n->hash == hash && _stpx_map_match(m, n, keys))
 			return n;
 	return NULL;
@@ -157,16 +272,14 @@ static void *_stpx_map_get(const struct _stpx_map *m, const union _stpx_key *key
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n);
 
 /*
- * The value slot of keys, created (zeroed) when absent; NULL when full,
- * unless the map wraps: then the oldest entry makes room.
+ * A new entry for keys (whose hash is hash), its value zeroed; NULL when
+ * the map is full, unless it wraps: then the oldest entry makes room.
  */
-static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
+static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, u32 hash)
 {
-	u32 i, hash = _stpx_map_hash(m, keys);
-	struct _stpx_map_node *n = _stpx_map_lookup(m, keys, hash);
+	struct _stpx_map_node *n;
+	u32 i;
 
-	if (n)
-		return _stpx_node_slot(m, n, m->val_off);
 	if (list_empty(&m->free)) {
 		if (!m->wrap || list_empty(&m->used))
 			return NULL;
@@ -178,15 +291,128 @@ static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
 	for (i = 0; i < m->nkeys; i++) {
 		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
 
-		if (m->key_types[i] == STPX_T_STRING)
+		/* Zero-padded: see _stpx_map_find_s1. */
+		if (m->key_types[i] == STPX_T_STRING) {
+			memset(slot, 0, ALIGN(MAXSTRINGLEN, 8));
 			strscpy(slot, keys[i].s, MAXSTRINGLEN);
-		else
+		} else {
 			*(int64_t *)slot = keys[i].l;
+		}
 	}
 	memset(_stpx_node_slot(m, n, m->val_off), 0, m->val_size);
-	hlist_add_head(&n->hnode, &m->buckets[hash & m->bucket_mask]);
+	hlist_add_head(&n->hnode, _stpx_map_bucket(m, hash));
 	m->count++;
 	return _stpx_node_slot(m, n, m->val_off);
+}
+
+/* The value slot of keys, created (zeroed) when absent (see above). */
+static void *_stpx_map_ref(struct _stpx_map *m, const union _stpx_key *keys)
+{
+	u32 hash = _stpx_map_hash(m, keys);
+	struct _stpx_map_node *n = _stpx_map_lookup(m, keys, hash);
+
+	if (n)
+		return _stpx_node_slot(m, n, m->val_off);
+	return _stpx_map_insert(m, keys, hash);
+}
+
+/*
+ * Maps of one long or one string key: lookups inlined where the script
+ * uses them, with the hash of the generic functions. The first key slot
+ * sits right after the node header.
+ */
+#define STPX_KEY0_OFF ALIGN(sizeof(struct _stpx_map_node), 8)
+#define STPX_VAL_OFF_L1 (STPX_KEY0_OFF + sizeof(int64_t))
+#define STPX_VAL_OFF_S1 (STPX_KEY0_OFF + ALIGN(MAXSTRINGLEN, 8))
+
+static __always_inline struct _stpx_map_node *_stpx_map_find_l1(const struct _stpx_map *m, int64_t k,
+								 u32 hash)
+{
+	struct _stpx_map_node *n;
+
+	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
+		if (n->hash == hash && *(int64_t *)((char *)n + STPX_KEY0_OFF) == k)
+			return n;
+	return NULL;
+}
+
+/*
+ * Stored string keys are zero-padded, so the first 16 bytes compare as two
+ * words with the key's w0, w1 (MAXSTRINGLEN <= 8: one); only longer keys
+ * compare further.
+ */
+static __always_inline bool _stpx_key_eq_s1(const char *slot, const char *k, u32 len, u64 w0, u64 w1)
+{
+	if (*(const u64 *)slot != w0)
+		return false;
+	if (MAXSTRINGLEN > 8 && *(const u64 *)(slot + 8) != w1)
+		return false;
+	if (likely(len < 16))
+		return true;
+	return _stpx_str_eq(slot + 16, k + 16, len - 16);
+}
+
+static __always_inline struct _stpx_map_node *_stpx_map_find_s1(const struct _stpx_map *m, const char *k,
+								 u32 hash, u32 len, u64 w0, u64 w1)
+{
+	struct _stpx_map_node *n;
+
+	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
+		if (n->hash == hash && _stpx_key_eq_s1((char *)n + STPX_KEY0_OFF, k, len, w0, w1))
+			return n;
+	return NULL;
+}
+
+/* Out of line, so that the inlined lookups keep no key array on the stack. */
+static noinline void *_stpx_map_insert_l1(struct _stpx_map *m, int64_t k, u32 hash)
+{
+	union _stpx_key key = { .l = k };
+
+	return _stpx_map_insert(m, &key, hash);
+}
+
+static noinline void *_stpx_map_insert_s1(struct _stpx_map *m, const char *k, u32 hash)
+{
+	union _stpx_key key = { .s = k };
+
+	return _stpx_map_insert(m, &key, hash);
+}
+
+static __always_inline void *_stpx_map_ref_l1(struct _stpx_map *m, int64_t k)
+{
+	u32 hash = _stpx_hash_l(k, 0);
+	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, hash);
+
+	if (likely(n))
+		return (char *)n + STPX_VAL_OFF_L1;
+	return _stpx_map_insert_l1(m, k, hash);
+}
+
+static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k)
+{
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
+
+	if (likely(n))
+		return (char *)n + STPX_VAL_OFF_S1;
+	return _stpx_map_insert_s1(m, k, hash);
+}
+
+static __always_inline void *_stpx_map_get_l1(const struct _stpx_map *m, int64_t k)
+{
+	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, _stpx_hash_l(k, 0));
+
+	return n ? (char *)n + STPX_VAL_OFF_L1 : NULL;
+}
+
+static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const char *k)
+{
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
+
+	return n ? (char *)n + STPX_VAL_OFF_S1 : NULL;
 }
 
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)

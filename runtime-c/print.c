@@ -6,7 +6,8 @@
  * with another's.
  */
 
-static void _stpx_print_flush(struct _stpx_context *c)
+/* Inline: on every probe hit, and most hits print nothing. */
+static __always_inline void _stpx_print_flush(struct _stpx_context *c)
 {
 	if (c->print_len) {
 		_stpx_transport_write(c->print_buf, c->print_len);

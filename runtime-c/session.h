@@ -19,6 +19,17 @@ enum {
 	STPX_STATE_STOPPED,
 };
 
+/* struct _stpx_probe flags */
+#define STPX_PROBE_ACTIONS 1	/* the handler counts actions (MAXACTION) at run time */
+#define STPX_PROBE_PRINTS 2	/* the handler may print */
+#define STPX_PROBE_CONTEXT 4	/* it may read c->probe (pp()) or c->regs ($vars) */
+
+/*
+ * One probe point. The generated table of them is const, so that entry
+ * points generated for one probe declaration (kprobes.c) can pass an entry
+ * whose fields the compiler folds: the handler is then called directly,
+ * the lock loop unrolled and unneeded steps left out.
+ */
 struct _stpx_probe {
 	void (*handler)(struct _stpx_context *c);
 	const char *pp;				/* probe point, as written */
@@ -30,6 +41,7 @@ struct _stpx_probe {
 	int state;				/* STPX_STATE_* it runs in */
 	int interruptible;			/* begin/end: interrupts stay on */
 	int is_return;				/* a .return probe */
+	unsigned int flags;			/* STPX_PROBE_* */
 	/* .return probes: what to save at function entry, and how much. */
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
@@ -101,29 +113,52 @@ static void _stpx_count_skip(void)
 }
 
 /*
- * This CPU's context, made ready for p's handler (interrupts or preemption
- * already off); NULL, with the hit counted as skipped, if a handler already
- * runs on it. The caller drops c->busy when done.
+ * Claims this CPU's context c for a handler (interrupts or preemption
+ * already off): false, with the hit counted as skipped, if a handler
+ * already runs on it. _stpx_ctx_release() gives it back.
+ *
+ * busy needs no atomic operation: only this CPU touches its context, and
+ * a handler that interrupts us between the test and the store (an
+ * interrupt of an interruptible probe, an NMI) runs to its end, busy back
+ * to 0, before we go on.
+ *
+ * Between handlers a context keeps nesting at 0 (calls restore it, also on
+ * errors), last_error and last_loc at NULL (reported errors are cleared,
+ * caught ones too) and print_len at 0 (flushed): a hit does not reset them.
  */
-static __always_inline struct _stpx_context *_stpx_ctx_claim(const struct _stpx_probe *p,
-							     struct pt_regs *regs, int64_t *saved)
+static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struct _stpx_probe *p,
+					     struct pt_regs *regs, int64_t *saved, bool context)
 {
-	struct _stpx_context *c = this_cpu_read(_stpx_ctx);
-
-	if (atomic_inc_return(&c->busy) != 1) {
-		atomic_dec(&c->busy);
+	if (unlikely(READ_ONCE(c->busy))) {
 		_stpx_count_skip();
-		return NULL;
+		return false;
 	}
-	c->probe = p;
-	c->regs = regs;
-	c->entry_saved = saved;
-	c->last_error = NULL;
-	c->last_loc = NULL;
-	c->nesting = 0;
-	c->actioncount = 0;
-	c->maxaction = p->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
-	return c;
+	WRITE_ONCE(c->busy, 1);
+	barrier();
+	if (context) {
+		c->probe = p;
+		c->regs = regs;
+	}
+	/* Only .return handlers with saved values read it. */
+	if (saved)
+		c->entry_saved = saved;
+	return true;
+}
+
+static __always_inline void _stpx_ctx_release(struct _stpx_context *c)
+{
+	barrier();
+	WRITE_ONCE(c->busy, 0);
+}
+
+/* Errors: report, then clear for the next handler (handlers end with this). */
+static __always_inline void _stpx_ctx_check_error(struct _stpx_context *c)
+{
+	if (unlikely(c->last_error)) {
+		_stpx_report_error(c);
+		c->last_error = NULL;
+		c->last_loc = NULL;
+	}
 }
 
 static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
@@ -149,50 +184,67 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 	if (atomic_read(&_stpx_state) != p->state)
 		return;
 	local_irq_save(flags);
-	c = _stpx_ctx_claim(p, regs, NULL);
-	if (c) {
+	c = this_cpu_read(_stpx_ctx);
+	if (_stpx_ctx_claim(c, p, regs, NULL, true)) {
 		p->entry(c, saved + 1);
-		if (unlikely(c->last_error))
-			_stpx_report_error(c);
-		else
+		if (!c->last_error)
 			saved[0] = 1;
-		atomic_dec(&c->busy);
+		_stpx_ctx_check_error(c);
+		_stpx_ctx_release(c);
 	}
 	local_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(_stpx_run_entry);
 
-static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
-					  int64_t *saved)
+/*
+ * One hit of probe point p, whose handler, locks, state and flags are
+ * those of proto (p itself, or a point of the same declaration and family
+ * whose fields the caller wants folded at compile time: see struct
+ * _stpx_probe).
+ */
+static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
+					    const struct _stpx_probe *p,
+					    struct pt_regs *regs, int64_t *saved)
 {
 	struct _stpx_context *c;
 	unsigned long flags = 0;
 
-	if (atomic_read(&_stpx_state) != p->state)
+	if (atomic_read(&_stpx_state) != proto->state)
 		return;
-	if (p->interruptible)
+	if (proto->interruptible)
 		preempt_disable();
 	else
 		local_irq_save(flags);
-	c = _stpx_ctx_claim(p, regs, saved);
-	if (!c)
+	c = this_cpu_read(_stpx_ctx);
+	if (!_stpx_ctx_claim(c, p, regs, saved, proto->flags & STPX_PROBE_CONTEXT))
 		goto leave;
-	if (!_stpx_lock(p->locks, p->nlocks)) {
+	if (proto->flags & STPX_PROBE_ACTIONS) {
+		c->actioncount = 0;
+		c->maxaction = proto->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
+	}
+	if (!_stpx_lock(proto->locks, proto->nlocks)) {
 		_stpx_count_skip();
 		goto release;
 	}
-	p->handler(c);
-	_stpx_unlock(p->locks, p->nlocks);
-	_stpx_print_flush(c);
-	if (unlikely(c->last_error))
-		_stpx_report_error(c);
+	proto->handler(c);
+	_stpx_unlock(proto->locks, proto->nlocks);
+	if (proto->flags & STPX_PROBE_PRINTS)
+		_stpx_print_flush(c);
+	/* (The handler reported its error, if any: see codegen's probe_body.) */
 release:
-	atomic_dec(&c->busy);
+	_stpx_ctx_release(c);
 leave:
-	if (p->interruptible)
+	if (proto->interruptible)
 		preempt_enable();
 	else
 		local_irq_restore(flags);
 }
+
+static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
+					  int64_t *saved)
+{
+	_stpx_probe_hit(p, p, regs, saved);
+}
+NOKPROBE_SYMBOL(_stpx_run_probe_saved);
 
 #endif /* _STPX_SESSION_H_ */

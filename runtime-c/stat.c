@@ -180,6 +180,7 @@ static void _stpx_stat_clear(struct _stpx_stat __percpu *s, const struct _stpx_h
 /* Arrays of statistics: a map per possible CPU, and the merged view. */
 struct _stpx_pmap {
 	struct _stpx_map **cpu;	/* nr_cpu_ids of them */
+	struct _stpx_map *__percpu *mine;	/* the same, for this_cpu_read() */
 	struct _stpx_map *agg;
 	const struct _stpx_hist *hist;
 };
@@ -194,6 +195,7 @@ static void _stpx_pmap_free(struct _stpx_pmap *p)
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 			_stpx_map_free(p->cpu[cpu]);
 	kfree(p->cpu);
+	free_percpu(p->mine);
 	_stpx_map_free(p->agg);
 	kfree(p);
 }
@@ -208,14 +210,17 @@ static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 m
 		return NULL;
 	p->hist = h;
 	p->cpu = kcalloc(nr_cpu_ids, sizeof(*p->cpu), GFP_KERNEL);
+	p->mine = (struct _stpx_map *__percpu *)__alloc_percpu(sizeof(struct _stpx_map *),
+								 __alignof__(struct _stpx_map *));
 	p->agg = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries, _stpx_stat_size(h));
-	if (!p->cpu || !p->agg)
+	if (!p->cpu || !p->mine || !p->agg)
 		goto fail;
 	for_each_possible_cpu(cpu) {
 		p->cpu[cpu] = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries,
 						     _stpx_stat_size(h));
 		if (!p->cpu[cpu])
 			goto fail;
+		*per_cpu_ptr(p->mine, cpu) = p->cpu[cpu];
 	}
 	return p;
 fail:
@@ -241,6 +246,29 @@ static int _stpx_pmap_add(struct _stpx_pmap *p, const union _stpx_key *keys, int
 	if (!s)
 		return -ENOSPC;
 	_stpx_stat_add(s, v, p->hist);
+	return 0;
+}
+
+/* The same for a one-key array, inlined, with its histogram descriptor h. */
+static __always_inline int _stpx_pmap_add_l1(struct _stpx_pmap *p, int64_t k, int64_t v,
+					     const struct _stpx_hist *h)
+{
+	struct _stpx_stat *s = _stpx_map_ref_l1(this_cpu_read(*p->mine), k);
+
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
+	return 0;
+}
+
+static __always_inline int _stpx_pmap_add_s1(struct _stpx_pmap *p, const char *k, int64_t v,
+					     const struct _stpx_hist *h)
+{
+	struct _stpx_stat *s = _stpx_map_ref_s1(this_cpu_read(*p->mine), k);
+
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 
 struct _stpx_kprobe {
 	const struct _stpx_probe *probe;
+	/* The entry point generated for the probe's declaration, or NULL. */
+	kprobe_pre_handler_t pre;
 	const char *symbol;
 	unsigned long offset;		/* from the symbol (kernel.function) */
 	int is_return;
@@ -18,6 +20,11 @@ struct _stpx_kprobe {
 	} u;
 };
 
+/*
+ * Generic kprobe entry. A generated module defines one entry point per
+ * probe declaration instead (STPX_KPROBE_PRE), in which the handler, its
+ * locks and flags are compile-time constants.
+ */
 static notrace int _stpx_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct _stpx_kprobe *k = container_of(kp, struct _stpx_kprobe, u.kp);
@@ -26,6 +33,20 @@ static notrace int _stpx_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_kprobe_pre);
+
+/*
+ * STPX_KPROBE_PRE(name, proto): a kprobe entry point for the points of one
+ * declaration, proto being the first of them in the (const) probe table.
+ */
+#define STPX_KPROBE_PRE(name, proto)                                          \
+	static notrace int name(struct kprobe *kp, struct pt_regs *regs)      \
+	{                                                                     \
+		_stpx_probe_hit(proto,                                        \
+				container_of(kp, struct _stpx_kprobe, u.kp)->probe, \
+				regs, NULL);                                  \
+		return 0;                                                     \
+	}                                                                     \
+	NOKPROBE_SYMBOL(name)
 
 static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -102,7 +123,7 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 		} else {
 			t[i].u.kp.symbol_name = t[i].symbol;
 			t[i].u.kp.offset = t[i].offset;
-			t[i].u.kp.pre_handler = _stpx_kprobe_pre;
+			t[i].u.kp.pre_handler = t[i].pre ? t[i].pre : _stpx_kprobe_pre;
 			rc = register_kprobe(&t[i].u.kp);
 		}
 		if (rc) {

@@ -29,6 +29,12 @@ typedef uint64_t u64;
 #define __percpu
 #define notrace
 #define __maybe_unused __attribute__((unused))
+#ifndef noinline
+#define noinline __attribute__((noinline))
+#endif
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))
@@ -137,6 +143,7 @@ static inline void *__alloc_percpu(size_t size, size_t align)
 static inline void free_percpu(void *p) { if (p) free((size_t *)p - 2); }
 #define per_cpu_ptr(p, cpu) ((__typeof__(p))((char *)(p) + (size_t)(cpu) * ((size_t *)(p))[-1]))
 #define this_cpu_ptr(p) per_cpu_ptr(p, shim_cpu)
+#define this_cpu_read(x) (*this_cpu_ptr(&(x)))
 
 /* What stat.c's histogram printer needs of the probe context. */
 #define STPX_STAT_WORDS 6

@@ -28,6 +28,10 @@ int shim_map_exists(struct _stpx_map *m, const union _stpx_key *k) { return _stp
 void shim_map_delete(struct _stpx_map *m, const union _stpx_key *k) { _stpx_map_delete(m, k); }
 void shim_map_clear(struct _stpx_map *m) { _stpx_map_clear(m); }
 unsigned shim_map_count(struct _stpx_map *m) { return m->count; }
+int64_t *shim_map_ref_l1(struct _stpx_map *m, int64_t k) { return _stpx_map_ref_l1(m, k); }
+int64_t *shim_map_ref_s1(struct _stpx_map *m, const char *k) { return _stpx_map_ref_s1(m, k); }
+int64_t *shim_map_get_l1(struct _stpx_map *m, int64_t k) { return _stpx_map_get_l1(m, k); }
+int64_t *shim_map_get_s1(struct _stpx_map *m, const char *k) { return _stpx_map_get_s1(m, k); }
 
 size_t shim_map_sorted_keys(struct _stpx_map *m, int column, int desc, int agg, int64_t *out, size_t max)
 {

@@ -32,6 +32,11 @@ int shim_map_exists(struct _stpx_map *m, const union _stpx_key *k);
 void shim_map_delete(struct _stpx_map *m, const union _stpx_key *k);
 void shim_map_clear(struct _stpx_map *m);
 unsigned shim_map_count(struct _stpx_map *m);
+/* One-key maps through the inlined functions (same hashing as the above). */
+int64_t *shim_map_ref_l1(struct _stpx_map *m, int64_t k);
+int64_t *shim_map_ref_s1(struct _stpx_map *m, const char *k);
+int64_t *shim_map_get_l1(struct _stpx_map *m, int64_t k);
+int64_t *shim_map_get_s1(struct _stpx_map *m, const char *k);
 /* column < 0: insertion order; else as _stpx_map_sort. Returns the count. */
 size_t shim_map_sorted_keys(struct _stpx_map *m, int column, int desc, int agg, int64_t *out, size_t max);
 

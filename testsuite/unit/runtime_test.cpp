@@ -43,6 +43,57 @@ TEST(RuntimeMap, InsertLookupDeleteAndPoolLimit) {
   shim_map_free(m);
 }
 
+// The one-key functions inlined into handlers hash and compare as the
+// generic ones: either finds what the other stored.
+TEST(RuntimeMap, OneKeyFunctionsAgreeWithGeneric) {
+  unsigned char ltypes[] = {kLong};
+  _stpx_map* m = shim_map_alloc(1, ltypes, kLong, 64);
+  const int64_t keys[] = {0, 1, -1, 42, INT64_MIN, INT64_MAX, int64_t(1) << 40, int64_t(2) << 40};
+  for (int64_t key : keys) *shim_map_ref_l1(m, key) = key ^ 7;
+  EXPECT_EQ(shim_map_count(m), 8u) << "keys that differ only in high bits stay apart";
+  for (int64_t key : keys) {
+    union _stpx_key k = L(key);
+    EXPECT_EQ(shim_map_get_l(m, &k), key ^ 7) << key;
+    ASSERT_NE(shim_map_get_l1(m, key), nullptr) << key;
+    EXPECT_EQ(*shim_map_get_l1(m, key), key ^ 7);
+  }
+  EXPECT_EQ(shim_map_get_l1(m, 5), nullptr);
+  shim_map_free(m);
+
+  // Strings of every length around the 8-byte words, and cut ones.
+  unsigned char stypes[] = {kString};
+  m = shim_map_alloc(1, stypes, kLong, 64);
+  std::vector<std::string> strs;
+  for (size_t n = 0; n <= 20; ++n) strs.push_back(std::string(n, 'a'));
+  strs.push_back(std::string(127, 'z'));
+  for (size_t i = 0; i < strs.size(); ++i) {
+    if (i % 2) {
+      *shim_map_ref_s1(m, strs[i].c_str()) = int64_t(i);
+    } else {
+      union _stpx_key k;
+      k.s = strs[i].c_str();
+      *shim_map_ref_l(m, &k) = int64_t(i);
+    }
+  }
+  EXPECT_EQ(shim_map_count(m), strs.size());
+  for (size_t i = 0; i < strs.size(); ++i) {
+    union _stpx_key k;
+    k.s = strs[i].c_str();
+    EXPECT_EQ(shim_map_get_l(m, &k), int64_t(i)) << strs[i].size();
+    ASSERT_NE(shim_map_get_s1(m, strs[i].c_str()), nullptr) << strs[i].size();
+    EXPECT_EQ(*shim_map_get_s1(m, strs[i].c_str()), int64_t(i)) << strs[i].size();
+  }
+  // A key longer than MAXSTRINGLEN - 1 is its first 127 bytes.
+  std::string longer = std::string(127, 'z') + "tail";
+  ASSERT_NE(shim_map_get_s1(m, longer.c_str()), nullptr);
+  EXPECT_EQ(*shim_map_get_s1(m, longer.c_str()), int64_t(strs.size() - 1));
+  *shim_map_ref_s1(m, longer.c_str()) += 100;
+  EXPECT_EQ(shim_map_count(m), strs.size()) << "the cut key is the same entry";
+  EXPECT_EQ(shim_map_get_s1(m, "ab"), nullptr);
+  EXPECT_EQ(shim_map_get_s1(m, "aaaaaaaab"), nullptr) << "same length as an entry, different last byte";
+  shim_map_free(m);
+}
+
 TEST(RuntimeMap, StringKeysAreCutAtMaxStringLen) {
   unsigned char types[] = {kString, kLong};
   _stpx_map* m = shim_map_alloc(2, types, kString, 8);

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -84,10 +85,16 @@ class Codegen {
   void embedded_function(const FunctionDecl* f, const Frame& frame);
   void stmt(const Stmt* s);
   std::string expr(const Expr* e);
+  std::string target(const TargetAccess& t, const Expr* e);  // $var, &$var, @entry: read c->regs
   std::string lvalue_scalar(const VarRef* v);
   std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
+  std::string key_expr(const Expr* k, bool last);
+  // "l1"/"s1" for an array of one long/string key, whose element
+  // functions take that key by value (inlined in the runtime); else "".
+  static std::string one_key(const Symbol* sym);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
-  std::string call(const CallExpr* c);
+  std::string call(const CallExpr* c, bool borrow = false);
+  std::string inline_embedded(const CallExpr* c);
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
@@ -113,6 +120,7 @@ class Codegen {
   void frame_struct(const Frame& f);
   void globals();
   void tables();
+  std::string probe_flags(int index) const;
 
   const Program& prog_;
   const SourceManager& sm_;
@@ -121,6 +129,19 @@ class Codegen {
   CWriter* w_ = nullptr;  // where bodies are written
   Frame* frame_ = nullptr;
   int uniq_ = 0;
+  // Action accounting of the body being written: its STPX_ACTION sites,
+  // and whether it loops or calls script functions (which count their own
+  // statements on the context). A body with neither and no more sites than
+  // MAXACTION cannot exceed it: it counts nothing (stpx_count_actions).
+  int action_sites_ = 0;
+  bool actions_unbounded_ = false;
+  bool in_probe_body_ = false;  // c->nesting is 0 there
+  bool may_print_ = false;       // the body may write the print buffer
+  bool uses_context_ = false;    // ... may read c->probe or c->regs
+  std::set<int> context_probes_;  // handler indices whose bodies may
+  std::set<int> printing_probes_;  // handler indices whose bodies may print
+  int64_t static_maxaction() const;
+  std::set<int> counting_probes_;  // handler indices whose bodies count actions
   std::map<const ProbeDecl*, int> decl_index_;
   std::vector<const ProbeDecl*> decls_;  // in handler index order
   std::vector<const Symbol*> foreach_sites_;  // each foreach's array, by site number
@@ -144,17 +165,38 @@ std::string Codegen::keys(const std::vector<Expr*>& ks, const Symbol*, std::stri
   decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
   for (size_t i = 0; i < ks.size(); ++i)
     decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
-                        expr(ks[i]));
+                        key_expr(ks[i], i + 1 == ks.size()));
   return name;
+}
+
+// One key's value. The last key is used (by the map operation) before
+// anything else runs, so a string function's result need not be copied
+// out of the callee's frame.
+std::string Codegen::key_expr(const Expr* k, bool last) {
+  if (last && k->kind == ExprKind::Call && k->type == Type::String)
+    return call(static_cast<const CallExpr*>(k), true);
+  return expr(k);
+}
+
+std::string Codegen::one_key(const Symbol* sym) {
+  if (sym->arity != 1 || sym->key_types.size() != 1) return "";
+  if (sym->key_types[0] == Type::String) return "s1";
+  if (sym->key_types[0] == Type::Long) return "l1";
+  return "";
 }
 
 // Statements that leave in `pre` a pointer `v_N` to the element's value
 // slot (created when absent); returns that pointer's name.
 std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
-  std::string k = keys(ix->keys, ix->array->sym, pre);
   std::string v = "v_" + uniq();
-  pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", ix->type == Type::String ? "char" : "int64_t",
-                     v, global(ix->array->sym), k);
+  const char* type = ix->type == Type::String ? "char" : "int64_t";
+  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym),
+                       key_expr(ix->keys[0], true));
+  } else {
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
+  }
   pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); ",
                      v, where(ix->array->loc));
   return v;
@@ -174,6 +216,15 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Index: {
       auto* ix = static_cast<const IndexExpr*>(e);
       std::string pre;
+      if (std::string one = one_key(ix->array->sym); !one.empty()) {
+        std::string n = uniq();
+        pre = fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                          ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym),
+                          key_expr(ix->keys[0], true));
+        if (ix->type == Type::String)
+          return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
+        return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
+      }
       std::string k = keys(ix->keys, ix->array->sym, pre);
       if (ix->type == Type::String)
         return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
@@ -183,6 +234,9 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::InArray: {
       auto* in = static_cast<const InArrayExpr*>(e);
       std::string pre;
+      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym))
+        return fmt::format("((int64_t)(_stpx_map_get_{}({}, {}) != NULL))", one, global(in->array->sym),
+                           key_expr(in->keys[0], true));
       std::string k = keys(in->keys, in->array->sym, pre);
       if (is_stat(in->array->sym))
         return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
@@ -194,8 +248,7 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::Unary: {
       auto* u = static_cast<const UnaryExpr*>(e);
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+        return target(it->second, e);
       switch (u->op) {
         case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
         case Op::Plus: return fmt::format("({})", expr(u->operand));
@@ -214,14 +267,12 @@ std::string Codegen::expr(const Expr* e) {
       return assign(static_cast<const AssignExpr*>(e));
     case ExprKind::AtOp:
       if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
-        return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+        return target(it->second, e);
       return stat_read(static_cast<const AtOpExpr*>(e));
     case ExprKind::Target: {
       auto it = prog_.targets.find(e);
       if (it == prog_.targets.end()) break;
-      return target_c(it->second, where(e->loc), [this] { return string_temp(); },
-                        [this](const Expr* x) { return expr(x); });
+      return target(it->second, e);
     }
     case ExprKind::Embedded:
     case ExprKind::Member:
@@ -229,6 +280,11 @@ std::string Codegen::expr(const Expr* e) {
       break;  // elaboration rejects these for now
   }
   return "0";
+}
+
+std::string Codegen::target(const TargetAccess& t, const Expr* e) {
+  uses_context_ = true;
+  return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); });
 }
 
 // @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
@@ -366,10 +422,15 @@ std::string Codegen::assign(const AssignExpr* a) {
                          global(static_cast<const VarRef*>(a->lhs)->sym), n,
                          hist(static_cast<const VarRef*>(a->lhs)->sym), n);
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
-    std::string k = keys(ix->keys, ix->array->sym, stmts);
+    std::string add;
+    if (std::string one = one_key(ix->array->sym); !one.empty())
+      add = fmt::format("_stpx_pmap_add_{}({}, {}, r_{}, {})", one, global(ix->array->sym), key_expr(ix->keys[0], true),
+                        n, hist(ix->array->sym));
+    else
+      add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
     return fmt::format(
-        "({{ {}if (unlikely(_stpx_pmap_add({}, {}, r_{}))) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
-        stmts, global(ix->array->sym), k, n, where(ix->array->loc), n);
+        "({{ {}if (unlikely({})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
+        stmts, add, where(ix->array->loc), n);
   }
   if (a->lhs->kind == ExprKind::Target) return target_assign(a);
   std::string R = "r_" + n;
@@ -446,6 +507,9 @@ std::string Codegen::builtin(const CallExpr* c) {
     args.push_back(a);
   }
   if (formatted) args.insert(args.begin(), "");  // the format: a literal, used as is
+  if (c->builtin == Builtin::Printf || c->builtin == Builtin::Print || c->builtin == Builtin::Println ||
+      c->builtin == Builtin::Printd || c->builtin == Builtin::Printdln)
+    may_print_ = true;
   switch (c->builtin) {
     case Builtin::Printf:
     case Builtin::Sprintf: {
@@ -530,9 +594,14 @@ std::string Codegen::builtin(const CallExpr* c) {
   return "0";
 }
 
-std::string Codegen::call(const CallExpr* c) {
+// borrow: a string result may stay in the callee's frame (valid until the
+// next call at this level) instead of being copied out.
+std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
+  if (std::string in = inline_embedded(c); !in.empty()) return in;
+  may_print_ = uses_context_ = true;  // what the function does is not known here
+  if (!f->is_embedded) actions_unbounded_ = true;  // its statements count on c->actioncount
   std::string n = uniq();
   std::string stmts;
   std::vector<std::string> args;
@@ -553,15 +622,72 @@ std::string Codegen::call(const CallExpr* c) {
   }
   stmts += fmt::format("c->nesting++; _stpx_fn_{}(c); c->nesting--; ", f->cname());
   stmts += "if (unlikely(c->last_error)) goto err; ";
+  if (f->type == Type::String && borrow)
+    return fmt::format("({{ {}(const char *){}.__retvalue; }})", stmts, callee);
   if (f->type == Type::String)
     return fmt::format("({{ {}_stpx_strcpy({}, {}.__retvalue); }})", stmts, string_temp(), callee);
   if (f->type == Type::Long) return fmt::format("({{ {}{}.__retvalue; }})", stmts, callee);
   return fmt::format("({{ {}}})", stmts);
 }
 
+// An embedded-C function without parameters whose code only sets
+// STAP_RETVALUE (pid(), execname(), ...) runs in place, its result in a
+// temporary: no frame, no call. Anything else in its code (errors,
+// returns, its frame, preprocessor lines) keeps the call. "" if not.
+std::string Codegen::inline_embedded(const CallExpr* c) {
+  const FunctionDecl* f = c->fn;
+  if (!f->is_embedded || !f->params.empty() || (f->type != Type::Long && f->type != Type::String)) return "";
+  static const std::set<std::string> forbidden = {"return", "goto", "__label__", "l", "last_error", "STAP_RETURN",
+                                                  "STAP_ERROR", "STAP_PRINTF", "STAP_ARG", "asm", "__asm__"};
+  const std::string& code = f->embedded_code;
+  if (code.find('#') != std::string::npos) return "";
+  if (code.find("print") != std::string::npos || code.find("PRINT") != std::string::npos) return "";
+  if (code.find("CONTEXT") != std::string::npos) uses_context_ = true;
+  std::string n = uniq();
+  std::string rv = f->type == Type::String ? string_temp() : "rv_" + n;
+  std::string body;
+  for (size_t i = 0; i < code.size();) {
+    unsigned char ch = static_cast<unsigned char>(code[i]);
+    if (!std::isalpha(ch) && ch != '_') {
+      // Comments and literals pass through whole (no identifiers in them).
+      size_t end = i + 1;
+      if (code.compare(i, 2, "/*") == 0) {
+        end = code.find("*/", i + 2);
+        end = end == std::string::npos ? code.size() : end + 2;
+      } else if (code.compare(i, 2, "//") == 0) {
+        end = code.find('\n', i);
+        if (end == std::string::npos) end = code.size();
+      } else if (ch == '"' || ch == '\'') {
+        while (end < code.size() && code[end] != code[i]) end += code[end] == '\\' ? 2 : 1;
+        end = std::min(end + 1, code.size());
+      } else if (std::isdigit(ch)) {
+        while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+      }
+      body.append(code, i, end - i);
+      i = end;
+      continue;
+    }
+    size_t end = i;
+    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+    std::string id = code.substr(i, end - i);
+    if (forbidden.count(id) || id.rfind("STAP_ARG_", 0) == 0) return "";
+    body += id == "STAP_RETVALUE" ? rv : id == "CONTEXT" ? "c" : id;
+    i = end;
+  }
+  // The call's MAXNESTING check stays (probe bodies run at depth 0).
+  std::string stmts = fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                                  in_probe_body_ ? "0" : "c->nesting", where(c->loc));
+  if (f->type == Type::String)
+    return fmt::format("({{ {}{}[0] = '\\0'; {{ {} }} (const char *){}; }})", stmts, rv, body, rv);
+  return fmt::format("({{ {}int64_t {} = 0; {{ {} }} {}; }})", stmts, rv, body, rv);
+}
+
 void Codegen::stmt(const Stmt* s) {
   CWriter& w = *w_;
-  if (s->kind != StmtKind::Block) w.line("STPX_ACTION({});", where(s->loc));
+  if (s->kind != StmtKind::Block) {
+    w.line("STPX_ACTION({});", where(s->loc));
+    ++action_sites_;
+  }
   switch (s->kind) {
     case StmtKind::Block: {
       auto b = w.block("");
@@ -587,6 +713,7 @@ void Codegen::stmt(const Stmt* s) {
       auto* wh = static_cast<const WhileStmt*>(s);
       auto b = w.block(fmt::format("while ({})", expr(wh->cond)));
       w.line("STPX_ACTION({});", where(s->loc));
+      actions_unbounded_ = true;
       stmt(wh->body);
       break;
     }
@@ -595,6 +722,7 @@ void Codegen::stmt(const Stmt* s) {
       auto b = w.block(fmt::format("for ({}; {}; {})", f->init ? "(void)" + expr(f->init) : "",
                                    f->cond ? expr(f->cond) : "", f->incr ? "(void)" + expr(f->incr) : ""));
       w.line("STPX_ACTION({});", where(s->loc));
+      actions_unbounded_ = true;
       stmt(f->body);
       break;
     }
@@ -709,6 +837,7 @@ void Codegen::foreach(const ForeachStmt* f) {
   }
   auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
   w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
   w.line("struct _stpx_map_node *e_{} = b_{}[i_{}];", n, n, n);
   auto bind = [&](const VarRef* v, const std::string& slot) {
     if (v->sym->type == Type::String)
@@ -740,6 +869,7 @@ void Codegen::foreach_bucket(const ForeachStmt* f) {
   }
   auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
   w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
   w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
   stmt(f->body);
 }
@@ -759,6 +889,7 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->cname()));
   w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
+  if (!f->is_embedded) w.line("enum { stpx_count_actions = 1 };");
   if (f->is_embedded) {
     embedded_function(f, frame);
     return;
@@ -821,14 +952,53 @@ void Codegen::embedded_function(const FunctionDecl* f, const Frame& frame) {
 void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   frame_ = &frame;
   CWriter& w = *w_;
-  auto b = w.block(fmt::format("static void _stpx_probe_{}(struct _stpx_context *c)", index));
-  w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
-  w.line("(void)l;");
+  CWriter body;
+  w_ = &body;
+  action_sites_ = 0;
+  actions_unbounded_ = false;
+  in_probe_body_ = true;
+  may_print_ = false;
+  uses_context_ = false;
   zero_locals(frame);
   stmt(p->body);
+  in_probe_body_ = false;
+  w_ = &w;
+  bool counts = actions_unbounded_ || action_sites_ > static_maxaction();
+  if (counts) counting_probes_.insert(index);
+  if (may_print_) printing_probes_.insert(index);
+  if (uses_context_) context_probes_.insert(index);
+  // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
+  auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
+  w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
+  w.line("enum {{ stpx_count_actions = {} }};", counts ? 1 : 0);
+  w.line("(void)l;");
+  w.append(body);
+  // Errors are reported here, where only the error paths go.
+  w.line("goto out;");
   w.line("err: __attribute__((unused));");
+  w.line("_stpx_ctx_check_error(c);");
   w.line("out: __attribute__((unused));");
   w.line("return;");
+}
+
+// The least MAXACTION of any handler (interruptible ones get
+// MAXACTION_INTERRUPTIBLE); 0 when -D gives one that is not a number.
+int64_t Codegen::static_maxaction() const {
+  int64_t maxaction = 1000, interruptible = -1;
+  for (const auto& [name, value] : opts_.defines) {
+    if (name != "MAXACTION" && name != "MAXACTION_INTERRUPTIBLE") continue;
+    int64_t v = 0;
+    size_t used = 0;
+    try {
+      v = std::stoll(value, &used, 0);
+    } catch (const std::exception&) {
+      return 0;
+    }
+    if (used != value.size()) return 0;
+    (name == "MAXACTION" ? maxaction : interruptible) = v;
+  }
+  if (interruptible < 0) interruptible = maxaction * 10;
+  return std::max<int64_t>(0, std::min(maxaction, interruptible));
 }
 
 // What a .return probe saves when its function is entered (run by the
@@ -891,6 +1061,14 @@ void Codegen::globals() {
   out_.blank();
 }
 
+std::string Codegen::probe_flags(int index) const {
+  std::string f;
+  if (counting_probes_.count(index)) f += "STPX_PROBE_ACTIONS";
+  if (printing_probes_.count(index)) f += std::string(f.empty() ? "" : " | ") + "STPX_PROBE_PRINTS";
+  if (context_probes_.count(index)) f += std::string(f.empty() ? "" : " | ") + "STPX_PROBE_CONTEXT";
+  return f.empty() ? "0" : f;
+}
+
 void Codegen::tables() {
   // Lock sets, then the probe table (one entry per probe point).
   for (size_t index = 0; index < decls_.size(); ++index) {
@@ -903,7 +1081,7 @@ void Codegen::tables() {
     for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
   }
   {
-    auto b = out_.block("static struct _stpx_probe _stpx_probes[] =", "};");
+    auto b = out_.block("static const struct _stpx_probe _stpx_probes[] =", "};");
     for (const ProbeSpec& p : prog_.probes) {
       int index = decl_index_.at(p.decl);
       bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
@@ -918,12 +1096,12 @@ void Codegen::tables() {
       while (!pp.empty() && (pp.back() == '?' || pp.back() == '!')) pp.pop_back();
       std::string func = ppfunc.empty() ? "" : p.symbol;
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
-                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}{} }},",
+                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{} }},",
                 index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(ppfunc),
                 c_string(func),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0, p.is_return ? 1 : 0,
+                interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index),
                 nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
     }
   }

@@ -41,6 +41,16 @@ class CWriter {
     ++depth_;
     return Block(*this, std::move(close));
   }
+  // Another writer's text, as lines of a block at the current depth.
+  void append(const CWriter& other) {
+    size_t pos = 0;
+    const std::string& t = other.out_;
+    while (pos < t.size()) {
+      size_t nl = t.find('\n', pos);
+      line(std::string_view(t).substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
   const std::string& str() const { return out_; }
 
  private:

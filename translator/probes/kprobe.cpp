@@ -3,6 +3,7 @@
 // name may be a glob ("vfs_*"), matched against the target kernel's symbol
 // table; functions the kernel won't kprobe are left out with a warning.
 #include <cctype>
+#include <map>
 
 #include "translator/debuginfo/kernel_symbols.h"
 

@@ -10,6 +10,10 @@
 
 namespace stapx {
 
+// The table: one entry per probe, and before it one generated entry point
+// per declaration of its entry (not .return) probes, so that each hit runs
+// that declaration's handler with its locks and flags known at compile
+// time (STPX_KPROBE_PRE).
 void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
