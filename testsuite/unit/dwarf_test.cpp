@@ -24,6 +24,7 @@ namespace {
 const std::string kFixture = STAPX_DWARF_FIXTURE;
 const std::string kFixtureDw4 = STAPX_DWARF_FIXTURE_DW4;
 const std::string kFixtureNoDebug = STAPX_DWARF_FIXTURE_NODEBUG;
+const std::string kFixtureRel = STAPX_DWARF_FIXTURE_REL;
 const std::string kFixtureSource = std::string(STAPX_SOURCE_DIR) + "/testsuite/fixtures/dwarf_fixture.c";
 
 // One DebugInfo per fixture file for the whole run: opening is cheap, but
@@ -111,9 +112,10 @@ class Dwarf : public ::testing::TestWithParam<std::string> {
 };
 
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  return info.param == kFixtureDw4 ? "Dwarf4" : "Dwarf5";
+  return info.param == kFixtureDw4 ? "Dwarf4" : info.param == kFixtureRel ? "Relocatable" : "Dwarf5";
 }
-INSTANTIATE_TEST_SUITE_P(Fixture, Dwarf, ::testing::Values(kFixture, kFixtureDw4), param_name);
+// Relocatable: an ET_REL object, as a kernel module is.
+INSTANTIATE_TEST_SUITE_P(Fixture, Dwarf, ::testing::Values(kFixture, kFixtureDw4, kFixtureRel), param_name);
 
 // ---- opening ----
 

@@ -4,8 +4,15 @@
 // the whole 600 MB of a kernel's DWARF for a named function. Types are
 // converted once per DIE; a struct declared but not defined in a unit is
 // looked up by name across units on demand.
+//
+// A kernel module (.ko, ET_REL) is opened through libdwfl, which lays its
+// sections out and applies the relocations of .debug_info and the other
+// debug sections; its symbol addresses then agree with DWARF's. The probe
+// is attached by "module:symbol", so those addresses never reach the
+// target.
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
@@ -26,8 +33,12 @@ bool has_wildcard(const std::string& s) { return s.find_first_of("*?[") != std::
 class DwarfInfo final : public DebugInfo, public TypeLoader {
  public:
   ~DwarfInfo() override {
-    if (dw_) dwarf_end(dw_);
-    if (elf_) elf_end(elf_);
+    if (dwfl_) {
+      dwfl_end(dwfl_);  // owns dw_ and elf_
+    } else {
+      if (dw_) dwarf_end(dw_);
+      if (elf_) elf_end(elf_);
+    }
     if (fd_ >= 0) close(fd_);
   }
 
@@ -44,12 +55,44 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
       error = path + " is not an ELF file";
       return false;
     }
+    GElf_Ehdr eh;
+    if (gelf_getehdr(elf_, &eh) && eh.e_type == ET_REL) return open_relocatable(error);
     dw_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
     if (!dw_) {
       error = path + " has no DWARF debug information";
       return false;
     }
     return true;
+  }
+
+  // A .ko: through libdwfl, for its relocations.
+  bool open_relocatable(std::string& error) {
+    elf_end(elf_);
+    elf_ = nullptr;
+    static const Dwfl_Callbacks callbacks = {
+        .find_elf = nullptr,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .section_address = dwfl_offline_section_address,
+        .debuginfo_path = nullptr,
+    };
+    dwfl_ = dwfl_begin(&callbacks);
+    if (!dwfl_) {
+      error = std::string("libdwfl: ") + dwfl_errmsg(-1);
+      return false;
+    }
+    // libdwfl takes the descriptor.
+    mod_ = dwfl_report_offline(dwfl_, "module", path_.c_str(), fd_);
+    fd_ = -1;
+    dwfl_report_end(dwfl_, nullptr, nullptr);
+    Dwarf_Addr bias = 0;
+    if (!mod_ || !(dw_ = dwfl_module_getdwarf(mod_, &bias))) {
+      error = path_ + " has no DWARF debug information" +
+              (mod_ ? "" : std::string(" (") + dwfl_errmsg(-1) + ")");
+      return false;
+    }
+    bias_ = bias;
+    elf_ = dwfl_module_getelf(mod_, &bias);
+    return elf_ != nullptr;
   }
 
   std::string source() const override { return "DWARF from " + path_; }
@@ -81,6 +124,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   const DType* definition(int tag, const std::string& name);
 
   std::string path_;
+  Dwfl* dwfl_ = nullptr;  // a .ko: its module, and DWARF address + bias_ = symbol address
+  Dwfl_Module* mod_ = nullptr;
+  uint64_t bias_ = 0;
   int fd_ = -1;
   Elf* elf_ = nullptr;
   Dwarf* dw_ = nullptr;
@@ -98,6 +144,32 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
 void DwarfInfo::load_symbols() {
   if (symbols_loaded_) return;
   symbols_loaded_ = true;
+  if (mod_) {
+    // Section-relative values, placed where libdwfl laid the sections out;
+    // kept in DWARF's address space. A module's .init.text is freed once
+    // it has loaded, so its functions are no probe sites.
+    int n = dwfl_module_getsymtab(mod_);
+    size_t shstrndx = 0;
+    elf_getshdrstrndx(elf_, &shstrndx);
+    for (int i = 1; i < n; ++i) {
+      GElf_Sym s;
+      GElf_Addr addr;
+      GElf_Word shndx;
+      Elf* e = nullptr;
+      Dwarf_Addr b = 0;
+      const char* name = dwfl_module_getsym_info(mod_, i, &s, &addr, &shndx, &e, &b);
+      if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
+      addr -= bias_;
+      all_syms_.emplace(name, addr);
+      if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
+      GElf_Shdr sh;
+      Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
+      const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
+      if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
+      funcs_.push_back({name, addr});
+    }
+    return;
+  }
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf_, scn))) {
     GElf_Shdr sh;
@@ -135,10 +207,19 @@ int find_fn_cb(Dwarf_Die* die, void* arg) {
   return DWARF_CB_OK;
 }
 
+// A function split by GCC into hot and cold parts (DW_AT_ranges, no
+// DW_AT_low_pc) is indexed by the start of each of its ranges: its symbol
+// is at one of them (the hot part's), "f.cold" at another.
 int index_fn_cb(Dwarf_Die* die, void* arg) {
   auto* index = static_cast<std::unordered_map<uint64_t, Dwarf_Off>*>(arg);
   Dwarf_Addr pc;
-  if (dwarf_entrypc(die, &pc) == 0) index->emplace(pc, dwarf_dieoffset(die));
+  if (dwarf_entrypc(die, &pc) == 0) {
+    index->emplace(pc, dwarf_dieoffset(die));
+    return DWARF_CB_OK;
+  }
+  Dwarf_Addr base, start, end;
+  for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &start, &end)) > 0;)
+    index->emplace(start, dwarf_dieoffset(die));
   return DWARF_CB_OK;
 }
 
@@ -146,7 +227,15 @@ int index_fn_cb(Dwarf_Die* die, void* arg) {
 // so that a pattern matching thousands of functions walks each unit once.
 bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
   Dwarf_Die cu;
-  if (!dwarf_addrdie(dw_, addr, &cu)) return false;
+  if (mod_) {
+    // libdwfl also finds units that .debug_aranges leaves out.
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* d = dwfl_module_addrdie(mod_, addr + bias_, &bias);
+    if (!d) return false;
+    cu = *d;
+  } else if (!dwarf_addrdie(dw_, addr, &cu)) {
+    return false;
+  }
   auto [it, fresh] = unit_funcs_.try_emplace(dwarf_dieoffset(&cu));
   if (fresh) dwarf_getfuncs(&cu, index_fn_cb, &it->second, 0);
   auto fn = it->second.find(addr);
@@ -196,8 +285,16 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   if (!cfi_tried_) {
     cfi_tried_ = true;
-    cfi_ = dwarf_getcfi(dw_);
-    if (!cfi_) cfi_ = dwarf_getcfi_elf(elf_);
+    Dwarf_Addr bias = 0;
+    if (mod_) {
+      // Relocated; a .ko's CFI shares DWARF's addresses only with no bias.
+      cfi_ = dwfl_module_dwarf_cfi(mod_, &bias);
+      if (!cfi_ || bias != bias_) cfi_ = dwfl_module_eh_cfi(mod_, &bias);
+      if (cfi_ && bias != bias_) cfi_ = nullptr;
+    } else {
+      cfi_ = dwarf_getcfi(dw_);
+      if (!cfi_) cfi_ = dwarf_getcfi_elf(elf_);
+    }
   }
   if (!cfi_) return nullptr;
   Dwarf_Frame* frame = nullptr;

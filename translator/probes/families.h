@@ -12,6 +12,7 @@ const ProbeFamily& timer_family();
 const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();
+const ProbeFamily& module_function_family();
 const ProbeFamily& kernel_trace_family();
 
 }  // namespace stapx

@@ -1,8 +1,10 @@
-// kernel.function("pattern") with .call and .return: probes on the entry of
-// each kernel function the pattern names, resolved through the target's
-// debug information (DWARF), so that handlers can read the function's
-// parameters ($var). Each matched function becomes one kprobe (or
-// kretprobe) attached by symbol and offset, which survives KASLR.
+// kernel.function("pattern") and module("m").function("pattern"), with
+// .call and .return: probes on the entry of each function the pattern
+// names, resolved through the debug information (DWARF) of the kernel or of
+// the module, so that handlers can read the function's parameters ($var).
+// Each matched function becomes one kprobe (or kretprobe) attached by
+// symbol and offset, which survives KASLR; a module's function by
+// "module:symbol", which the kernel resolves in the loaded module.
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/probes/families.h"
@@ -18,7 +20,8 @@ namespace {
 
 class KernelFunctionFamily : public ProbeFamily {
  public:
-  const char* name() const override { return "kernel.function"; }
+  explicit KernelFunctionFamily(bool module) : module_(module) {}
+  const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
   // Syntax only; expand() does the work.
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
@@ -35,13 +38,10 @@ class KernelFunctionFamily : public ProbeFamily {
     std::string pattern;
     bool ret = false;
     if (!parse(point, pattern, ret, diags)) return true;
-    debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
-    if (!di) return true;
     // "func@file:line": the functions declared in that file (at that line).
     Where where = split(pattern);
     if (where.name.empty() || where.line < 0 || (pattern.find('@') != std::string::npos && where.file.empty())) {
-      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, "kernel.function",
-                   "\"function[@file[:line]]\"");
+      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, name(), "\"function[@file[:line]]\"");
       return true;
     }
     debug::SiteFilter filter;
@@ -49,61 +49,87 @@ class KernelFunctionFamily : public ProbeFamily {
       filter.file = [&](const std::string& file, int line) {
         return file_matches(where.file, file) && (!where.line || line == where.line);
       };
-    std::vector<debug::ProbeSite> sites = di->function_sites(where.name, false, filter);
-    if (sites.empty()) {
-      if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
+    // The kernel, or each module the module pattern names.
+    std::vector<std::pair<std::string, debug::DebugInfo*>> scopes;
+    if (!ctx.env) return true;
+    if (module_) {
+      const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
+      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc);
+      if (scopes.empty()) return true;
+    } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
+      scopes.emplace_back("", di);
+    } else {
       return true;
     }
-    for (debug::ProbeSite& site : sites) {
-      ProbeSpec spec = tmpl;
-      spec.family = this;
-      spec.symbol = site.symbol;
-      spec.offset = site.symbol_offset;
-      spec.is_return = ret;
-      // stap's form names the source; BTF knows none.
-      spec.pp = site.decl_file.empty()
-                    ? fmt::format("kernel.function(\"{}\"){}", site.function, ret ? ".return" : "")
-                    : fmt::format("kernel.function(\"{}@{}:{}\"){}", site.function, site.decl_file,
-                                  site.decl_line, ret ? ".return" : "");
-      spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
-      out.push_back(std::move(spec));
+    size_t before = out.size();
+    for (auto& [mod, di] : scopes) {
+      std::vector<debug::ProbeSite> sites = di->function_sites(where.name, false, filter);
+      for (debug::ProbeSite& site : sites) {
+        ProbeSpec spec = tmpl;
+        spec.family = this;
+        spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
+        spec.offset = site.symbol_offset;
+        spec.is_return = ret;
+        // stap's form names the source; BTF knows none.
+        std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
+        spec.pp = site.decl_file.empty()
+                      ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, ret ? ".return" : "")
+                      : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
+                                    site.decl_line, ret ? ".return" : "");
+        spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
+        out.push_back(std::move(spec));
+      }
     }
+    if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
     return true;
   }
 
   std::vector<std::string> point_types() const override {
+    if (module_)
+      return {"module(string).function(string)", "module(string).function(string).call",
+              "module(string).function(string).return"};
     return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_kprobe _stpx_kfuncs[] =", "};");
+    auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", table()), "};");
     for (const ProbeSpec* p : probes)
       w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\", .offset = {}, .is_return = {} }},", p->index,
              p->symbol, p->offset, p->is_return ? 1 : 0);
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_kprobes_arm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
+    w.line("rc = _stpx_kprobes_arm({0}, ARRAY_SIZE({0}));", table());
     w.line("if (rc)");
     w.line("\treturn rc;");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) w.line("_stpx_kprobes_disarm(_stpx_kfuncs, ARRAY_SIZE(_stpx_kfuncs));");
+    if (!probes.empty()) w.line("_stpx_kprobes_disarm({0}, ARRAY_SIZE({0}));", table());
   }
 
  private:
-  static bool owns(const ast::ProbePoint& point) {
+  bool module_;
+
+  const char* table() const { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
+
+  bool owns(const ast::ProbePoint& point) const {
     const auto& c = point.components;
-    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "function";
+    if (c.size() < 2 || c[1].name != "function") return false;
+    return module_ ? c[0].name == "module" && c[0].arg : c[0].name == "kernel" && !c[0].arg;
   }
 
-  // kernel.function("pattern")[.call|.return]
-  static bool parse(const ast::ProbePoint& point, std::string& pattern, bool& ret, DiagSink& diags) {
+  // kernel.function("pattern")[.call|.return], module("m").function(...)
+  bool parse(const ast::ProbePoint& point, std::string& pattern, bool& ret, DiagSink& diags) const {
     if (!owns(point)) return false;
     const auto& c = point.components;
+    if (module_ && (c[0].arg->kind != ast::ExprKind::String ||
+                    static_cast<const ast::StringLit*>(c[0].arg)->value.empty())) {
+      diags.report(DiagId::SemProbeArg, c[0].loc, "module", "a module name string");
+      return false;
+    }
     if (!c[1].arg || c[1].arg->kind != ast::ExprKind::String) {
-      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.function", "a function name string");
+      diags.report(DiagId::SemProbeArg, c[1].loc, name(), "a function name string");
       return false;
     }
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
@@ -111,16 +137,18 @@ class KernelFunctionFamily : public ProbeFamily {
       if (c[i].arg || (c[i].name != "call" && c[i].name != "return") || i != 2) {
         if (!c[i].arg && (c[i].name == "inline" || c[i].name == "exported" || c[i].name == "label" ||
                           c[i].name == "callee" || c[i].name == "callees"))
-          diags.report(DiagId::SemUnsupported, c[i].loc, "kernel.function(...)." + c[i].name);
+          diags.report(DiagId::SemUnsupported, c[i].loc,
+                       std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
         else
           diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       "expected kernel.function(\"name\"), .call or .return");
+                       module_ ? "expected module(\"m\").function(\"name\"), .call or .return"
+                               : "expected kernel.function(\"name\"), .call or .return");
         return false;
       }
       ret = c[i].name == "return";
     }
     if (pattern.empty()) {
-      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kernel.function", "a function name");
+      diags.report(DiagId::SemProbeArg, c[1].arg->loc, name(), "a function name");
       return false;
     }
     return true;
@@ -158,7 +186,12 @@ class KernelFunctionFamily : public ProbeFamily {
 }  // namespace
 
 const ProbeFamily& kernel_function_family() {
-  static const KernelFunctionFamily f;
+  static const KernelFunctionFamily f(false);
+  return f;
+}
+
+const ProbeFamily& module_function_family() {
+  static const KernelFunctionFamily f(true);
   return f;
 }
 
