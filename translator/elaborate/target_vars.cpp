@@ -1,6 +1,8 @@
 // $var->field[i] chains resolved against debug information: each step turns
 // "a value of type T computed like this" into the next, so the result is
 // one expression tree over registers and fault-checked memory reads.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "translator/elaborate/target_access.h"
@@ -118,8 +120,9 @@ void pretty(const Cur& cur, int depth, TargetAccess& out) {
         first = false;
         if (!m.name.empty()) add_literal(out, "." + m.name + "=");
         const DType* mt = m.type->strip();
+        // As stap: at depth 1 a char array member is an array too.
         bool aggregate = mt->kind == DType::Kind::Struct || mt->kind == DType::Kind::Union ||
-                         (mt->kind == DType::Kind::Array && !is_char_array(mt));
+                         (mt->kind == DType::Kind::Array && (!is_char_array(mt) || depth < 2));
         if (aggregate && depth < 2 && !m.name.empty()) {
           add_literal(out, mt->kind == DType::Kind::Array ? "[...]" : "{...}");
           continue;
@@ -402,7 +405,9 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
         cur.type = ty->target();
         ty = pointee;
       } else if (ty->kind == DType::Kind::Struct || ty->kind == DType::Kind::Union) {
-        if (!cur.lvalue) {
+        // A structure of up to 8 bytes may live in one register (passed
+        // by value); a larger one is spread over several.
+        if (!cur.lvalue && (ty->size() > 8 || ty->size() == 0)) {
           diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr, "a structure held in registers");
           return std::nullopt;
         }
@@ -425,8 +430,21 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
         return std::nullopt;
       }
       if (m->bit_size) {
+        if (!cur.lvalue) {
+          diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr,
+                       "a bitfield of a structure held in a register");
+          return std::nullopt;
+        }
         cur.bitfield = m;
         cur.bit_offset = bit_offset;
+      } else if (!cur.lvalue) {
+        // The member is some of the register's bits.
+        uint64_t width = std::min<uint64_t>(64, m->type->strip()->size() * 8);
+        if (!width || bit_offset + width > 64) {
+          diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr, "a structure held in registers");
+          return std::nullopt;
+        }
+        cur.e = debug::loc_bits(cur.e, static_cast<unsigned>(bit_offset), static_cast<unsigned>(width), false);
       } else {
         cur.e = debug::loc_add(cur.e, static_cast<int64_t>(bit_offset / 8));
       }
@@ -470,6 +488,14 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
   if (!ch.pretty.empty()) {
     TargetAccess out;
     out.is_pretty = true;
+    // A pointer to a structure shows the structure, as stap's $p$ does.
+    const DType* ty = cur.type->strip();
+    const DType* pointee = ty->kind == DType::Kind::Pointer && ty->target() ? ty->target()->strip() : nullptr;
+    if (!cur.bitfield && pointee && (pointee->kind == DType::Kind::Struct || pointee->kind == DType::Kind::Union)) {
+      cur.e = scalar_value(cur);
+      cur.lvalue = true;
+      cur.type = ty->target();
+    }
     pretty(cur, ch.pretty == "$$" ? 2 : 1, out);
     return out;
   }
