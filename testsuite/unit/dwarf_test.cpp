@@ -178,13 +178,29 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_consts", "fx_kinds", "fx_many",
-                                      "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_take_bits",
-                                      "fx_take_outer", "fx_use_opaque", "fx_void"}));
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_cold_path",
+                                      "fx_consts", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
+                                      "fx_small_sum", "fx_split", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
+                                      "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// A function split into hot and cold parts has DW_AT_ranges and no
+// DW_AT_low_pc: found at its symbol (the hot part's entry), with its
+// parameters; the cold part is no entry.
+TEST_P(Dwarf, SplitFunctionAtItsHotEntry) {
+  ASSERT_TRUE(di().symbol_address("fx_split.cold").has_value()) << "gcc did not split fx_split";
+  ProbeSite s = site("fx_split");
+  EXPECT_EQ(s.function, "fx_split");
+  EXPECT_EQ(std::optional<uint64_t>(s.addr), di().symbol_address("fx_split"));
+  ASSERT_EQ(s.params.size(), 2u);
+  EXPECT_EQ(s.params[0].name, "x");
+  EXPECT_EQ(s.params[1].name, "y");
+  EXPECT_EQ(to_string(s.params[0].loc), "reg5");
+  EXPECT_EQ(di().function_sites("fx_split*", false).size(), 1u);
 }
 
 TEST_P(Dwarf, CloneNamedBySymbol) {
