@@ -546,6 +546,15 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
 
 }  // namespace
 
+std::string cast_module(const ast::AtOpExpr& a) {
+  if (a.args.size() != 3 || a.args[2]->kind != ast::ExprKind::String) return "";
+  const std::string& m = static_cast<const ast::StringLit*>(a.args[2])->value;
+  // "kernel<linux/fs.h>": the header only says where stap would compile
+  // the type from; the kernel's own debug information has it.
+  if (m.rfind("kernel", 0) == 0 && (m.size() == 6 || m[6] == '<')) return "";
+  return m;
+}
+
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
       (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
@@ -553,16 +562,10 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
     return std::nullopt;
   }
   const std::string& type_name = static_cast<const ast::StringLit*>(a.args[1])->value;
-  std::string module = a.args.size() == 3 ? static_cast<const ast::StringLit*>(a.args[2])->value : "kernel";
-  // "kernel<linux/fs.h>": the header only says where stap would compile
-  // the type from; the kernel's own debug information has it.
-  if (module.rfind("kernel", 0) != 0 || (module.size() > 6 && module[6] != '<')) {
-    diags.report(DiagId::SemUnsupported, a.args[2]->loc, "@cast into a module's types");
-    return std::nullopt;
-  }
+  std::string module = cast_module(a);
   const DType* type = di.find_type(type_name);
   if (!type) {
-    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, "kernel");
+    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, module.empty() ? "kernel" : module);
     return std::nullopt;
   }
   Cur cur;
