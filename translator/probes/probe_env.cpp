@@ -54,7 +54,7 @@ std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginf
       std::string error;
       it = modules_.emplace(path, debug::open_dwarf(path, error)).first;
       if (!it->second) {
-        diags.report(DiagId::SemNoModuleDebuginfo, loc, name, error);
+        diags.report(DiagId::SemNoModuleDebuginfo, loc, name, error + "; build it with -g (ccflags-y += -g)");
         continue;
       }
       if (verbose_ >= 1) std::cerr << "Debug information for module " << name << ": " << it->second->source() << "\n";
