@@ -54,7 +54,7 @@ class KernelFunctionFamily : public ProbeFamily {
     if (!ctx.env) return true;
     if (module_) {
       const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
-      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc);
+      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
       if (scopes.empty()) return true;
     } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
       scopes.emplace_back("", di);

@@ -39,10 +39,12 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
 }
 
 std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginfo(const std::string& pattern,
-                                                                                   DiagSink& diags, SourceLoc loc) {
+                                                                                   DiagSink& diags, SourceLoc loc,
+                                                                                   bool optional) {
   std::vector<std::pair<std::string, debug::DebugInfo*>> out;
   std::map<std::string, std::string> found = find_modules(release_, dirs_, pattern);
   if (found.empty()) {
+    if (optional) return out;
     diags.report(DiagId::SemNoModuleDebuginfo, loc, pattern,
                  "point --debuginfo at a directory holding " + pattern + ".ko built with -g" +
                      " (or install linux-image-" + release_ + "-dbg for the kernel's own modules)");

@@ -25,9 +25,11 @@ class ProbeEnv {
   debug::DebugInfo* debuginfo(DiagSink& diags, SourceLoc loc);
   // The debug information of each kernel module whose name matches the
   // fnmatch(3) `pattern`, by module name, opened on first use; empty after
-  // reporting at `loc` why (no module found, or one cannot be read).
+  // reporting at `loc` why (no module found, or one cannot be read), unless
+  // `optional` (a probe point marked '?' or '!').
   std::vector<std::pair<std::string, debug::DebugInfo*>> module_debuginfo(const std::string& pattern,
-                                                                           DiagSink& diags, SourceLoc loc);
+                                                                           DiagSink& diags, SourceLoc loc,
+                                                                           bool optional = false);
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
