@@ -80,9 +80,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
       error = std::string("libdwfl: ") + dwfl_errmsg(-1);
       return false;
     }
-    // libdwfl takes the descriptor.
+    // libdwfl takes the descriptor when it succeeds.
     mod_ = dwfl_report_offline(dwfl_, "module", path_.c_str(), fd_);
-    fd_ = -1;
+    if (mod_) fd_ = -1;
     dwfl_report_end(dwfl_, nullptr, nullptr);
     Dwarf_Addr bias = 0;
     if (!mod_ || !(dw_ = dwfl_module_getdwarf(mod_, &bias))) {
