@@ -227,20 +227,32 @@ TEST_P(Dwarf, CloneFoundBySourceName) {
   }
 }
 
-// Not implemented: DebugInfo::function_sites documents "plus each inlined
-// instance when `inlines` is set", but dwarf.cpp ignores the flag, so an
-// always-inlined function has no sites. fx_inlined_sq is inlined twice
-// into fx_calls_inline.
-TEST_P(Dwarf, DISABLED_InlinedInstances) {
+// fx_inlined_sq is inlined twice into fx_calls_inline: with `inlines`,
+// each instance is a site inside fx_calls_inline, at its own offset from
+// that symbol, not at the frame's entry.
+TEST_P(Dwarf, InlinedInstances) {
   std::vector<ProbeSite> sites = di().function_sites("fx_inlined_sq", true);
   ASSERT_EQ(sites.size(), 2u);
+  std::optional<uint64_t> outer = di().symbol_address("fx_calls_inline");
+  ASSERT_TRUE(outer.has_value());
   for (const ProbeSite& s : sites) {
     EXPECT_TRUE(s.inlined);
+    EXPECT_FALSE(s.at_entry);
     EXPECT_EQ(s.function, "fx_inlined_sq");
+    EXPECT_EQ(s.symbol, "fx_calls_inline");
+    EXPECT_EQ(s.addr, *outer + s.symbol_offset);
+    EXPECT_EQ(s.decl_line, source_line("fx_inlined_sq(int v)"));
     ASSERT_EQ(s.params.size(), 1u);
     EXPECT_EQ(s.params[0].name, "v");
+    EXPECT_EQ(s.params[0].type->to_string(), "int");
   }
+  EXPECT_NE(sites[0].addr, sites[1].addr);
   EXPECT_TRUE(di().function_sites("fx_inlined_sq", false).empty());
+  // A wildcard takes both kinds.
+  size_t inlined = 0, out_of_line = 0;
+  for (const ProbeSite& s : di().function_sites("fx_*", true)) ++(s.inlined ? inlined : out_of_line);
+  EXPECT_EQ(inlined, 2u);
+  EXPECT_EQ(out_of_line, di().function_sites("fx_*", false).size());
 }
 
 TEST_P(Dwarf, SymbolAddress) {

@@ -115,6 +115,13 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
+  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
+  // An inlined instance at `pc`, inside the out-of-line function `outer`.
+  ProbeSite make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc);
+  void inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out);
+  void walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
+                    const SiteFilter& filter, std::vector<ProbeSite>& out);
+  const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
   void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
   Variable make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx);
   LocExprP cfa_at(uint64_t pc);
@@ -242,7 +249,68 @@ bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
   return fn != it->second.end() && dwarf_offdie(dw_, fn->second, &out);
 }
 
-std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/,
+const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
+  const FuncSym* best = nullptr;
+  for (const FuncSym& f : funcs_)
+    if (f.addr <= pc && (!best || f.addr > best->addr)) best = &f;
+  return best;
+}
+
+// Inlined instances are found by walking every unit's DIE tree: there is
+// no index from a function to the places it was inlined into. (That reads
+// all of a vmlinux's DWARF; a module's is small.)
+void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out) {
+  bool wild = has_wildcard(pattern);
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu;
+    if (dwarf_offdie(dw_, off + hsize, &cu)) walk_inlines(cu, nullptr, pattern, wild, filter, out);
+    off = next;
+  }
+}
+
+void DwarfInfo::walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
+                             const SiteFilter& filter, std::vector<ProbeSite>& out) {
+  Dwarf_Die child;
+  if (dwarf_child(&scope, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_subprogram) {
+      // Only out-of-line code holds instances; an abstract (inline-only)
+      // definition has no address.
+      Dwarf_Addr lo;
+      Dwarf_Addr base, start, end;
+      if (dwarf_lowpc(&child, &lo) == 0 || dwarf_ranges(&child, 0, &base, &start, &end) > 0)
+        walk_inlines(child, &child, pattern, wild, filter, out);
+      continue;
+    }
+    if (!outer) continue;
+    if (tag == DW_TAG_inlined_subroutine) {
+      const char* name = dwarf_diename(&child);
+      Dwarf_Addr pc = 0;
+      bool has_pc = dwarf_entrypc(&child, &pc) == 0;
+      if (!has_pc) {
+        Dwarf_Addr base, start, end;
+        has_pc = dwarf_ranges(&child, 0, &base, &start, &end) > 0;
+        pc = start;
+      }
+      bool match = name && (wild ? fnmatch(pattern.c_str(), name, 0) == 0 : pattern == name);
+      if (match && has_pc && filter.file) {
+        const char* file = dwarf_decl_file(&child);
+        int line = 0;
+        dwarf_decl_line(&child, &line);
+        match = filter.file(file ? file : "", line);
+      }
+      if (match && has_pc) out.push_back(make_inline_site(child, *outer, pc));
+      walk_inlines(child, outer, pattern, wild, filter, out);
+    } else if (tag == DW_TAG_lexical_block) {
+      walk_inlines(child, outer, pattern, wild, filter, out);
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool inlines,
                                                  const SiteFilter& filter) {
   load_symbols();
   std::vector<ProbeSite> sites;
@@ -276,6 +344,7 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
     }
     sites.push_back(make_site(fn, s));
   }
+  if (inlines) inline_sites(pattern, filter, sites);
   std::sort(sites.begin(), sites.end(), [](const ProbeSite& a, const ProbeSite& b) {
     return a.function != b.function ? a.function < b.function : a.addr < b.addr;
   });
@@ -310,14 +379,29 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   return out;
 }
 
-ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) {
+ProbeSite DwarfInfo::make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc) {
+  const FuncSym* sym = symbol_at(pc);
+  FuncSym at{sym ? sym->name : "", sym ? sym->addr : pc};
+  ProbeSite site = make_site(inst, at, &outer, pc);
+  site.inlined = true;
+  site.symbol_offset = pc - at.addr;
+  return site;
+}
+
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) { return make_site(fn, sym, &fn, sym.addr); }
+
+// `fn`: the subprogram or inlined instance whose variables are read at
+// `pc`; `frame`: the out-of-line function that holds the frame base.
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc) {
   ProbeSite site;
   const char* name = dwarf_diename(&fn);
   site.function = name ? name : sym.name;
   site.symbol = sym.name;
-  site.addr = sym.addr;
+  site.addr = pc;
   site.symbol_offset = 0;
-  site.at_entry = true;
+  // An inlined instance is not the entry of the frame (DW_OP_entry_value
+  // would name the outer function's entry).
+  site.at_entry = frame == &fn;
   if (const char* file = dwarf_decl_file(&fn)) site.decl_file = file;
   dwarf_decl_line(&fn, &site.decl_line);
   Dwarf_Attribute a;
@@ -325,11 +409,10 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) {
     Dwarf_Die t;
     if (dwarf_formref_die(&a, &t)) site.return_type = convert(t);
   }
-  uint64_t pc = site.addr;
   LocContext ctx;
   ctx.at_entry = site.at_entry;
   ctx.cfa = [this, pc] { return cfa_at(pc); };
-  Dwarf_Die fn_copy = fn;
+  Dwarf_Die fn_copy = *frame;
   ctx.frame_base = [this, fn_copy, pc]() mutable {
     Dwarf_Attribute fb;
     Location none;

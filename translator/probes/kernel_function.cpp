@@ -26,8 +26,8 @@ class KernelFunctionFamily : public ProbeFamily {
   // Syntax only; expand() does the work.
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     std::string pattern;
-    bool ret = false;
-    if (!parse(point, pattern, ret, diags)) return owns(point);
+    Suffix suffix = Suffix::None;
+    if (!parse(point, pattern, suffix, diags)) return owns(point);
     (void)spec;
     return true;
   }
@@ -36,8 +36,14 @@ class KernelFunctionFamily : public ProbeFamily {
               std::vector<ProbeSpec>& out, DiagSink& diags) const override {
     if (!owns(point)) return false;
     std::string pattern;
-    bool ret = false;
-    if (!parse(point, pattern, ret, diags)) return true;
+    Suffix suffix = Suffix::None;
+    if (!parse(point, pattern, suffix, diags)) return true;
+    bool ret = suffix == Suffix::Return;
+    // As stap: .inline names only inlined instances, .call and .return only
+    // out-of-line functions. Without a suffix stap takes both; here only
+    // out-of-line ones (finding inlined instances reads all the DWARF).
+    bool inlines = suffix == Suffix::Inline;
+    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : "";
     // "func@file:line": the functions declared in that file (at that line).
     Where where = split(pattern);
     if (where.name.empty() || where.line < 0 || (pattern.find('@') != std::string::npos && where.file.empty())) {
@@ -63,8 +69,9 @@ class KernelFunctionFamily : public ProbeFamily {
     }
     size_t before = out.size();
     for (auto& [mod, di] : scopes) {
-      std::vector<debug::ProbeSite> sites = di->function_sites(where.name, false, filter);
+      std::vector<debug::ProbeSite> sites = di->function_sites(where.name, inlines, filter);
       for (debug::ProbeSite& site : sites) {
+        if (site.inlined != inlines) continue;
         ProbeSpec spec = tmpl;
         spec.family = this;
         spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
@@ -73,9 +80,9 @@ class KernelFunctionFamily : public ProbeFamily {
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
         spec.pp = site.decl_file.empty()
-                      ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, ret ? ".return" : "")
+                      ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
                       : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
-                                    site.decl_line, ret ? ".return" : "");
+                                    site.decl_line, suffix_text);
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }
@@ -87,8 +94,9 @@ class KernelFunctionFamily : public ProbeFamily {
   std::vector<std::string> point_types() const override {
     if (module_)
       return {"module(string).function(string)", "module(string).function(string).call",
-              "module(string).function(string).return"};
-    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return"};
+              "module(string).function(string).return", "module(string).function(string).inline"};
+    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
+            "kernel.function(string).inline"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -120,7 +128,9 @@ class KernelFunctionFamily : public ProbeFamily {
   }
 
   // kernel.function("pattern")[.call|.return], module("m").function(...)
-  bool parse(const ast::ProbePoint& point, std::string& pattern, bool& ret, DiagSink& diags) const {
+  enum class Suffix { None, Call, Return, Inline };
+
+  bool parse(const ast::ProbePoint& point, std::string& pattern, Suffix& suffix, DiagSink& diags) const {
     if (!owns(point)) return false;
     const auto& c = point.components;
     if (module_ && (c[0].arg->kind != ast::ExprKind::String ||
@@ -134,18 +144,18 @@ class KernelFunctionFamily : public ProbeFamily {
     }
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
     for (size_t i = 2; i < c.size(); ++i) {
-      if (c[i].arg || (c[i].name != "call" && c[i].name != "return") || i != 2) {
-        if (!c[i].arg && (c[i].name == "inline" || c[i].name == "exported" || c[i].name == "label" ||
+      if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline") || i != 2) {
+        if (!c[i].arg && (c[i].name == "exported" || c[i].name == "label" ||
                           c[i].name == "callee" || c[i].name == "callees"))
           diags.report(DiagId::SemUnsupported, c[i].loc,
                        std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
         else
           diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       module_ ? "expected module(\"m\").function(\"name\"), .call or .return"
-                               : "expected kernel.function(\"name\"), .call or .return");
+                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return or .inline"
+                               : "expected kernel.function(\"name\"), .call, .return or .inline");
         return false;
       }
-      ret = c[i].name == "return";
+      suffix = c[i].name == "return" ? Suffix::Return : c[i].name == "inline" ? Suffix::Inline : Suffix::Call;
     }
     if (pattern.empty()) {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, name(), "a function name");
