@@ -7,10 +7,13 @@
 // "module:symbol", which the kernel resolves in the loaded module.
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 #include "translator/probes/families.h"
 #include "translator/probes/probe_env.h"
 
 #include <fnmatch.h>
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -68,10 +71,23 @@ class KernelFunctionFamily : public ProbeFamily {
       return true;
     }
     size_t before = out.size();
+    // Instances inlined into kernel code that cannot be probed (the kprobe
+    // blacklist, noinstr and entry code) are left out, with a warning.
+    const KernelSymbols* syms = inlines && !module_ && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+    std::vector<std::string> excluded;
     for (auto& [mod, di] : scopes) {
       std::vector<debug::ProbeSite> sites = di->function_sites(where.name, inlines, filter);
       for (debug::ProbeSite& site : sites) {
         if (site.inlined != inlines) continue;
+        if (syms) {
+          const KernelFunction* f = syms->find(site.symbol);
+          if (!f || !f->unprobeable.empty()) {
+            std::string why = f ? f->unprobeable : "not a kernel function symbol";
+            std::string entry = site.function + " in " + site.symbol + " (" + why + ")";
+            if (std::find(excluded.begin(), excluded.end(), entry) == excluded.end()) excluded.push_back(entry);
+            continue;
+          }
+        }
         ProbeSpec spec = tmpl;
         spec.family = this;
         spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
@@ -86,6 +102,12 @@ class KernelFunctionFamily : public ProbeFamily {
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }
+    }
+    if (!excluded.empty()) {
+      std::string names;
+      for (size_t i = 0; i < excluded.size() && i < 5; ++i) names += (i ? ", " : "") + excluded[i];
+      if (excluded.size() > 5) names += fmt::format(", and {} more", excluded.size() - 5);
+      diags.report(DiagId::WarnUnprobeable, point.components[1].arg->loc, excluded.size(), pattern, names);
     }
     if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
     return true;
