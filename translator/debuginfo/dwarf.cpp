@@ -141,6 +141,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   bool cfi_tried_ = false;
   bool symbols_loaded_ = false;
   std::vector<FuncSym> funcs_;
+  std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
   std::unordered_map<std::string, uint64_t> all_syms_;
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
@@ -250,10 +251,18 @@ bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
 }
 
 const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
-  const FuncSym* best = nullptr;
-  for (const FuncSym& f : funcs_)
-    if (f.addr <= pc && (!best || f.addr > best->addr)) best = &f;
-  return best;
+  if (by_addr_.empty()) {
+    for (const FuncSym& f : funcs_) by_addr_.push_back(&f);
+    // By address; among aliases, the first name in symbol-table order.
+    std::stable_sort(by_addr_.begin(), by_addr_.end(),
+                     [](const FuncSym* a, const FuncSym* b) { return a->addr < b->addr; });
+  }
+  auto it = std::upper_bound(by_addr_.begin(), by_addr_.end(), pc,
+                             [](uint64_t v, const FuncSym* f) { return v < f->addr; });
+  if (it == by_addr_.begin()) return nullptr;
+  uint64_t addr = (*--it)->addr;
+  while (it != by_addr_.begin() && (*(it - 1))->addr == addr) --it;
+  return *it;
 }
 
 // Inlined instances are found by walking every unit's DIE tree: there is
@@ -427,6 +436,25 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* fra
     return translate_location(ops, n, inner);
   };
   collect_vars(fn, pc, ctx, site, true);
+  if (frame != &fn) {
+    // An instance lists its parameters in any order; the abstract
+    // function's DIEs follow the declaration.
+    std::unordered_map<std::string, Dwarf_Off> order;
+    Dwarf_Die c;
+    if (dwarf_child(&fn, &c) == 0) {
+      do {
+        Dwarf_Attribute ao;
+        Dwarf_Die origin;
+        const char* n = dwarf_diename(&c);
+        if (dwarf_tag(&c) == DW_TAG_formal_parameter && n && dwarf_attr(&c, DW_AT_abstract_origin, &ao) &&
+            dwarf_formref_die(&ao, &origin))
+          order.emplace(n, dwarf_dieoffset(&origin));
+      } while (dwarf_siblingof(&c, &c) == 0);
+    }
+    std::stable_sort(site.params.begin(), site.params.end(), [&](const Variable& a, const Variable& b) {
+      return order[a.name] < order[b.name];
+    });
+  }
   return site;
 }
 
