@@ -108,6 +108,39 @@ static notrace int _stpx_kread_str(char *dst, unsigned long src, size_t n)
 }
 NOKPROBE_SYMBOL(_stpx_kread_str);
 
+/*
+ * src escaped as a C string literal's contents into dst, a MAXSTRINGLEN
+ * buffer: characters outside ASCII 32..126 as \n, \t, ... or three octal
+ * digits, and '"', '\'' and '\\' behind a backslash. An escape is never
+ * cut. For the strings of $var$ and $var$$, which stap shows quoted.
+ */
+static notrace const char *_stpx_escape(char *dst, const char *src)
+{
+	static const char esc[] = "\aa\bb\ff\nn\rr\tt\vv\"\"''\\\\";
+	const unsigned char *in = (const unsigned char *)src;
+	size_t out = 0;
+
+	for (; *in; in++) {
+		char e[5];
+		const char *hit = strchr(esc, *in);
+		int n;
+
+		if (hit && (hit - esc) % 2 == 0)
+			n = snprintf(e, sizeof(e), "\\%c", hit[1]);
+		else if (*in < 32 || *in > 126)
+			n = snprintf(e, sizeof(e), "\\%03o", *in);
+		else
+			n = snprintf(e, sizeof(e), "%c", *in);
+		if (out + n > MAXSTRINGLEN - 1)
+			break;
+		memcpy(dst + out, e, n);
+		out += n;
+	}
+	dst[out] = '\0';
+	return dst;
+}
+NOKPROBE_SYMBOL(_stpx_escape);
+
 #define _STPX_READ_FAULT(c, a, loc)                                            \
 	do {                                                                   \
 		snprintf((c)->error_buf, MAXSTRINGLEN,                         \

@@ -127,8 +127,15 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 			rc = register_kprobe(&t[i].u.kp);
 		}
 		if (rc) {
-			_stpx_report(STPX_MSG_ERROR,
-				     "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
+			/* "module:symbol" names nothing while the module is not loaded. */
+			if (rc == -ENOENT && strchr(t[i].symbol, ':'))
+				_stpx_report(STPX_MSG_ERROR,
+					     "ERROR: probe %s registration error (rc %d): no symbol %s; is module %.*s loaded?",
+					     t[i].probe->pp, rc, t[i].symbol,
+					     (int)(strchr(t[i].symbol, ':') - t[i].symbol), t[i].symbol);
+			else
+				_stpx_report(STPX_MSG_ERROR,
+					     "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
 			return rc;
 		}
 		t[i].registered = 1;

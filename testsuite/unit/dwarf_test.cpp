@@ -24,6 +24,7 @@ namespace {
 const std::string kFixture = STAPX_DWARF_FIXTURE;
 const std::string kFixtureDw4 = STAPX_DWARF_FIXTURE_DW4;
 const std::string kFixtureNoDebug = STAPX_DWARF_FIXTURE_NODEBUG;
+const std::string kFixtureRel = STAPX_DWARF_FIXTURE_REL;
 const std::string kFixtureSource = std::string(STAPX_SOURCE_DIR) + "/testsuite/fixtures/dwarf_fixture.c";
 
 // One DebugInfo per fixture file for the whole run: opening is cheap, but
@@ -111,9 +112,10 @@ class Dwarf : public ::testing::TestWithParam<std::string> {
 };
 
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
-  return info.param == kFixtureDw4 ? "Dwarf4" : "Dwarf5";
+  return info.param == kFixtureDw4 ? "Dwarf4" : info.param == kFixtureRel ? "Relocatable" : "Dwarf5";
 }
-INSTANTIATE_TEST_SUITE_P(Fixture, Dwarf, ::testing::Values(kFixture, kFixtureDw4), param_name);
+// Relocatable: an ET_REL object, as a kernel module is.
+INSTANTIATE_TEST_SUITE_P(Fixture, Dwarf, ::testing::Values(kFixture, kFixtureDw4, kFixtureRel), param_name);
 
 // ---- opening ----
 
@@ -176,13 +178,29 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_consts", "fx_kinds", "fx_many",
-                                      "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_take_bits",
-                                      "fx_take_outer", "fx_use_opaque", "fx_void"}));
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_cold_path",
+                                      "fx_consts", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
+                                      "fx_small_sum", "fx_split", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
+                                      "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// A function split into hot and cold parts has DW_AT_ranges and no
+// DW_AT_low_pc: found at its symbol (the hot part's entry), with its
+// parameters; the cold part is no entry.
+TEST_P(Dwarf, SplitFunctionAtItsHotEntry) {
+  ASSERT_TRUE(di().symbol_address("fx_split.cold").has_value()) << "gcc did not split fx_split";
+  ProbeSite s = site("fx_split");
+  EXPECT_EQ(s.function, "fx_split");
+  EXPECT_EQ(std::optional<uint64_t>(s.addr), di().symbol_address("fx_split"));
+  ASSERT_EQ(s.params.size(), 2u);
+  EXPECT_EQ(s.params[0].name, "x");
+  EXPECT_EQ(s.params[1].name, "y");
+  EXPECT_EQ(to_string(s.params[0].loc), "reg5");
+  EXPECT_EQ(di().function_sites("fx_split*", false).size(), 1u);
 }
 
 TEST_P(Dwarf, CloneNamedBySymbol) {
@@ -209,20 +227,32 @@ TEST_P(Dwarf, CloneFoundBySourceName) {
   }
 }
 
-// Not implemented: DebugInfo::function_sites documents "plus each inlined
-// instance when `inlines` is set", but dwarf.cpp ignores the flag, so an
-// always-inlined function has no sites. fx_inlined_sq is inlined twice
-// into fx_calls_inline.
-TEST_P(Dwarf, DISABLED_InlinedInstances) {
+// fx_inlined_sq is inlined twice into fx_calls_inline: with `inlines`,
+// each instance is a site inside fx_calls_inline, at its own offset from
+// that symbol, not at the frame's entry.
+TEST_P(Dwarf, InlinedInstances) {
   std::vector<ProbeSite> sites = di().function_sites("fx_inlined_sq", true);
   ASSERT_EQ(sites.size(), 2u);
+  std::optional<uint64_t> outer = di().symbol_address("fx_calls_inline");
+  ASSERT_TRUE(outer.has_value());
   for (const ProbeSite& s : sites) {
     EXPECT_TRUE(s.inlined);
+    EXPECT_FALSE(s.at_entry);
     EXPECT_EQ(s.function, "fx_inlined_sq");
+    EXPECT_EQ(s.symbol, "fx_calls_inline");
+    EXPECT_EQ(s.addr, *outer + s.symbol_offset);
+    EXPECT_EQ(s.decl_line, source_line("fx_inlined_sq(int v)"));
     ASSERT_EQ(s.params.size(), 1u);
     EXPECT_EQ(s.params[0].name, "v");
+    EXPECT_EQ(s.params[0].type->to_string(), "int");
   }
+  EXPECT_NE(sites[0].addr, sites[1].addr);
   EXPECT_TRUE(di().function_sites("fx_inlined_sq", false).empty());
+  // A wildcard takes both kinds.
+  size_t inlined = 0, out_of_line = 0;
+  for (const ProbeSite& s : di().function_sites("fx_*", true)) ++(s.inlined ? inlined : out_of_line);
+  EXPECT_EQ(inlined, 2u);
+  EXPECT_EQ(out_of_line, di().function_sites("fx_*", false).size());
 }
 
 TEST_P(Dwarf, SymbolAddress) {

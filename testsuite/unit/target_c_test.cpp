@@ -105,14 +105,19 @@ class Compiled {
  public:
   // exprs: {function, expression}; each becomes stpx_N(c) (or, for a
   // string, stpx_N(c, buf)).
-  explicit Compiled(const std::vector<std::pair<std::string, std::string>>& exprs) {
+  explicit Compiled(const std::vector<std::pair<std::string, std::string>>& exprs) : Compiled(exprs, ExtraC{}) {}
+  // `extra`: more C after the prelude.
+  struct ExtraC {
+    std::string text;
+  };
+  Compiled(const std::vector<std::pair<std::string, std::string>>& exprs, const ExtraC& extra) {
     // Unique per process and object: ctest runs tests in parallel.
     static int serial = 0;
     std::string base = fmt::format("{}stapx_target_c_test_{}_{}", ::testing::TempDir(), getpid(), serial++);
     std::string c_file = base + ".c";
     so_ = base + ".so";
     std::ofstream out(c_file);
-    out << kPrelude;
+    out << kPrelude << extra.text;
     for (size_t i = 0; i < exprs.size(); ++i) {
       auto a = resolve(exprs[i].first, exprs[i].second);
       if (!a) continue;
@@ -150,6 +155,7 @@ class Compiled {
     }
     return f(&c);
   }
+  void* symbol(const std::string& name) { return handle_ ? dlsym(handle_, name.c_str()) : nullptr; }
   std::string string(size_t i, Context& c) {
     auto f = reinterpret_cast<const char* (*)(Context*, char*)>(dlsym(handle_, fmt::format("stpx_{}", i).c_str()));
     if (!f) {
@@ -291,6 +297,25 @@ TEST(TargetC, BadPointerIsAScriptErrorNamingTheLocation) {
   Context s{&regs, {}, nullptr};
   EXPECT_EQ(lib.string(1, s), "(null)");
   EXPECT_STREQ(s.error_loc, "$p->name");
+}
+
+// Strings in $var$ and $var$$ are escaped as stap's string_quoted does,
+// within MAXSTRINGLEN (64 here), never cutting an escape.
+TEST(TargetC, EscapedStrings) {
+  if (!have_cc()) GTEST_SKIP() << "no C compiler (cc)";
+  Compiled so({}, Compiled::ExtraC{"const char *esc(char *dst, const char *s) { return _stpx_escape(dst, s); }\n"});
+  ASSERT_EQ(so.error(), "");
+  auto esc = reinterpret_cast<const char* (*)(char*, const char*)>(so.symbol("esc"));
+  ASSERT_NE(esc, nullptr);
+  char buf[64];
+  EXPECT_STREQ(esc(buf, "rec-a-5"), "rec-a-5");
+  EXPECT_STREQ(esc(buf, ""), "");
+  EXPECT_STREQ(esc(buf, "I3\"\x11"), "I3\\\"\\021");
+  EXPECT_STREQ(esc(buf, "a\nb\tc\\d'e\x7f\xff"), "a\\nb\\tc\\\\d\\'e\\177\\377");
+  // 62 characters, then an escape that would end past byte 63: left out.
+  std::string long_in(62, 'x');
+  EXPECT_STREQ(esc(buf, (long_in + "\x01").c_str()), long_in.c_str());
+  EXPECT_STREQ(esc(buf, (long_in + "yz").c_str()), (long_in + "y").c_str());
 }
 
 }  // namespace

@@ -10,6 +10,9 @@ Debian kernel (fetched by fetch-kernel) and a busybox initramfs built here:
 /init mounts proc, sysfs, devtmpfs and debugfs, then runs the jobs in order,
 each as `cd /t/NAME && stapx-run ARGS... MODULE.ko >stdout 2>stderr` under a
 watchdog (SIGINT after the job's timeout, SIGKILL 10 s later), and powers off.
+A job's `kmods` (e.g. the test fixture module) are insmod'ed before it and
+rmmod'ed after it; if one cannot be loaded the job does not run and ends
+with status 125 and "stapx-vm: insmod M failed: ..." on its stderr.
 
 Two serial ports keep test output apart from kernel messages:
   ttyS0  console (kernel messages, /init's own output) -> console.log
@@ -75,6 +78,7 @@ class Job:
     args: list = dataclasses.field(default_factory=list)   # stapx-run args before the module
     files: dict = dataclasses.field(default_factory=dict)  # guest file name -> host path
     timeout: float = DEFAULT_JOB_TIMEOUT
+    kmods: list = dataclasses.field(default_factory=list)  # guest files of `files` to insmod first, rmmod after
 
 
 @dataclasses.dataclass
@@ -214,15 +218,10 @@ send() { say "data $1"; base64 "$2" >&3; say "."; }
 # badlog FILE: does FILE hold a kernel problem?
 badlog() { grep -qF -f /tmp/badlog "$1"; }
 
-# runjob NAME TIMEOUT COMMAND...: run COMMAND in /t/NAME, report to ttyS1.
-runjob() {
-	name=$1 t=$2
-	shift 2
-	cd "/t/$name" || return
-	echo "<2>stapx-vm: begin job $name" >/dev/kmsg
-	dmesg -c >/dev/null
-	say "begin $name"
-	rm -f .pid .timeout .killed
+# runcmd TIMEOUT COMMAND...: run COMMAND under a watchdog; sets rc.
+runcmd() {
+	t=$1
+	shift
 	# Watchdog: SIGINT to stapx-run after $t s, SIGKILL to its session later.
 	(
 		sleep "$t"
@@ -243,6 +242,33 @@ runjob() {
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 	pid=$(cat .pid 2>/dev/null) && kill -KILL "-$pid" 2>/dev/null
+}
+
+# runjob NAME TIMEOUT COMMAND...: run COMMAND in /t/NAME, report to ttyS1.
+runjob() {
+	name=$1 t=$2
+	shift 2
+	cd "/t/$name" || return
+	echo "<2>stapx-vm: begin job $name" >/dev/kmsg
+	dmesg -c >/dev/null
+	say "begin $name"
+	rm -f .pid .timeout .killed
+	: >stdout
+	: >stderr
+	# Modules the job needs (.kmods): loaded first, else the job does not
+	# run (status 125); unloaded after it.
+	rc=
+	for k in $(cat .kmods 2>/dev/null); do
+		insmod "$k" 2>.insmod && continue
+		echo "stapx-vm: insmod $k failed: $(cat .insmod)" >stderr
+		rc=125
+		break
+	done
+	[ -z "$rc" ] && runcmd "$t" "$@"
+	for k in $(cat .kmods 2>/dev/null); do
+		k=${k##*/}
+		rmmod "${k%.ko}" 2>/dev/null
+	done
 	say "status $rc"
 	[ -e .timeout ] && say timeout
 	[ -e .killed ] && say killed
@@ -333,6 +359,8 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
         files[os.path.basename(j.module)] = j.module
         for gname, host in files.items():
             c.file(f"t/{j.name}/{gname}", read_job_file(host), 0o755)
+        if j.kmods:
+            c.file(f"t/{j.name}/.kmods", "".join(k + "\n" for k in j.kmods).encode())
     c.file("init", make_init(jobs).encode(), 0o755)
     with open(out_path, "wb") as f:
         f.write(gzip.compress(c.data(), compresslevel=1))

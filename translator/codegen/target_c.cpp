@@ -82,7 +82,9 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
     for (size_t i = 0; i < access.parts.size(); ++i) {
       const TargetAccess& part = access.parts[i];
       if (part.is_string) {
-        stmts += fmt::format("const char *_p{} = {}; ", i, target_c_body(part, where, string_buf, in));
+        // Escaped, between the quotes the format has, as stap shows strings.
+        std::string read = target_c_body(part, where, string_buf, in);
+        stmts += fmt::format("const char *_p{} = _stpx_escape({}, {}); ", i, string_buf(), read);
         args += fmt::format(", _p{}", i);
       } else {
         stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c_body(part, where, string_buf, in));

@@ -4,8 +4,15 @@
 // the whole 600 MB of a kernel's DWARF for a named function. Types are
 // converted once per DIE; a struct declared but not defined in a unit is
 // looked up by name across units on demand.
+//
+// A kernel module (.ko, ET_REL) is opened through libdwfl, which lays its
+// sections out and applies the relocations of .debug_info and the other
+// debug sections; its symbol addresses then agree with DWARF's. The probe
+// is attached by "module:symbol", so those addresses never reach the
+// target.
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
@@ -27,8 +34,12 @@ bool has_wildcard(const std::string& s) { return s.find_first_of("*?[") != std::
 class DwarfInfo final : public DebugInfo, public TypeLoader {
  public:
   ~DwarfInfo() override {
-    if (dw_) dwarf_end(dw_);
-    if (elf_) elf_end(elf_);
+    if (dwfl_) {
+      dwfl_end(dwfl_);  // owns dw_ and elf_
+    } else {
+      if (dw_) dwarf_end(dw_);
+      if (elf_) elf_end(elf_);
+    }
     if (fd_ >= 0) close(fd_);
   }
 
@@ -45,12 +56,44 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
       error = path + " is not an ELF file";
       return false;
     }
+    GElf_Ehdr eh;
+    if (gelf_getehdr(elf_, &eh) && eh.e_type == ET_REL) return open_relocatable(error);
     dw_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
     if (!dw_) {
       error = path + " has no DWARF debug information";
       return false;
     }
     return true;
+  }
+
+  // A .ko: through libdwfl, for its relocations.
+  bool open_relocatable(std::string& error) {
+    elf_end(elf_);
+    elf_ = nullptr;
+    static const Dwfl_Callbacks callbacks = {
+        .find_elf = nullptr,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .section_address = dwfl_offline_section_address,
+        .debuginfo_path = nullptr,
+    };
+    dwfl_ = dwfl_begin(&callbacks);
+    if (!dwfl_) {
+      error = std::string("libdwfl: ") + dwfl_errmsg(-1);
+      return false;
+    }
+    // libdwfl takes the descriptor when it succeeds.
+    mod_ = dwfl_report_offline(dwfl_, "module", path_.c_str(), fd_);
+    if (mod_) fd_ = -1;
+    dwfl_report_end(dwfl_, nullptr, nullptr);
+    Dwarf_Addr bias = 0;
+    if (!mod_ || !(dw_ = dwfl_module_getdwarf(mod_, &bias))) {
+      error = path_ + " has no DWARF debug information" +
+              (mod_ ? "" : std::string(" (") + dwfl_errmsg(-1) + ")");
+      return false;
+    }
+    bias_ = bias;
+    elf_ = dwfl_module_getelf(mod_, &bias);
+    return elf_ != nullptr;
   }
 
   std::string source() const override { return "DWARF from " + path_; }
@@ -78,7 +121,14 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   };
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
-  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc);
+  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
+  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
+  // An inlined instance at `pc`, inside the out-of-line function `outer`.
+  ProbeSite make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc);
+  void inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out);
+  void walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
+                    const SiteFilter& filter, std::vector<ProbeSite>& out);
+  const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
   void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
@@ -90,6 +140,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   const DType* definition(int tag, const std::string& name);
 
   std::string path_;
+  Dwfl* dwfl_ = nullptr;  // a .ko: its module, and DWARF address + bias_ = symbol address
+  Dwfl_Module* mod_ = nullptr;
+  uint64_t bias_ = 0;
   int fd_ = -1;
   Elf* elf_ = nullptr;
   Dwarf* dw_ = nullptr;
@@ -97,6 +150,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   bool cfi_tried_ = false;
   bool symbols_loaded_ = false;
   std::vector<FuncSym> funcs_;
+  std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
   std::unordered_map<std::string, uint64_t> all_syms_;
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
@@ -107,6 +161,32 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
 void DwarfInfo::load_symbols() {
   if (symbols_loaded_) return;
   symbols_loaded_ = true;
+  if (mod_) {
+    // Section-relative values, placed where libdwfl laid the sections out;
+    // kept in DWARF's address space. A module's .init.text is freed once
+    // it has loaded, so its functions are no probe sites.
+    int n = dwfl_module_getsymtab(mod_);
+    size_t shstrndx = 0;
+    elf_getshdrstrndx(elf_, &shstrndx);
+    for (int i = 1; i < n; ++i) {
+      GElf_Sym s;
+      GElf_Addr addr;
+      GElf_Word shndx;
+      Elf* e = nullptr;
+      Dwarf_Addr b = 0;
+      const char* name = dwfl_module_getsym_info(mod_, i, &s, &addr, &shndx, &e, &b);
+      if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
+      addr -= bias_;
+      all_syms_.emplace(name, addr);
+      if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
+      GElf_Shdr sh;
+      Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
+      const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
+      if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
+      funcs_.push_back({name, addr});
+    }
+    return;
+  }
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf_, scn))) {
     GElf_Shdr sh;
@@ -127,10 +207,19 @@ void DwarfInfo::load_symbols() {
   }
 }
 
+// A function split by GCC into hot and cold parts (DW_AT_ranges, no
+// DW_AT_low_pc) is indexed by the start of each of its ranges: its symbol
+// is at one of them (the hot part's), "f.cold" at another.
 int index_fn_cb(Dwarf_Die* die, void* arg) {
   auto* index = static_cast<std::unordered_map<uint64_t, Dwarf_Off>*>(arg);
   Dwarf_Addr pc;
-  if (dwarf_entrypc(die, &pc) == 0) index->emplace(pc, dwarf_dieoffset(die));
+  if (dwarf_entrypc(die, &pc) == 0) {
+    index->emplace(pc, dwarf_dieoffset(die));
+    return DWARF_CB_OK;
+  }
+  Dwarf_Addr base, start, end;
+  for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &start, &end)) > 0;)
+    index->emplace(start, dwarf_dieoffset(die));
   return DWARF_CB_OK;
 }
 
@@ -138,11 +227,88 @@ int index_fn_cb(Dwarf_Die* die, void* arg) {
 // so that a pattern matching thousands of functions walks each unit once.
 bool DwarfInfo::find_subprogram(uint64_t addr, Dwarf_Die& out) {
   Dwarf_Die cu;
-  if (!dwarf_addrdie(dw_, addr, &cu)) return false;
+  if (mod_) {
+    // libdwfl also finds units that .debug_aranges leaves out.
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* d = dwfl_module_addrdie(mod_, addr + bias_, &bias);
+    if (!d) return false;
+    cu = *d;
+  } else if (!dwarf_addrdie(dw_, addr, &cu)) {
+    return false;
+  }
   auto [it, fresh] = unit_funcs_.try_emplace(dwarf_dieoffset(&cu));
   if (fresh) dwarf_getfuncs(&cu, index_fn_cb, &it->second, 0);
   auto fn = it->second.find(addr);
   return fn != it->second.end() && dwarf_offdie(dw_, fn->second, &out);
+}
+
+const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
+  if (by_addr_.empty()) {
+    for (const FuncSym& f : funcs_) by_addr_.push_back(&f);
+    // By address; among aliases, the first name in symbol-table order.
+    std::stable_sort(by_addr_.begin(), by_addr_.end(),
+                     [](const FuncSym* a, const FuncSym* b) { return a->addr < b->addr; });
+  }
+  auto it = std::upper_bound(by_addr_.begin(), by_addr_.end(), pc,
+                             [](uint64_t v, const FuncSym* f) { return v < f->addr; });
+  if (it == by_addr_.begin()) return nullptr;
+  uint64_t addr = (*--it)->addr;
+  while (it != by_addr_.begin() && (*(it - 1))->addr == addr) --it;
+  return *it;
+}
+
+// Inlined instances are found by walking every unit's DIE tree: there is
+// no index from a function to the places it was inlined into. (That reads
+// all of a vmlinux's DWARF; a module's is small.)
+void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out) {
+  bool wild = has_wildcard(pattern);
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu;
+    if (dwarf_offdie(dw_, off + hsize, &cu)) walk_inlines(cu, nullptr, pattern, wild, filter, out);
+    off = next;
+  }
+}
+
+void DwarfInfo::walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
+                             const SiteFilter& filter, std::vector<ProbeSite>& out) {
+  Dwarf_Die child;
+  if (dwarf_child(&scope, &child) != 0) return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_subprogram) {
+      // Only out-of-line code holds instances; an abstract (inline-only)
+      // definition has no address.
+      Dwarf_Addr lo;
+      Dwarf_Addr base, start, end;
+      if (dwarf_lowpc(&child, &lo) == 0 || dwarf_ranges(&child, 0, &base, &start, &end) > 0)
+        walk_inlines(child, &child, pattern, wild, filter, out);
+      continue;
+    }
+    if (!outer) continue;
+    if (tag == DW_TAG_inlined_subroutine) {
+      const char* name = dwarf_diename(&child);
+      Dwarf_Addr pc = 0;
+      bool has_pc = dwarf_entrypc(&child, &pc) == 0;
+      if (!has_pc) {
+        Dwarf_Addr base, start, end;
+        has_pc = dwarf_ranges(&child, 0, &base, &start, &end) > 0;
+        pc = start;
+      }
+      bool match = name && (wild ? fnmatch(pattern.c_str(), name, 0) == 0 : pattern == name);
+      if (match && has_pc && filter.file) {
+        const char* file = dwarf_decl_file(&child);
+        int line = 0;
+        dwarf_decl_line(&child, &line);
+        match = filter.file(file ? file : "", line);
+      }
+      if (match && has_pc) out.push_back(make_inline_site(child, *outer, pc));
+      walk_inlines(child, outer, pattern, wild, filter, out);
+    } else if (tag == DW_TAG_lexical_block) {
+      walk_inlines(child, outer, pattern, wild, filter, out);
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
 }
 
 // Calls f(DIE, symbol) for each out-of-line function whose name matches
@@ -186,10 +352,11 @@ void sort_sites(std::vector<ProbeSite>& sites) {
   });
 }
 
-std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool /*inlines*/,
+std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool inlines,
                                                  const SiteFilter& filter) {
   std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s, s.addr)); });
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
+  if (inlines) inline_sites(pattern, filter, sites);
   sort_sites(sites);
   return sites;
 }
@@ -224,7 +391,7 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
       if (!fresh) it->second = std::min<uint64_t>(it->second, addr);
     }
     for (const auto& [where, addr] : first) {
-      ProbeSite site = make_site(fn, s, addr);
+      ProbeSite site = make_site(fn, s, &fn, addr);
       site.decl_file = where.first;
       site.decl_line = where.second;
       sites.push_back(std::move(site));
@@ -249,7 +416,7 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     site.at_entry = addr == best->addr;
     return site;
   }
-  ProbeSite site = make_site(fn, *best, addr);
+  ProbeSite site = make_site(fn, *best, &fn, addr);
   Dwarf_Die cu;
   Dwarf_Line* l = dwarf_diecu(&fn, &cu, nullptr, nullptr) ? dwarf_getsrc_die(&cu, addr) : nullptr;
   if (l) {
@@ -287,8 +454,16 @@ std::optional<Variable> DwarfInfo::global_variable(const std::string& name,
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   if (!cfi_tried_) {
     cfi_tried_ = true;
-    cfi_ = dwarf_getcfi(dw_);
-    if (!cfi_) cfi_ = dwarf_getcfi_elf(elf_);
+    Dwarf_Addr bias = 0;
+    if (mod_) {
+      // Relocated; a .ko's CFI shares DWARF's addresses only with no bias.
+      cfi_ = dwfl_module_dwarf_cfi(mod_, &bias);
+      if (!cfi_ || bias != bias_) cfi_ = dwfl_module_eh_cfi(mod_, &bias);
+      if (cfi_ && bias != bias_) cfi_ = nullptr;
+    } else {
+      cfi_ = dwarf_getcfi(dw_);
+      if (!cfi_) cfi_ = dwarf_getcfi_elf(elf_);
+    }
   }
   if (!cfi_) return nullptr;
   Dwarf_Frame* frame = nullptr;
@@ -304,16 +479,29 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   return out;
 }
 
-// The site at `pc` in function `fn` (its entry when pc is the symbol's
-// address), with the variables in scope there.
-ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc) {
+ProbeSite DwarfInfo::make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc) {
+  const FuncSym* sym = symbol_at(pc);
+  FuncSym at{sym ? sym->name : "", sym ? sym->addr : pc};
+  ProbeSite site = make_site(inst, at, &outer, pc);
+  site.inlined = true;
+  site.symbol_offset = pc - at.addr;
+  return site;
+}
+
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) { return make_site(fn, sym, &fn, sym.addr); }
+
+// `fn`: the subprogram or inlined instance whose variables are read at
+// `pc`; `frame`: the out-of-line function that holds the frame base.
+ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc) {
   ProbeSite site;
   const char* name = dwarf_diename(&fn);
   site.function = name ? name : sym.name;
   site.symbol = sym.name;
   site.addr = pc;
   site.symbol_offset = pc - sym.addr;
-  site.at_entry = pc == sym.addr;
+  // An inlined instance is not the entry of the frame (DW_OP_entry_value
+  // would name the outer function's entry).
+  site.at_entry = frame == &fn && pc == sym.addr;
   if (const char* file = dwarf_decl_file(&fn)) site.decl_file = file;
   dwarf_decl_line(&fn, &site.decl_line);
   Dwarf_Attribute a;
@@ -324,7 +512,7 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc) {
   LocContext ctx;
   ctx.at_entry = site.at_entry;
   ctx.cfa = [this, pc] { return cfa_at(pc); };
-  Dwarf_Die fn_copy = fn;
+  Dwarf_Die fn_copy = *frame;
   ctx.frame_base = [this, fn_copy, pc]() mutable {
     Dwarf_Attribute fb;
     Location none;
@@ -339,6 +527,25 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, uint64_t pc) {
     return translate_location(ops, n, inner);
   };
   collect_vars(fn, pc, ctx, site, true);
+  if (frame != &fn) {
+    // An instance lists its parameters in any order; the abstract
+    // function's DIEs follow the declaration.
+    std::unordered_map<std::string, Dwarf_Off> order;
+    Dwarf_Die c;
+    if (dwarf_child(&fn, &c) == 0) {
+      do {
+        Dwarf_Attribute ao;
+        Dwarf_Die origin;
+        const char* n = dwarf_diename(&c);
+        if (dwarf_tag(&c) == DW_TAG_formal_parameter && n && dwarf_attr(&c, DW_AT_abstract_origin, &ao) &&
+            dwarf_formref_die(&ao, &origin))
+          order.emplace(n, dwarf_dieoffset(&origin));
+      } while (dwarf_siblingof(&c, &c) == 0);
+    }
+    std::stable_sort(site.params.begin(), site.params.end(), [&](const Variable& a, const Variable& b) {
+      return order[a.name] < order[b.name];
+    });
+  }
   return site;
 }
 

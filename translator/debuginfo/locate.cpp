@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include <fnmatch.h>
+
 #include <cstdlib>
+#include <filesystem>
 
 namespace stapx {
 
@@ -71,6 +74,60 @@ std::optional<std::string> find_btf(const std::string& release, const std::vecto
   struct utsname u;
   if (uname(&u) == 0 && release == u.release && is_file("/sys/kernel/btf/vmlinux")) return "/sys/kernel/btf/vmlinux";
   return std::nullopt;
+}
+
+namespace {
+
+std::string module_name(std::string s) {
+  for (char& c : s)
+    if (c == '-') c = '_';
+  return s;
+}
+
+// Adds DIR's modules matching `pattern` that `out` does not have yet.
+void scan_modules(const std::string& dir, const std::string& pattern, std::map<std::string, std::string>& out) {
+  namespace fs = std::filesystem;
+  auto consider = [&](const fs::path& p) {
+    if (p.extension() != ".ko") return;
+    std::string name = module_name(p.stem().string());
+    if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0 && !out.count(name) && is_file(p.string()))
+      out.emplace(name, p.string());
+  };
+  std::error_code ec;
+  if (fs::is_regular_file(dir, ec)) return consider(dir);
+  if (!fs::is_directory(dir, ec)) return;
+  std::map<std::string, std::string> here;  // sorted: the same pick every time
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".ko") continue;
+    std::string name = module_name(it->path().stem().string());
+    if (fnmatch(pattern.c_str(), name.c_str(), 0) != 0 || out.count(name)) continue;
+    // DIR/m.ko before DIR/sub/m.ko, then the shortest path.
+    auto [at, fresh] = here.emplace(name, it->path().string());
+    if (!fresh && it->path().string().size() < at->second.size()) at->second = it->path().string();
+  }
+  for (auto& [name, path] : here) consider(path);
+}
+
+}  // namespace
+
+std::map<std::string, std::string> find_modules(const std::string& release, const std::vector<std::string>& dirs,
+                                                const std::string& raw_pattern) {
+  std::string pattern = module_name(raw_pattern);
+  std::map<std::string, std::string> out;
+  std::vector<std::string> all = dirs;
+  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
+    std::string s = env;
+    for (size_t start = 0; start <= s.size();) {
+      size_t colon = s.find(':', start);
+      if (colon == std::string::npos) colon = s.size();
+      if (colon > start) all.push_back(s.substr(start, colon - start));
+      start = colon + 1;
+    }
+  }
+  all.push_back("/usr/lib/debug/lib/modules/" + release);
+  for (const auto& d : all) scan_modules(d, pattern, out);
+  return out;
 }
 
 std::string debuginfo_hint(const std::string& release) {

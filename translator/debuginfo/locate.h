@@ -3,6 +3,7 @@
 // or one the user points at with --debuginfo.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,14 @@ std::optional<std::string> find_vmlinux(const std::string& release,
 // `dirs` and $STAPX_DEBUGINFO, then /sys/kernel/btf/vmlinux when R is the
 // running kernel.
 std::optional<std::string> find_btf(const std::string& release, const std::vector<std::string>& dirs);
+
+// Kernel modules with debug information whose names match the fnmatch(3)
+// `pattern` ('-' and '_' are the same in module names, as for the kernel),
+// name -> path, from: each DIR of `dirs` and $STAPX_DEBUGINFO (DIR/m.ko,
+// or DIR/**/m.ko, or DIR itself when it is a .ko), then the system's
+// /usr/lib/debug/lib/modules/R/. The first directory that has a module wins.
+std::map<std::string, std::string> find_modules(const std::string& release, const std::vector<std::string>& dirs,
+                                                const std::string& pattern);
 
 // The hint printed when debug information is needed and missing.
 std::string debuginfo_hint(const std::string& release);

@@ -718,7 +718,18 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       }
       if (a->name == "cast" || a->name == "var") {
         if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
-        if (debug::DebugInfo* di = probe_ctx_.env->debuginfo(diags_, a->loc)) {
+        std::string module = a->name == "cast" ? cast_module(*a) : "";
+        debug::DebugInfo* di = nullptr;
+        if (module.empty()) {
+          di = probe_ctx_.env->debuginfo(diags_, a->loc);
+        } else if (module.find_first_of(":/<*?[") != std::string::npos) {
+          diags_.report(DiagId::SemUnsupported, a->args[2]->loc,
+                        "@cast into a list of modules, a path, a header or a wildcard");
+        } else {
+          auto found = probe_ctx_.env->module_debuginfo(module, diags_, a->args[2]->loc);
+          if (!found.empty()) di = found[0].second;
+        }
+        if (di) {
           std::optional<TargetAccess> access =
               a->name == "cast" ? resolve_cast(*a, *di, diags_) : resolve_var(*a, *di, diags_);
           if (access) {

@@ -45,8 +45,13 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
                                             DiagSink& diags);
 
 // @cast(ptr, "type"[, "module"])->field...: `ptr` (args[0]) read as a
-// pointer to the named type of the kernel's debug information.
+// pointer to the named type of `di`, the debug information of the kernel
+// or of the module that cast_module() names.
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
+
+// The module whose types @cast's third argument names; "" for the kernel
+// ("kernel", "kernel<header.h>", none, or not a string).
+std::string cast_module(const ast::AtOpExpr& a);
 
 // @var("name[@file]"[, "kernel"])->field...: a variable with static
 // storage, from the kernel's debug information.

@@ -1,6 +1,8 @@
 // $var->field[i] chains resolved against debug information: each step turns
 // "a value of type T computed like this" into the next, so the result is
 // one expression tree over registers and fault-checked memory reads.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "translator/elaborate/target_access.h"
@@ -115,8 +117,9 @@ void pretty(const Cur& cur, int depth, TargetAccess& out) {
         first = false;
         if (!m.name.empty()) add_literal(out, "." + m.name + "=");
         const DType* mt = m.type->strip();
+        // As stap: at depth 1 a char array member is an array too.
         bool aggregate = mt->kind == DType::Kind::Struct || mt->kind == DType::Kind::Union ||
-                         (mt->kind == DType::Kind::Array && !is_char_array(mt));
+                         (mt->kind == DType::Kind::Array && (!is_char_array(mt) || depth < 2));
         if (aggregate && depth < 2 && !m.name.empty()) {
           add_literal(out, mt->kind == DType::Kind::Array ? "[...]" : "{...}");
           continue;
@@ -391,7 +394,9 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
         cur.type = ty->target();
         ty = pointee;
       } else if (ty->kind == DType::Kind::Struct || ty->kind == DType::Kind::Union) {
-        if (!cur.lvalue) {
+        // A structure of up to 8 bytes may live in one register (passed
+        // by value); a larger one is spread over several.
+        if (!cur.lvalue && (ty->size() > 8 || ty->size() == 0)) {
           diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr, "a structure held in registers");
           return std::nullopt;
         }
@@ -414,8 +419,21 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
         return std::nullopt;
       }
       if (m->bit_size) {
+        if (!cur.lvalue) {
+          diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr,
+                       "a bitfield of a structure held in a register");
+          return std::nullopt;
+        }
         cur.bitfield = m;
         cur.bit_offset = bit_offset;
+      } else if (!cur.lvalue) {
+        // The member is some of the register's bits.
+        uint64_t width = std::min<uint64_t>(64, m->type->strip()->size() * 8);
+        if (!width || bit_offset + width > 64) {
+          diags.report(DiagId::SemTargetLocation, c.loc, ch.base, ch.addr, "a structure held in registers");
+          return std::nullopt;
+        }
+        cur.e = debug::loc_bits(cur.e, static_cast<unsigned>(bit_offset), static_cast<unsigned>(width), false);
       } else {
         cur.e = debug::loc_add(cur.e, static_cast<int64_t>(bit_offset / 8));
       }
@@ -459,6 +477,14 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
   if (!ch.pretty.empty()) {
     TargetAccess out;
     out.is_pretty = true;
+    // A pointer to a structure shows the structure, as stap's $p$ does.
+    const DType* ty = cur.type->strip();
+    const DType* pointee = ty->kind == DType::Kind::Pointer && ty->target() ? ty->target()->strip() : nullptr;
+    if (!cur.bitfield && pointee && (pointee->kind == DType::Kind::Struct || pointee->kind == DType::Kind::Union)) {
+      cur.e = scalar_value(cur);
+      cur.lvalue = true;
+      cur.type = ty->target();
+    }
     pretty(cur, ch.pretty == "$$" ? 2 : 1, out);
     return out;
   }
@@ -509,6 +535,15 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
 
 }  // namespace
 
+std::string cast_module(const ast::AtOpExpr& a) {
+  if (a.args.size() != 3 || a.args[2]->kind != ast::ExprKind::String) return "";
+  const std::string& m = static_cast<const ast::StringLit*>(a.args[2])->value;
+  // "kernel<linux/fs.h>": the header only says where stap would compile
+  // the type from; the kernel's own debug information has it.
+  if (m.rfind("kernel", 0) == 0 && (m.size() == 6 || m[6] == '<')) return "";
+  return m;
+}
+
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
       (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
@@ -516,16 +551,10 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
     return std::nullopt;
   }
   const std::string& type_name = static_cast<const ast::StringLit*>(a.args[1])->value;
-  std::string module = a.args.size() == 3 ? static_cast<const ast::StringLit*>(a.args[2])->value : "kernel";
-  // "kernel<linux/fs.h>": the header only says where stap would compile
-  // the type from; the kernel's own debug information has it.
-  if (module.rfind("kernel", 0) != 0 || (module.size() > 6 && module[6] != '<')) {
-    diags.report(DiagId::SemUnsupported, a.args[2]->loc, "@cast into a module's types");
-    return std::nullopt;
-  }
+  std::string module = cast_module(a);
   const DType* type = di.find_type(type_name);
   if (!type) {
-    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, "kernel");
+    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, module.empty() ? "kernel" : module);
     return std::nullopt;
   }
   Cur cur;

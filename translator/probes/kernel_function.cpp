@@ -1,14 +1,19 @@
-// kernel.function("pattern") with .call and .return: probes on the entry of
-// each kernel function the pattern names, resolved through the target's
-// debug information (DWARF), so that handlers can read the function's
-// parameters ($var). Each matched function becomes one kprobe (or
-// kretprobe) attached by symbol and offset, which survives KASLR.
+// kernel.function("pattern") and module("m").function("pattern"), with
+// .call and .return: probes on the entry of each function the pattern
+// names, resolved through the debug information (DWARF) of the kernel or of
+// the module, so that handlers can read the function's parameters ($var).
+// Each matched function becomes one kprobe (or kretprobe) attached by
+// symbol and offset, which survives KASLR; a module's function by
+// "module:symbol", which the kernel resolves in the loaded module.
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
 #include "translator/probes/source_spec.h"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -18,13 +23,14 @@ namespace {
 
 class KernelFunctionFamily : public ProbeFamily {
  public:
-  const char* name() const override { return "kernel.function"; }
+  explicit KernelFunctionFamily(bool module) : module_(module) {}
+  const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
   // Syntax only; expand() does the work.
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     std::string pattern;
-    bool ret = false;
-    if (!parse(point, pattern, ret, diags)) return owns(point);
+    Suffix suffix = Suffix::None;
+    if (!parse(point, pattern, suffix, diags)) return owns(point);
     (void)spec;
     return true;
   }
@@ -33,15 +39,18 @@ class KernelFunctionFamily : public ProbeFamily {
               std::vector<ProbeSpec>& out, DiagSink& diags) const override {
     if (!owns(point)) return false;
     std::string pattern;
-    bool ret = false;
-    if (!parse(point, pattern, ret, diags)) return true;
-    debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
-    if (!di) return true;
+    Suffix suffix = Suffix::None;
+    if (!parse(point, pattern, suffix, diags)) return true;
+    bool ret = suffix == Suffix::Return;
+    // As stap: .inline names only inlined instances, .call and .return only
+    // out-of-line functions. Without a suffix stap takes both; here only
+    // out-of-line ones (finding inlined instances reads all the DWARF).
+    bool inlines = suffix == Suffix::Inline;
+    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : "";
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
-      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, "kernel.function",
-                   "\"function[@file[:line]]\"");
+      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, name(), "\"function[@file[:line]]\"");
       return true;
     }
     debug::SiteFilter filter;
@@ -49,71 +58,122 @@ class KernelFunctionFamily : public ProbeFamily {
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
       };
-    std::vector<debug::ProbeSite> sites = di->function_sites(where.function, false, filter);
-    if (sites.empty()) {
-      if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
+    // The kernel, or each module the module pattern names.
+    std::vector<std::pair<std::string, debug::DebugInfo*>> scopes;
+    if (!ctx.env) return true;
+    if (module_) {
+      const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
+      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
+      if (scopes.empty()) return true;
+    } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
+      scopes.emplace_back("", di);
+    } else {
       return true;
     }
-    for (debug::ProbeSite& site : sites) {
-      ProbeSpec spec = tmpl;
-      spec.family = this;
-      spec.symbol = site.symbol;
-      spec.offset = site.symbol_offset;
-      spec.is_return = ret;
-      // stap's form names the source; BTF knows none.
-      spec.pp = site.decl_file.empty()
-                    ? fmt::format("kernel.function(\"{}\"){}", site.function, ret ? ".return" : "")
-                    : fmt::format("kernel.function(\"{}@{}:{}\"){}", site.function, site.decl_file,
-                                  site.decl_line, ret ? ".return" : "");
-      spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
-      out.push_back(std::move(spec));
+    size_t before = out.size();
+    // Instances inlined into kernel code that cannot be probed (the kprobe
+    // blacklist, noinstr and entry code) are left out, with a warning.
+    const KernelSymbols* syms = inlines && !module_ && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+    std::vector<std::string> excluded;
+    for (auto& [mod, di] : scopes) {
+      std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
+      for (debug::ProbeSite& site : sites) {
+        if (site.inlined != inlines) continue;
+        if (syms) {
+          const KernelFunction* f = syms->find(site.symbol);
+          if (!f || !f->unprobeable.empty()) {
+            std::string why = f ? f->unprobeable : "not a kernel function symbol";
+            std::string entry = site.function + " in " + site.symbol + " (" + why + ")";
+            if (std::find(excluded.begin(), excluded.end(), entry) == excluded.end()) excluded.push_back(entry);
+            continue;
+          }
+        }
+        ProbeSpec spec = tmpl;
+        spec.family = this;
+        spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
+        spec.offset = site.symbol_offset;
+        spec.is_return = ret;
+        // stap's form names the source; BTF knows none.
+        std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
+        spec.pp = site.decl_file.empty()
+                      ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
+                      : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
+                                    site.decl_line, suffix_text);
+        spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
+        out.push_back(std::move(spec));
+      }
     }
+    if (!excluded.empty()) {
+      std::string names;
+      for (size_t i = 0; i < excluded.size() && i < 5; ++i) names += (i ? ", " : "") + excluded[i];
+      if (excluded.size() > 5) names += fmt::format(", and {} more", excluded.size() - 5);
+      diags.report(DiagId::WarnUnprobeable, point.components[1].arg->loc, excluded.size(), pattern, names);
+    }
+    if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
     return true;
   }
 
   std::vector<std::string> point_types() const override {
-    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return"};
+    if (module_)
+      return {"module(string).function(string)", "module(string).function(string).call",
+              "module(string).function(string).return", "module(string).function(string).inline"};
+    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
+            "kernel.function(string).inline"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_table(w, probes, "_stpx_kfuncs");
+    emit_kprobe_table(w, probes, table());
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_arm(w, probes, "_stpx_kfuncs");
+    emit_kprobe_arm(w, probes, table());
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_disarm(w, probes, "_stpx_kfuncs");
+    emit_kprobe_disarm(w, probes, table());
   }
 
  private:
-  static bool owns(const ast::ProbePoint& point) {
+  bool module_;
+
+  const char* table() const { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
+
+  bool owns(const ast::ProbePoint& point) const {
     const auto& c = point.components;
-    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "function";
+    if (c.size() < 2 || c[1].name != "function") return false;
+    return module_ ? c[0].name == "module" && c[0].arg : c[0].name == "kernel" && !c[0].arg;
   }
 
-  // kernel.function("pattern")[.call|.return]
-  static bool parse(const ast::ProbePoint& point, std::string& pattern, bool& ret, DiagSink& diags) {
+  // kernel.function("pattern")[.call|.return], module("m").function(...)
+  enum class Suffix { None, Call, Return, Inline };
+
+  bool parse(const ast::ProbePoint& point, std::string& pattern, Suffix& suffix, DiagSink& diags) const {
     if (!owns(point)) return false;
     const auto& c = point.components;
+    if (module_ && (c[0].arg->kind != ast::ExprKind::String ||
+                    static_cast<const ast::StringLit*>(c[0].arg)->value.empty())) {
+      diags.report(DiagId::SemProbeArg, c[0].loc, "module", "a module name string");
+      return false;
+    }
     if (!c[1].arg || c[1].arg->kind != ast::ExprKind::String) {
-      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.function", "a function name string");
+      diags.report(DiagId::SemProbeArg, c[1].loc, name(), "a function name string");
       return false;
     }
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
     for (size_t i = 2; i < c.size(); ++i) {
-      if (c[i].arg || (c[i].name != "call" && c[i].name != "return") || i != 2) {
-        if (!c[i].arg && (c[i].name == "inline" || c[i].name == "exported" || c[i].name == "label" ||
+      if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline") || i != 2) {
+        if (!c[i].arg && (c[i].name == "exported" || c[i].name == "label" ||
                           c[i].name == "callee" || c[i].name == "callees"))
-          diags.report(DiagId::SemUnsupported, c[i].loc, "kernel.function(...)." + c[i].name);
+          diags.report(DiagId::SemUnsupported, c[i].loc,
+                       std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
         else
           diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       "expected kernel.function(\"name\"), .call or .return");
+                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return or .inline"
+                               : "expected kernel.function(\"name\"), .call, .return or .inline");
         return false;
       }
-      ret = c[i].name == "return";
+      suffix = c[i].name == "return" ? Suffix::Return : c[i].name == "inline" ? Suffix::Inline : Suffix::Call;
     }
     if (pattern.empty()) {
-      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kernel.function", "a function name");
+      diags.report(DiagId::SemProbeArg, c[1].arg->loc, name(), "a function name");
       return false;
     }
     return true;
@@ -123,7 +183,12 @@ class KernelFunctionFamily : public ProbeFamily {
 }  // namespace
 
 const ProbeFamily& kernel_function_family() {
-  static const KernelFunctionFamily f;
+  static const KernelFunctionFamily f(false);
+  return f;
+}
+
+const ProbeFamily& module_function_family() {
+  static const KernelFunctionFamily f(true);
   return f;
 }
 

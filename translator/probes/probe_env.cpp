@@ -38,6 +38,34 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
   return debuginfo_.get();
 }
 
+std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginfo(const std::string& pattern,
+                                                                                   DiagSink& diags, SourceLoc loc,
+                                                                                   bool optional) {
+  std::vector<std::pair<std::string, debug::DebugInfo*>> out;
+  std::map<std::string, std::string> found = find_modules(release_, dirs_, pattern);
+  if (found.empty()) {
+    if (optional) return out;
+    diags.report(DiagId::SemNoModuleDebuginfo, loc, pattern,
+                 "point --debuginfo at a directory holding " + pattern + ".ko built with -g" +
+                     " (or install linux-image-" + release_ + "-dbg for the kernel's own modules)");
+    return out;
+  }
+  for (const auto& [name, path] : found) {
+    auto it = modules_.find(path);
+    if (it == modules_.end()) {
+      std::string error;
+      it = modules_.emplace(path, debug::open_dwarf(path, error)).first;
+      if (!it->second) {
+        diags.report(DiagId::SemNoModuleDebuginfo, loc, name, error + "; build it with -g (ccflags-y += -g)");
+        continue;
+      }
+      if (verbose_ >= 1) std::cerr << "Debug information for module " << name << ": " << it->second->source() << "\n";
+    }
+    if (it->second) out.emplace_back(name, it->second.get());
+  }
+  return out;
+}
+
 debug::DebugInfo* ProbeEnv::btf(DiagSink& diags, SourceLoc loc) {
   if (debuginfo_is_btf_) return debuginfo_.get();
   if (!btf_tried_) {

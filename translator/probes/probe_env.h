@@ -2,6 +2,7 @@
 // points: its release and, opened on first use, its debug information.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,13 @@ class ProbeEnv {
   // The target kernel's debug information; null after reporting, once, at
   // `loc` why there is none.
   debug::DebugInfo* debuginfo(DiagSink& diags, SourceLoc loc);
+  // The debug information of each kernel module whose name matches the
+  // fnmatch(3) `pattern`, by module name, opened on first use; empty after
+  // reporting at `loc` why (no module found, or one cannot be read), unless
+  // `optional` (a probe point marked '?' or '!').
+  std::vector<std::pair<std::string, debug::DebugInfo*>> module_debuginfo(const std::string& pattern,
+                                                                           DiagSink& diags, SourceLoc loc,
+                                                                           bool optional = false);
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
@@ -41,6 +49,7 @@ class ProbeEnv {
   bool btf_tried_ = false;
   bool debuginfo_is_btf_ = false;
   std::unique_ptr<debug::DebugInfo> btf_;
+  std::map<std::string, std::unique_ptr<debug::DebugInfo>> modules_;  // by path
 };
 
 }  // namespace stapx
