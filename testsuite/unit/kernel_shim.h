@@ -28,6 +28,7 @@ typedef uint64_t u64;
 #define GFP_KERNEL 0
 #define __percpu
 #define notrace
+#define NOKPROBE_SYMBOL(fn)
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))

@@ -11,6 +11,7 @@
 #include "frontend/ast.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/probe_family.h"
+#include "translator/regex/regex.h"
 
 namespace stapx {
 
@@ -26,6 +27,8 @@ struct Program {
   std::map<const ast::Expr*, TargetAccess> targets;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
+  // The DFA of every `=~`/`!~` pattern, by pattern text.
+  std::map<std::string, regex::Dfa> regexes;
 };
 
 }  // namespace stapx
