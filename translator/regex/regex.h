@@ -31,10 +31,10 @@ inline constexpr int kMaxRepeat = 1000;
 inline constexpr size_t kMaxNfaStates = 100000;
 
 struct Dfa {
-  uint8_t classes[256] = {};      // byte -> class
+  uint8_t classes[256] = {};  // byte -> class
   int nclasses = 0;
-  std::vector<uint16_t> trans;    // [state * nclasses + class] -> state
-  std::vector<uint8_t> flags;     // per state, kAccept*/kDead
+  std::vector<uint16_t> trans;  // [state * nclasses + class] -> state
+  std::vector<uint8_t> flags;   // per state, kAccept*/kDead
   size_t states() const { return flags.size(); }
 };
 
