@@ -129,8 +129,7 @@ class Parser {
   }
 
   int number() {
-    if (at_end()) fail(pos_, "unexpected end of regex");
-    if (!std::isdigit(static_cast<unsigned char>(peek()))) fail(pos_, "expected number");
+    if (at_end() || !std::isdigit(static_cast<unsigned char>(peek()))) fail(pos_, "expected number");
     long v = 0;
     while (!at_end() && std::isdigit(static_cast<unsigned char>(peek()))) {
       v = v * 10 + (peek() - '0');
