@@ -191,6 +191,9 @@ TEST(Regex, AutomatonSizeIsBounded) {
   err = compile("(a{1000}){1000}", dfa);
   ASSERT_TRUE(err);
   EXPECT_EQ(err->message, "regex too complex (its automaton would exceed 100000 NFA states)");
+  err = compile("(a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z){900}", dfa);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "regex too complex (its automaton takes too long to build)");
   EXPECT_FALSE(compile("a...........", dfa)) << "2^11 states fit";
   EXPECT_TRUE(stapx::regex::match(dfa, "xxa0123456789ab"));
   EXPECT_FALSE(stapx::regex::match(dfa, "xxa0123456789"));

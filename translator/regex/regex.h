@@ -29,6 +29,8 @@ inline constexpr size_t kMaxStates = 5000;
 // Bounds on the pattern's expansion before the DFA is built.
 inline constexpr int kMaxRepeat = 1000;
 inline constexpr size_t kMaxNfaStates = 100000;
+// ... and on the work of building the DFA (NFA states visited; about a second).
+inline constexpr uint64_t kMaxWork = 60'000'000;
 
 struct Dfa {
   uint8_t classes[256] = {};  // byte -> class

@@ -143,15 +143,24 @@ void byte_classes(const Nfa& nfa, Dfa& out, std::vector<std::vector<bool>>& set_
 }
 
 // The states reachable from `seeds` through epsilons, `^` edges when at the
-// start, and `$` edges when at the end; sorted.
-std::vector<int> closure(const Nfa& nfa, std::vector<int> seeds, bool at_start, bool at_end) {
-  std::vector<bool> seen(nfa.states.size(), false);
+// start, and `$` edges when at the end; sorted. `seen` is scratch space
+// sized like the NFA, marked with a fresh stamp per call.
+struct Seen {
+  std::vector<uint32_t> mark;
+  uint32_t stamp = 0;
+  uint64_t work = 0;  // NFA states visited, all calls together
+};
+
+std::vector<int> closure(const Nfa& nfa, std::vector<int> seeds, bool at_start, bool at_end, Seen& seen) {
+  if (seen.mark.size() != nfa.states.size()) seen.mark.assign(nfa.states.size(), 0);
+  const uint32_t stamp = ++seen.stamp;
   std::vector<int> out;
   while (!seeds.empty()) {
     int s = seeds.back();
     seeds.pop_back();
-    if (seen[s]) continue;
-    seen[s] = true;
+    if (seen.mark[s] == stamp) continue;
+    seen.mark[s] = stamp;
+    ++seen.work;
     out.push_back(s);
     const NfaState& st = nfa.states[s];
     seeds.insert(seeds.end(), st.eps.begin(), st.eps.end());
@@ -197,9 +206,10 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
   };
   // The initial state differs from the same set later only if `^` edges
   // remain to be taken from it (by `$^`, say).
-  std::vector<int> initial = closure(nfa, {whole.start}, true, false);
+  Seen seen;
+  std::vector<int> initial = closure(nfa, {whole.start}, true, false, seen);
   bool bol_left = false;
-  for (int s : closure(nfa, initial, true, true)) bol_left = bol_left || !nfa.states[s].bol.empty();
+  for (int s : closure(nfa, initial, true, true, seen)) bol_left = bol_left || !nfa.states[s].bol.empty();
   intern({initial, bol_left});
   for (size_t d = 0; d < todo.size(); ++d) {
     const auto [set, at_start] = todo[d];
@@ -207,7 +217,7 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
     bool has_bytes = false;
     for (int s : set) has_bytes = has_bytes || nfa.states[s].set >= 0;
     if (std::binary_search(set.begin(), set.end(), final_state)) flags |= kAcceptNow;
-    std::vector<int> at_end = closure(nfa, set, at_start, true);
+    std::vector<int> at_end = closure(nfa, set, at_start, true, seen);
     if (std::binary_search(at_end.begin(), at_end.end(), final_state)) flags |= kAcceptEnd;
     if (!flags && !has_bytes) flags |= kDead;
     out.flags.push_back(flags);
@@ -220,8 +230,10 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
           const NfaState& st = nfa.states[s];
           if (st.set >= 0 && set_has_class[st.set][c]) moved.push_back(st.next);
         }
-        auto id = intern({closure(nfa, std::move(moved), false, false), false});
+        auto id = intern({closure(nfa, std::move(moved), false, false, seen), false});
         if (!id) return too_big();
+        if (seen.work > kMaxWork)
+          return Error{0, "regex too complex (its automaton takes too long to build)"};
         target = *id;
       }
       out.trans.resize(todo.size() * nclasses);
