@@ -210,7 +210,16 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
   std::vector<int> initial = closure(nfa, {whole.start}, true, false, seen);
   bool bol_left = false;
   for (int s : closure(nfa, initial, true, true, seen)) bol_left = bol_left || !nfa.states[s].bol.empty();
-  intern({initial, bol_left});
+  // A set is kept by its states that matter later: those with a byte or
+  // `$` edge, and the final one (the rest were only passed through).
+  auto kernel = [&](std::vector<int> set) {
+    std::erase_if(set, [&](int s) {
+      const NfaState& st = nfa.states[s];
+      return st.set < 0 && st.eol.empty() && s != final_state;
+    });
+    return set;
+  };
+  intern({kernel(std::move(initial)), bol_left});
   for (size_t d = 0; d < todo.size(); ++d) {
     const auto [set, at_start] = todo[d];
     uint8_t flags = 0;
@@ -222,6 +231,7 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
     if (!flags && !has_bytes) flags |= kDead;
     out.flags.push_back(flags);
     out.trans.resize(todo.size() * nclasses);
+    std::map<std::vector<int>, uint16_t> by_moved;  // classes that lead alike
     for (size_t c = 0; c < nclasses; ++c) {
       uint16_t target = static_cast<uint16_t>(d);
       if (!(flags & (kAcceptNow | kDead))) {
@@ -230,11 +240,17 @@ std::optional<Error> compile(std::string_view pattern, Dfa& out) {
           const NfaState& st = nfa.states[s];
           if (st.set >= 0 && set_has_class[st.set][c]) moved.push_back(st.next);
         }
-        auto id = intern({closure(nfa, std::move(moved), false, false, seen), false});
-        if (!id) return too_big();
-        if (seen.work > kMaxWork)
-          return Error{0, "regex too complex (its automaton takes too long to build)"};
-        target = *id;
+        auto known = by_moved.find(moved);
+        if (known != by_moved.end()) {
+          target = known->second;
+        } else {
+          auto id = intern({kernel(closure(nfa, moved, false, false, seen)), false});
+          if (!id) return too_big();
+          if (seen.work > kMaxWork)
+            return Error{0, "regex too complex (its automaton takes too long to build)"};
+          target = *id;
+          by_moved.emplace(std::move(moved), target);
+        }
       }
       out.trans.resize(todo.size() * nclasses);
       out.trans[d * nclasses + c] = target;
