@@ -17,6 +17,7 @@
 #include "session.h"
 #include "map.c"
 #include "stat.c"
+#include "regex.c"
 #include "probes/kprobes.c"
 #include "probes/timers.c"
 #include "probes/tracepoints.c"

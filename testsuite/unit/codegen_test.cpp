@@ -53,5 +53,17 @@ TEST(Codegen, StringLocalsLiveInTheFrame) {
   EXPECT_NE(c.find("char t0[MAXSTRINGLEN];"), std::string::npos) << c;
 }
 
+TEST(Codegen, EachRegexIsEmittedOnceAsTables) {
+  std::string c = c_for(
+      "function f(s) { return s =~ \"^ab+$\" } "
+      "probe begin { x = f(\"abb\"); y = \"b\" !~ \"^ab+$\"; z = \"c\" =~ \"c\"; print(x, y, z) }");
+  EXPECT_NE(c.find("static const u8 _stpx_re_0_classes[256] = {"), std::string::npos) << c;
+  EXPECT_NE(c.find("static const struct _stpx_dfa _stpx_re_1 = {"), std::string::npos) << c;
+  EXPECT_EQ(c.find("_stpx_re_2"), std::string::npos) << "a pattern used twice has one table";
+  EXPECT_NE(c.find("((int64_t)_stpx_regex_match(&_stpx_re_0, "), std::string::npos) << c;
+  EXPECT_NE(c.find("((int64_t)!_stpx_regex_match(&_stpx_re_0, "), std::string::npos) << c;
+  EXPECT_LT(c.find("_stpx_re_0 = {"), c.find("_stpx_regex_match(&_stpx_re_0")) << "tables precede their uses";
+}
+
 }  // namespace
 }  // namespace stapx::test

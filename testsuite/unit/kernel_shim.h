@@ -35,6 +35,7 @@ typedef uint64_t u64;
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #endif
+#define NOKPROBE_SYMBOL(fn)
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))

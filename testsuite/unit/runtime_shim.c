@@ -1,5 +1,5 @@
 /*
- * runtime-c/map.c and stat.c compiled in user space over kernel_shim.h,
+ * runtime-c/map.c, stat.c and regex.c compiled in user space over kernel_shim.h,
  * with a few exported wrappers (runtime_shim.h) for the GoogleTest cases
  * in runtime_test.cpp.
  */
@@ -11,12 +11,20 @@ int shim_cpu;
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "map.c"
 #include "stat.c"
+#include "regex.c"
 
 #include "runtime_shim.h"
 
 struct _stpx_map *shim_map_alloc(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max)
 {
 	return _stpx_map_alloc(nkeys, types, val, max);
+}
+int64_t shim_regex_match(const unsigned char *classes, const uint16_t *trans, const unsigned char *flags,
+			 unsigned nclasses, const char *s)
+{
+	struct _stpx_dfa re = { .classes = classes, .trans = trans, .flags = flags, .nclasses = nclasses };
+
+	return _stpx_regex_match(&re, s);
 }
 void shim_map_free(struct _stpx_map *m) { _stpx_map_free(m); }
 void shim_map_wrap(struct _stpx_map *m) { m->wrap = true; }

@@ -119,6 +119,7 @@ class Codegen {
   // Declarations.
   void frame_struct(const Frame& f);
   void globals();
+  void regex_tables();
   void tables();
   std::string probe_flags(int index) const;
 
@@ -145,6 +146,7 @@ class Codegen {
   std::map<const ProbeDecl*, int> decl_index_;
   std::vector<const ProbeDecl*> decls_;  // in handler index order
   std::vector<const Symbol*> foreach_sites_;  // each foreach's array, by site number
+  std::map<std::string, int> regex_ids_;      // pattern -> its _stpx_re_N tables
 };
 
 std::string Codegen::where(SourceLoc loc) {
@@ -382,6 +384,12 @@ std::string Codegen::binary(const BinaryExpr* b) {
   if (b->op == Op::Concat)
     return fmt::format("({{ const char *{} = {}; const char *{} = {}; _stpx_concat({}, {}, {}); }})",
                        L, expr(b->lhs), R, expr(b->rhs), string_temp(), L, R);
+  if (b->op == Op::RegexMatch || b->op == Op::RegexNoMatch) {
+    const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
+    auto [it, fresh] = regex_ids_.emplace(pattern, static_cast<int>(regex_ids_.size()));
+    return fmt::format("((int64_t){}_stpx_regex_match(&_stpx_re_{}, {}))", b->op == Op::RegexNoMatch ? "!" : "",
+                       it->second, expr(b->lhs));
+  }
   bool strings = b->lhs->type == Type::String;
   std::string head = fmt::format("{0} {1} = {2}; {0} {3} = {4}; ", c_type(b->lhs->type), L,
                                  expr(b->lhs), R, expr(b->rhs));
@@ -1069,6 +1077,52 @@ std::string Codegen::probe_flags(int index) const {
   return f.empty() ? "0" : f;
 }
 
+// Each distinct pattern's DFA (translator/regex/regex.h) as the tables
+// runtime-c/regex.c walks.
+void Codegen::regex_tables() {
+  std::vector<const std::string*> by_id(regex_ids_.size());
+  for (const auto& [pattern, id] : regex_ids_) by_id[id] = &pattern;
+  for (size_t id = 0; id < by_id.size(); ++id) {
+    const regex::Dfa& dfa = prog_.regexes.at(*by_id[id]);
+    std::string comment = *by_id[id];
+    for (size_t p; (p = comment.find("*/")) != std::string::npos;) comment.replace(p, 2, "* /");
+    for (char& ch : comment)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+    out_.line("/* =~ {} */", c_string(comment));
+    {
+      auto b = out_.block(fmt::format("static const u8 _stpx_re_{}_classes[256] =", id), "};");
+      for (int row = 0; row < 256; row += 32) {
+        std::string line;
+        for (int i = row; i < row + 32; ++i) line += fmt::format("{},", dfa.classes[i]);
+        out_.line(line);
+      }
+    }
+    {
+      auto b = out_.block(fmt::format("static const u16 _stpx_re_{}_trans[{}] =", id, dfa.trans.size()), "};");
+      for (size_t s = 0; s < dfa.states(); ++s) {
+        std::string line;
+        for (int c = 0; c < dfa.nclasses; ++c) line += fmt::format("{},", dfa.trans[s * dfa.nclasses + c]);
+        out_.line(line);
+      }
+    }
+    {
+      auto b = out_.block(fmt::format("static const u8 _stpx_re_{}_flags[{}] =", id, dfa.states()), "};");
+      std::string line;
+      for (size_t s = 0; s < dfa.states(); ++s) {
+        line += fmt::format("{},", dfa.flags[s]);
+        if (s % 32 == 31 || s + 1 == dfa.states()) {
+          out_.line(line);
+          line.clear();
+        }
+      }
+    }
+    out_.line("static const struct _stpx_dfa _stpx_re_{0} = {{ .classes = _stpx_re_{0}_classes, .trans = "
+              "_stpx_re_{0}_trans, .flags = _stpx_re_{0}_flags, .nclasses = {1} }};",
+              id, dfa.nclasses);
+  }
+  if (!by_id.empty()) out_.blank();
+}
+
 void Codegen::tables() {
   // Lock sets, then the probe table (one entry per probe point).
   for (size_t index = 0; index < decls_.size(); ++index) {
@@ -1233,6 +1287,7 @@ std::string Codegen::run() {
       out_.line(e->code);
     }
   globals();
+  regex_tables();
   for (const FunctionDecl* f : prog_.functions)
     out_.line("static void _stpx_fn_{}(struct _stpx_context *c);", f->cname());
   out_.blank();

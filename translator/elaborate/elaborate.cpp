@@ -78,6 +78,7 @@ class Elaborator {
   // --- step 4 ---
   void infer_all();
   Type infer(Expr* e);
+  void compile_regex(const BinaryExpr* b);
   void infer_stmt(Stmt* s, FunctionDecl* fn);
   void unify(Expr* e, Type t);
   void unify_symbol(Symbol* sym, Type t, SourceLoc site);
@@ -1118,6 +1119,19 @@ void Elaborator::unify(Expr* e, Type t) {
     diags_.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(have));
 }
 
+// Compiles the pattern of `=~`/`!~` into the program's DFAs once per
+// pattern; a bad one is reported at its string (once per site).
+void Elaborator::compile_regex(const BinaryExpr* b) {
+  const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
+  if (prog_.regexes.count(pattern)) return;
+  regex::Dfa dfa;
+  if (auto err = regex::compile(pattern, dfa)) {
+    if (reported_.insert(b).second) diags_.report(DiagId::SemRegex, b->rhs->loc, err->pos, err->message);
+    return;
+  }
+  prog_.regexes.emplace(pattern, std::move(dfa));
+}
+
 Type Elaborator::infer(Expr* e) {
   Type t = Type::Unknown;
   switch (e->kind) {
@@ -1238,7 +1252,8 @@ Type Elaborator::infer(Expr* e) {
           break;
         case Op::RegexMatch:
         case Op::RegexNoMatch:
-          diags_.report(DiagId::SemUnsupported, b->op_loc, "regular expression matching");
+          unify(b->lhs, Type::String);
+          compile_regex(b);
           t = Type::Long;
           break;
         default:

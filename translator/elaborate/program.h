@@ -12,6 +12,7 @@
 #include "frontend/ast.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/probe_family.h"
+#include "translator/regex/regex.h"
 
 namespace stapx {
 
@@ -31,6 +32,8 @@ struct Program {
   std::optional<uint64_t> kaslr_anchor;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
+  // The DFA of every `=~`/`!~` pattern, by pattern text.
+  std::map<std::string, regex::Dfa> regexes;
 };
 
 }  // namespace stapx

@@ -1,0 +1,202 @@
+// The regular-expression compiler (translator/regex/) and the runtime's
+// matcher (runtime-c/regex.c, built in user space): patterns against
+// strings with fixed expected results (POSIX ERE, unanchored search), the
+// errors malformed patterns get, and the bound on the automaton's size.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "testsuite/unit/runtime_shim.h"
+#include "translator/regex/regex.h"
+
+namespace {
+
+using stapx::regex::compile;
+using stapx::regex::Dfa;
+
+struct Case {
+  const char* pattern;
+  const char* subject;
+  bool matches;
+};
+
+// Runs the DFA both through the C++ walker and the kernel C matcher.
+void expect_match(const Case& c) {
+  Dfa dfa;
+  auto err = compile(c.pattern, dfa);
+  ASSERT_FALSE(err) << c.pattern << ": " << err->message;
+  EXPECT_EQ(stapx::regex::match(dfa, c.subject), c.matches) << "'" << c.subject << "' =~ '" << c.pattern << "'";
+  EXPECT_EQ(shim_regex_match(dfa.classes, dfa.trans.data(), dfa.flags.data(), dfa.nclasses, c.subject),
+            c.matches ? 1 : 0)
+      << "runtime: '" << c.subject << "' =~ '" << c.pattern << "'";
+}
+
+TEST(Regex, LiteralsSearchAnywhere) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"abc", "abc", true},       {"abc", "xxabcxx", true}, {"abc", "ab", false},
+           {"abc", "abxabc", true},    {"abc", "aabbcc", false}, {"", "", true},
+           {"", "anything", true},     {"a", "", false},         {"aab", "aaab", true},
+           {"abab", "abaabab", true},  {"hello world", "say hello world!", true},
+       })
+    expect_match(c);
+}
+
+TEST(Regex, Anchors) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"^abc", "abcd", true},   {"^abc", "xabc", false}, {"abc$", "xabc", true},
+           {"abc$", "abcx", false},  {"^abc$", "abc", true},  {"^abc$", "abcabc", false},
+           {"^$", "", true},         {"^$", "a", false},      {"^", "x", true},
+           {"$", "", true},          {"a$b", "ab", false},    {"a^b", "ab", false},
+           {"(^a|b)c", "ac", true},  {"(^a|b)c", "xac", false}, {"(^a|b)c", "xbc", true},
+           {"x(a$|b)", "xa", true},  {"x(a$|b)", "xay", false}, {"x(a$|b)", "xby", true},
+           {"^(ab|cd)+$", "abcdab", true}, {"^(ab|cd)+$", "abcda", false},
+           {"$^", "", true},         {"$^", "a", false},
+       })
+    expect_match(c);
+}
+
+TEST(Regex, DotAndBrackets) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"a.c", "abc", true},          {"a.c", "ac", false},          {"a.c", "a\nc", true},
+           {"[abc]x", "bx", true},        {"[abc]x", "dx", false},       {"[a-f]+z", "xdeadbeefz", true},
+           {"[a-f]+z", "xgz", false},     {"[^a-f]", "abcdef", false},   {"[^a-f]", "abcdefg", true},
+           {"[]a]", "]", true},           {"[]a]", "b", false},          {"[^]a]", "]a", false},
+           {"[a-]", "-", true},           {"[-a]", "-", true},           {"[a-]", "b", false},
+           {"[0-9][0-9]*", "x42", true},  {"^[0-9]+$", "12a", false},    {"[.]", "a", false},
+           {"[.]", ".", true},            {"a\\.c", "abc", false},       {"a\\.c", "a.c", true},
+           {"\\\\", "a\\b", true},        {"\\*", "*", true},            {"\\(", "(", true},
+           {"\\n", "a\nb", true},         {"\\t", "a b", false},         {"[\\t]", "a\tb", true},
+           {"\\[x\\]", "[x]", true},      {"[[.a.]]", "a", true},        {"[[=b=]]", "abc", true},
+           {"\xc3\xa9", "caf\xc3\xa9", true},  {"[\x80-\xff]", "ascii", false}, {"[\x80-\xff]", "\xc3\xa9", true},
+       })
+    expect_match(c);
+}
+
+TEST(Regex, PosixClasses) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"^[[:alpha:]]+$", "Hello", true},   {"^[[:alpha:]]+$", "Hello1", false},
+           {"^[[:digit:]]+$", "0123", true},     {"[[:digit:]]", "abc", false},
+           {"^[[:alnum:]_]+$", "a_1Z", true},    {"^[[:alnum:]]+$", "a-1", false},
+           {"[[:space:]]", "a b", true},         {"[[:space:]]", "a\tb", true},
+           {"[[:space:]]", "ab", false},         {"^[[:upper:]]+$", "ABC", true},
+           {"^[[:upper:]]+$", "AbC", false},     {"^[[:lower:]]+$", "abc", true},
+           {"[[:punct:]]", "a,b", true},         {"[[:punct:]]", "ab c", false},
+           {"^0x[[:xdigit:]]+$", "0xdeadBEEF", true}, {"^0x[[:xdigit:]]+$", "0xg", false},
+           {"[[:blank:]]", "a\nb", false},       {"[[:cntrl:]]", "a\nb", true},
+           {"[^[:alpha:]]", "abc", false},       {"[^[:alpha:]]", "ab3", true},
+           {"[[:digit:]a-c]x", "bx", true},      {"[[:digit:]a-c]x", "7x", true},
+       })
+    expect_match(c);
+}
+
+TEST(Regex, AlternationAndGroups) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"cat|dog", "hotdog", true},    {"cat|dog", "cow", false},     {"^(cat|dog)s?$", "cats", true},
+           {"^(cat|dog)s?$", "cows", false}, {"a(b|c)d", "acd", true},     {"a(b|c)d", "aed", false},
+           {"a|", "xyz", true},            {"()", "", true},              {"x()y", "xy", true},
+           {"(a|b|c|d)e", "de", true},     {"((a|b)(c|d))+$", "xacbd", true}, {"((a|b)(c|d))+$", "acbde", false},
+           {")", "a)", true},              {"a)", "a", false},
+       })
+    expect_match(c);
+}
+
+TEST(Regex, Repeats) {
+  for (const Case& c : std::initializer_list<Case>{
+           {"ab*c", "ac", true},        {"ab*c", "abbbc", true},     {"ab+c", "ac", false},
+           {"ab+c", "abbc", true},      {"ab?c", "abbc", false},     {"ab?c", "ac", true},
+           {"^a{3}$", "aaa", true},     {"^a{3}$", "aa", false},     {"^a{3}$", "aaaa", false},
+           {"^a{2,}$", "a", false},     {"^a{2,}$", "aaaaa", true},  {"^a{2,3}$", "aaa", true},
+           {"^a{2,3}$", "aaaa", false}, {"^a{0}b$", "b", true},      {"^a{0,1}b$", "aab", false},
+           {"^(ab){2}$", "abab", true}, {"^(ab){2}$", "ab", false},  {"^x{2}{3}$", "xxxxxx", true},
+           {"^x{2}{3}$", "xxxxx", false}, {"a**", "", true},         {"^(a*)*$", "aaa", true},
+           {"^(a|ab)*c$", "abaabc", true}, {"^(a|ab)*c$", "abbc", false}, {"^(a+|b+)*$", "aabba", true},
+           {"^[0-9]{1,3}(\\.[0-9]{1,3}){3}$", "192.168.0.1", true},
+           {"^[0-9]{1,3}(\\.[0-9]{1,3}){3}$", "192.168.0", false},
+           {"^[0-9]{1,3}(\\.[0-9]{1,3}){3}$", "1922.168.0.1", false},
+       })
+    expect_match(c);
+}
+
+// The longest string a script holds is MAXSTRINGLEN - 1 bytes (128 in the
+// shim): the runtime looks no further, and neither does match() with a limit.
+TEST(Regex, StopsAtMaxStringLen) {
+  Dfa dfa;
+  ASSERT_FALSE(compile("x$", dfa));
+  std::string s(126, 'a');
+  s += "x";  // 127 bytes: x is the last byte a script string can hold
+  EXPECT_EQ(shim_regex_match(dfa.classes, dfa.trans.data(), dfa.flags.data(), dfa.nclasses, s.c_str()), 1);
+  s += "yz";
+  EXPECT_EQ(shim_regex_match(dfa.classes, dfa.trans.data(), dfa.flags.data(), dfa.nclasses, s.c_str()), 1)
+      << "bytes past MAXSTRINGLEN - 1 are not looked at";
+  EXPECT_TRUE(stapx::regex::match(dfa, s, 127));
+  EXPECT_FALSE(stapx::regex::match(dfa, s));
+}
+
+TEST(Regex, SmallAutomata) {
+  Dfa dfa;
+  ASSERT_FALSE(compile("abc", dfa));
+  EXPECT_EQ(dfa.nclasses, 4) << "a, b, c and everything else";
+  EXPECT_EQ(dfa.states(), 4u);
+  ASSERT_FALSE(compile("^abc", dfa));
+  EXPECT_EQ(dfa.states(), 5u) << "start, a, ab, abc, and the dead state";
+  EXPECT_EQ(dfa.flags[0] & stapx::regex::kDead, 0);
+}
+
+struct Bad {
+  const char* pattern;
+  size_t pos;
+  const char* message;
+};
+
+TEST(Regex, Errors) {
+  for (const Bad& b : std::initializer_list<Bad>{
+           {"(", 0, "expected ), found end of regex"},
+           {"a(b", 1, "expected ), found end of regex"},
+           {"[a", 0, "unclosed character class"},
+           {"[^", 0, "unclosed character class"},
+           {"*a", 0, "unexpected '*'"},
+           {"a|+b", 2, "unexpected '+'"},
+           {"(?a)", 1, "unexpected '?'"},
+           {"{", 0, "unexpected '{'"},
+           {"a{3", 3, "unexpected end of regex"},
+           {"a{", 2, "expected number"},
+           {"a{2,", 4, "unexpected end of regex"},
+           {"a{,3}", 2, "expected number"},
+           {"a{1,2,3}", 5, "expected }, found ,"},
+           {"a{3,2}", 1, "invalid repetition {3,2}: the minimum exceeds the maximum"},
+           {"a{99999}", 7, "99999 is too large (at most 1000)"},
+           {"a\\", 2, "unexpected end of regex"},
+           {"[[:foo:]]", 1, "unknown character class 'foo'"},
+           {"[[:alpha:]", 0, "unclosed character class"},
+           {"[[:alpha", 1, "unclosed character class '[:alpha'"},
+           {"[b-a]", 1, "inverted character range b-a"},
+           {"[a-[:digit:]]", 1, "character class used as a range endpoint"},
+           {"^*", 1, "postfix closure '*' applied to anchoring operator"},
+           {"x$+", 2, "postfix closure '+' applied to anchoring operator"},
+       }) {
+    Dfa dfa;
+    auto err = compile(b.pattern, dfa);
+    ASSERT_TRUE(err) << b.pattern;
+    EXPECT_EQ(err->message, b.message) << b.pattern;
+    EXPECT_EQ(err->pos, b.pos) << b.pattern;
+  }
+}
+
+TEST(Regex, AutomatonSizeIsBounded) {
+  Dfa dfa;
+  // "an a 13 bytes from the end" needs 2^13 states as a DFA.
+  auto err = compile("a.............", dfa);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "regex too complex (its automaton would exceed 5000 states)");
+  err = compile("(a{1000}){1000}", dfa);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "regex too complex (its automaton would exceed 100000 NFA states)");
+  err = compile("(a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z){900}", dfa);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "regex too complex (its automaton takes too long to build)");
+  EXPECT_FALSE(compile("a...........", dfa)) << "2^11 states fit";
+  EXPECT_TRUE(stapx::regex::match(dfa, "xxa0123456789ab"));
+  EXPECT_FALSE(stapx::regex::match(dfa, "xxa0123456789"));
+}
+
+}  // namespace
