@@ -18,8 +18,18 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
     if (fs::is_directory(p, ec)) out.push_back(p.string());
   };
   const std::string runtime_dir = facts.runtime == "kernel" ? "linux" : facts.runtime;
+  // stap's kernel-version subdirectories, most specific first: for
+  // 6.1.0-56-amd64, 6.1.0-56-amd64/, 6.1.0/ and 6.1/ before the directory itself.
+  std::vector<std::string> versions;
+  if (facts.kernel_vr != "0") versions.push_back(facts.kernel_vr);
+  if (facts.kernel_v != "0" && facts.kernel_v != facts.kernel_vr) versions.push_back(facts.kernel_v);
+  if (size_t dot = facts.kernel_v.find('.'); dot != std::string::npos) {
+    size_t second = facts.kernel_v.find('.', dot + 1);
+    if (second != std::string::npos) versions.push_back(facts.kernel_v.substr(0, second));
+  }
   for (const std::string& root : search_path) {
     fs::path r(root);
+    for (const std::string& v : versions) add(r / v);
     add(r);
     add(r / runtime_dir);
     add(r / facts.arch);

@@ -13,6 +13,9 @@
 
 namespace stapx {
 
+// The tapset directories of each search-path root that exist, in search
+// order: the kernel-version subdirectories (release, version, major.minor),
+// the root, then its runtime and architecture subdirectories.
 std::vector<std::string> library_dirs(const std::vector<std::string>& search_path,
                                       const PreprocessFacts& facts);
 

@@ -186,7 +186,12 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 	local_irq_save(flags);
 	c = this_cpu_read(_stpx_ctx);
 	if (_stpx_ctx_claim(c, p, regs, NULL, true)) {
+		/* @entry(expr) may call script functions, which count actions. */
+		c->actioncount = 0;
+		c->maxaction = MAXACTION;
+		c->at_entry = 1;
 		p->entry(c, saved + 1);
+		c->at_entry = 0;
 		if (!c->last_error)
 			saved[0] = 1;
 		_stpx_ctx_check_error(c);

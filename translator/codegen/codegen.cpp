@@ -1016,10 +1016,20 @@ void Codegen::entry_function(const ProbeDecl* p, int index) {
   if (it == prog_.entry_saves.end() || it->second.empty()) return;
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_entry_{}(struct _stpx_context *c, int64_t *saved)", index));
-  for (size_t i = 0; i < it->second.size(); ++i)
-    w.line("saved[{}] = {};", i,
-           target_c(it->second[i], where(p->loc),
-                    [] { return std::string("NULL"); }));
+  bool scripted = false;
+  for (const TargetAccess& save : it->second) scripted = scripted || save.entry_expr;
+  if (scripted) {  // script expressions use the probe's frame for temporaries
+    w.line("{} *l = &c->frames[0].{};", frame_->type, frame_->member);
+    w.line("enum { stpx_count_actions = 0 };");
+    w.line("(void)l;");
+  }
+  for (size_t i = 0; i < it->second.size(); ++i) {
+    const TargetAccess& save = it->second[i];
+    if (save.entry_expr)
+      w.line("saved[{}] = {};", i, expr(save.entry_expr));
+    else
+      w.line("saved[{}] = {};", i, target_c(save, where(p->loc), [] { return std::string("NULL"); }));
+  }
   w.line("return;");
   w.line("err: __attribute__((unused));");
   w.line("return;");

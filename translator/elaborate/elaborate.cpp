@@ -106,6 +106,12 @@ class Elaborator {
   Program& prog_;
   ProbeEnv own_env_;  // a bare target, when the caller gives none
   std::map<const ProbeDecl*, const ProbeSpec*> target_specs_;  // probes with debug sites
+  std::set<const ProbeDecl*> return_decls_;  // probes whose every point is a .return (kretprobe)
+  // @entry(expr) of script expressions: the pseudo-function their accesses
+  // were recorded on, checked once all functions are resolved.
+  std::vector<std::pair<AtOpExpr*, FunctionDecl*>> entry_exprs_;
+  bool in_entry_expr_ = false;
+  void check_entry_exprs();
   Arena& arena_;
   DiagSink& diags_;
   std::map<std::string, Symbol*> globals_;
@@ -443,8 +449,14 @@ void Elaborator::resolve_probes() {
       prog_.probes.push_back(std::move(spec));
     }
   }
-  for (const ProbeSpec& spec : prog_.probes)
+  std::map<const ProbeDecl*, bool> all_return;
+  for (const ProbeSpec& spec : prog_.probes) {
     if (spec.site) target_specs_.emplace(spec.decl, &spec);
+    auto [it, fresh] = all_return.try_emplace(spec.decl, spec.is_return);
+    if (!fresh) it->second = it->second && spec.is_return;
+  }
+  for (const auto& [decl, ret] : all_return)
+    if (ret) return_decls_.insert(decl);
 }
 
 // @defined($expr): 1 if the target expression resolves here, else 0;
@@ -507,14 +519,34 @@ void Elaborator::resolve_address_of(UnaryExpr* u, Scope& sc) {
 // @entry($expr): only in .return probes of debug-resolved functions, and
 // (for now) only around a target expression.
 void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
-  auto it = sc.probe ? target_specs_.find(sc.decl) : target_specs_.end();
-  if (it == target_specs_.end() || !it->second->is_return) {
+  if (!sc.probe || !return_decls_.count(sc.decl)) {
     diags_.report(DiagId::SemEntryContext, a->loc);
     return;
   }
-  if (a->args.size() != 1 || a->args[0]->kind != ExprKind::Target || !a->components.empty() ||
-      !a->pretty.empty()) {
-    diags_.report(DiagId::SemUnsupported, a->loc, "@entry of anything but a target variable");
+  if (a->args.size() != 1 || !a->components.empty() || !a->pretty.empty()) {
+    diags_.report(DiagId::SemEntryArgs, a->loc);
+    return;
+  }
+  auto it = target_specs_.find(sc.decl);
+  if (a->args[0]->kind != ExprKind::Target || it == target_specs_.end()) {
+    // A script expression, evaluated when the function is entered; what
+    // it touches is recorded apart, to check that it reads no global.
+    auto& pseudo = pseudo_fns_.emplace_back();
+    Scope entry = sc;
+    entry.fn = &pseudo;
+    in_entry_expr_ = true;
+    resolve_expr(a->args[0], entry);
+    in_entry_expr_ = false;
+    sc.fn->callees.insert(sc.fn->callees.end(), pseudo.callees.begin(), pseudo.callees.end());
+    std::vector<TargetAccess>& saves = prog_.entry_saves[sc.decl];
+    TargetAccess save;
+    save.entry_expr = a->args[0];
+    TargetAccess read;
+    read.entry_slot = static_cast<int>(saves.size());
+    saves.push_back(std::move(save));
+    prog_.targets[a] = std::move(read);
+    a->type = Type::Long;
+    entry_exprs_.emplace_back(a, &pseudo);
     return;
   }
   const ProbeSpec& spec = *it->second;
@@ -537,8 +569,10 @@ void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
     return;
   }
   const ProbeSpec& spec = *it->second;
+  // Inside @entry(expr) a parameter is read where it is at the entry.
+  bool ret = spec.is_return && !in_entry_expr_;
   std::optional<TargetAccess> access =
-      resolve_target(*t, *spec.site, spec.is_return, &prog_.entry_saves[sc.decl], diags_);
+      resolve_target(*t, *spec.site, ret, ret ? &prog_.entry_saves[sc.decl] : nullptr, diags_);
   if (!access) return;
   t->type = access->yields_string() ? Type::String : Type::Long;
   prog_.targets[t] = std::move(*access);
@@ -1137,6 +1171,12 @@ Type Elaborator::infer(Expr* e) {
   switch (e->kind) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry" && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
+        infer(a->args[0]);
+        unify(a->args[0], Type::Long);
+        t = Type::Long;
+        break;
+      }
       if (a->name == "entry" || a->name == "defined") {
         t = e->type;  // set when resolved
         break;
@@ -1905,6 +1945,27 @@ void Elaborator::apply_global_values(const std::vector<std::pair<std::string, st
   }
 }
 
+// @entry(expr) runs at the function's entry, where the probe holds no
+// lock on globals: the expression (and what it calls) may read none.
+void Elaborator::check_entry_exprs() {
+  for (auto [a, pseudo] : entry_exprs_) {
+    std::set<int> globals(pseudo->global_reads.begin(), pseudo->global_reads.end());
+    globals.insert(pseudo->global_writes.begin(), pseudo->global_writes.end());
+    std::set<FunctionDecl*> seen;
+    std::vector<FunctionDecl*> todo(pseudo->callees.begin(), pseudo->callees.end());
+    while (!todo.empty()) {
+      FunctionDecl* f = todo.back();
+      todo.pop_back();
+      if (!seen.insert(f).second) continue;
+      globals.insert(f->global_reads.begin(), f->global_reads.end());
+      globals.insert(f->global_writes.begin(), f->global_writes.end());
+      todo.insert(todo.end(), f->callees.begin(), f->callees.end());
+    }
+    if (!globals.empty())
+      diags_.report(DiagId::SemEntryGlobal, a->loc, prog_.globals.at(*globals.begin())->name);
+  }
+}
+
 // Static variables and @var are read at link-time addresses; the module
 // moves them as KASLR moved the kernel, measured on init_task.
 void Elaborator::relocate_link_addresses() {
@@ -1988,6 +2049,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
       diags_.report(DiagId::SemUnresolvedType, g->decl);
   }
   compute_access();
+  check_entry_exprs();
   relocate_link_addresses();
   if (!opts.keep_unused)
     std::erase_if(prog_.functions, [](FunctionDecl* f) { return !f->used; });

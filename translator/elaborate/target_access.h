@@ -21,6 +21,10 @@ struct TargetAccess {
   // A value saved when the function was entered (a parameter in a .return
   // probe, @entry(...)): its index among the probe's saved values.
   int entry_slot = -1;
+  // An entry save of @entry(expr) for a script expression (not a target
+  // variable): the module evaluates `entry_expr` when the function is
+  // entered. (Only in Program::entry_saves.)
+  const ast::Expr* entry_expr = nullptr;
   bool is_pretty = false;
   std::string format;
   std::vector<TargetAccess> parts;

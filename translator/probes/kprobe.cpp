@@ -3,6 +3,9 @@
 // name may be a glob ("vfs_*"), matched against the target kernel's symbol
 // table; functions the kernel won't kprobe are left out with a warning.
 #include <cctype>
+#include <set>
+
+#include <fmt/format.h>
 #include <map>
 
 #include "translator/debuginfo/kernel_symbols.h"
@@ -10,6 +13,7 @@
 #include "translator/codegen/cwriter.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
+#include "translator/probes/probe_env.h"
 
 namespace stapx {
 
@@ -29,6 +33,7 @@ class KprobeFamily : public ProbeFamily {
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     const auto& c = point.components;
     if (c.empty() || c[0].name != "kprobe") return false;
+    if (c.size() >= 2 && c[1].name == "module") return match_module(point, spec, diags);
     if (c.size() < 2 || c[1].name != "function" || c.size() > 3 ||
         (c.size() == 3 && c[2].name != "return")) {
       diags.report(DiagId::SemBadProbePoint, point.loc,
@@ -54,6 +59,7 @@ class KprobeFamily : public ProbeFamily {
               std::vector<ProbeSpec>& out, DiagSink& diags) const override {
     const auto& c = point.components;
     if (c.empty() || c[0].name != "kprobe") return false;
+    if (c.size() >= 2 && c[1].name == "module") return expand_module(point, base, ctx, out, diags);
     ProbeSpec spec = base;
     std::string pattern;
     if (c.size() >= 2 && c[1].arg && c[1].arg->kind == ast::ExprKind::String)
@@ -112,7 +118,8 @@ class KprobeFamily : public ProbeFamily {
   }
 
   std::vector<std::string> point_types() const override {
-    return {"kprobe.function(string)", "kprobe.function(string).return"};
+    return {"kprobe.function(string)", "kprobe.function(string).return", "kprobe.module(string).function(string)",
+            "kprobe.module(string).function(string).return"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -123,6 +130,66 @@ class KprobeFamily : public ProbeFamily {
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     emit_kprobe_disarm(w, probes, "_stpx_kprobes");
+  }
+ private:
+  // kprobe.module("m").function("f")[.return]: attached by "m:f", which the
+  // kernel resolves in the loaded module when the probe is armed.
+  bool match_module(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const {
+    const auto& c = point.components;
+    if (c.size() < 3 || c[2].name != "function" || c.size() > 4 || (c.size() == 4 && c[3].name != "return")) {
+      diags.report(DiagId::SemBadProbePoint, point.loc,
+                   "expected kprobe.module(\"m\").function(\"name\") or ....return");
+      return true;
+    }
+    for (size_t i : {1, 2}) {
+      if (!c[i].arg || c[i].arg->kind != ast::ExprKind::String) {
+        diags.report(DiagId::SemProbeArg, c[i].loc, "kprobe.module", i == 1 ? "a module name string" : "a function name string");
+        return true;
+      }
+    }
+    const std::string& mod = static_cast<const ast::StringLit*>(c[1].arg)->value;
+    const std::string& fn = static_cast<const ast::StringLit*>(c[2].arg)->value;
+    if (mod.empty() || mod.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                           std::string::npos) {
+      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.module", "a module name");
+      return true;
+    }
+    if (!valid_symbol(fn) && !is_symbol_pattern(fn)) {
+      diags.report(DiagId::SemProbeArg, c[2].arg->loc, "kprobe.module", "a function symbol name");
+      return true;
+    }
+    spec.symbol = mod + ":" + fn;
+    spec.is_return = c.size() == 4;
+    spec.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, fn, spec.is_return ? ".return" : "");
+    spec.family = this;
+    return true;
+  }
+
+  // A wildcard names the functions of the module's .ko (found as
+  // module("m").function finds it); an exact name is left to the kernel.
+  bool expand_module(const ast::ProbePoint& point, const ProbeSpec& base, const ProbeContext& ctx,
+                     std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    ProbeSpec spec = base;
+    if (!match_module(point, spec, diags) || !spec.family) return true;
+    const auto& c = point.components;
+    const std::string& mod = static_cast<const ast::StringLit*>(c[1].arg)->value;
+    const std::string& fn = static_cast<const ast::StringLit*>(c[2].arg)->value;
+    if (!is_symbol_pattern(fn)) {
+      out.push_back(std::move(spec));
+      return true;
+    }
+    if (!ctx.env) return true;
+    std::set<std::string> names;
+    for (auto& [m, di] : ctx.env->module_debuginfo(mod, diags, c[1].arg->loc, point.optional))
+      for (const debug::ProbeSite& site : di->function_sites(fn, false)) names.insert(site.symbol);
+    if (names.empty() && !point.optional) diags.report(DiagId::SemNoMatch, c[2].arg->loc);
+    for (const std::string& name : names) {
+      ProbeSpec one = spec;
+      one.symbol = mod + ":" + name;
+      one.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, name, one.is_return ? ".return" : "");
+      out.push_back(std::move(one));
+    }
+    return true;
   }
 };
 
