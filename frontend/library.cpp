@@ -2,6 +2,7 @@
 #include "frontend/library.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,6 +50,12 @@ std::vector<std::string> library_files(const std::vector<std::string>& dirs, std
     out.insert(out.end(), files.begin(), files.end());
   }
   return out;
+}
+
+std::string user_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/stapx";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stapx";
+  return {};
 }
 
 std::string read_text_file(const std::string& path) {

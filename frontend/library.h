@@ -23,6 +23,10 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
 // directory's files sorted by name, directories in order.
 std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext);
 
+// Where stapx keeps its per-user caches: $XDG_CACHE_HOME/stapx or
+// ~/.cache/stapx; empty when neither is set.
+std::string user_cache_dir();
+
 // A whole file as text; empty when it cannot be read.
 std::string read_text_file(const std::string& path);
 

@@ -43,6 +43,7 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/version.h>
 #ifdef CONFIG_DCACHE_WORD_ACCESS
 #include <asm/word-at-a-time.h>	/* map.c: string keys a word at a time */
 #endif

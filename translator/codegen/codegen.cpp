@@ -595,7 +595,7 @@ std::string Codegen::builtin(const CallExpr* c) {
       return to_string ? fmt::format("({{ {}(const char *){}; }})", stmts, t) : fmt::format("({{ {}}})", stmts);
     }
     case Builtin::Exit:
-      return "_stpx_request_exit()";
+      return "(_stpx_request_exit(), (int64_t)0)";  // a value: stap accepts `cond && exit()`
     case Builtin::None:
       break;
   }

@@ -5,6 +5,8 @@
 // ranges, retpoline/return thunks, and .init/.exit text freed after boot.
 #include "translator/debuginfo/kernel_symbols.h"
 
+#include "frontend/library.h"
+
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
@@ -63,12 +65,6 @@ std::string unprobeable_by_name(const std::string& name) {
       name == "__x86_return_thunk" || name.rfind("__pfx_", 0) == 0)
     return "a retpoline or return thunk";
   if (name.find(".cold") != std::string::npos) return "a .cold fragment";
-  return {};
-}
-
-std::string cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/stapx";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stapx";
   return {};
 }
 
@@ -234,7 +230,7 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
     *error = "cannot read " + path;
     return nullptr;
   }
-  std::string dir = cache_dir();
+  std::string dir = user_cache_dir();
   std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
                                                               std::to_string(st.st_size) + "|" +
                                                               std::to_string(st.st_mtim.tv_sec) + "." +

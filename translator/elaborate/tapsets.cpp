@@ -3,8 +3,12 @@
 #include "translator/elaborate/tapsets.h"
 
 #include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "frontend/lexer.h"
 #include "frontend/library.h"
@@ -151,11 +155,67 @@ Needs needs_of(const Script& script) {
 
 }  // namespace
 
+// The index of a tapset tree is cached (under user_cache_dir()) keyed by
+// every file's path, size and modification time: a changed, added or
+// removed file makes a new key.
+// Cache format: "stapx-tapset-index 1", then "F name\tpath" and
+// "A alias\tpath" lines.
+constexpr const char* kIndexMagic = "stapx-tapset-index 1";
+
 TapsetIndex::TapsetIndex(const std::vector<std::string>& dirs) {
-  for (const std::string& f : library_files(dirs, ".stp")) {
-    scan_file(f, functions_, aliases_);
-    ++files_;
+  std::vector<std::string> files = library_files(dirs, ".stp");
+  files_ = files.size();
+  std::string key;
+  for (const std::string& f : files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) != 0) continue;
+    key += f + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec) + "\n";
   }
+  std::string dir = user_cache_dir();
+  std::string cache = dir.empty() ? "" : dir + "/tapset-index-" + std::to_string(std::hash<std::string>{}(key)) + ".txt";
+  if (!cache.empty() && read_cache(cache)) return;
+  for (const std::string& f : files) scan_file(f, functions_, aliases_);
+  if (!cache.empty()) write_cache(cache);
+}
+
+bool TapsetIndex::read_cache(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != kIndexMagic) return false;
+  std::map<std::string, std::vector<std::string>> functions;
+  std::vector<std::pair<std::string, std::string>> aliases;
+  while (std::getline(in, line)) {
+    size_t tab = line.find('\t');
+    if (line.size() < 3 || line[1] != ' ' || tab == std::string::npos) return false;
+    std::string name = line.substr(2, tab - 2), path = line.substr(tab + 1);
+    if (line[0] == 'F')
+      functions[name].push_back(path);
+    else if (line[0] == 'A')
+      aliases.emplace_back(name, path);
+    else
+      return false;
+  }
+  functions_ = std::move(functions);
+  aliases_ = std::move(aliases);
+  return true;
+}
+
+void TapsetIndex::write_cache(const std::string& file) const {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
+  std::string tmp = file + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) return;
+    out << kIndexMagic << '\n';
+    for (const auto& [name, paths] : functions_)
+      for (const std::string& p : paths) out << "F " << name << '\t' << p << '\n';
+    for (const auto& [name, path] : aliases_) out << "A " << name << '\t' << path << '\n';
+    if (!out) return;
+  }
+  std::filesystem::rename(tmp, file, ec);  // atomic: readers see all or nothing
+  if (ec) std::filesystem::remove(tmp, ec);
 }
 
 std::vector<std::string> TapsetIndex::files_for_function(const std::string& name) const {

@@ -16,13 +16,17 @@ namespace stapx {
 
 class TapsetIndex {
  public:
-  // Scans the .stp files of `dirs` (as chosen by library_dirs).
+  // Scans the .stp files of `dirs` (as chosen by library_dirs), or reads
+  // the cached index of the same files.
   explicit TapsetIndex(const std::vector<std::string>& dirs);
   std::vector<std::string> files_for_function(const std::string& name) const;
   std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
   size_t size() const { return files_; }
 
  private:
+  bool read_cache(const std::string& file);
+  void write_cache(const std::string& file) const;
+
   std::map<std::string, std::vector<std::string>> functions_;
   std::vector<std::pair<std::string, std::string>> aliases_;  // dotted name, file
   size_t files_ = 0;
