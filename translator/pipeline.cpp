@@ -194,6 +194,7 @@ int run_pipeline(const Options& opts) {
   // Pass 2: elaborate.
   timer.mark();
   ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose, opts.prefer_btf);
+  env.keep_until_exit();
   // The target's function symbols, opened only if a probe point needs them:
   // the release's vmlinux (which also says what the kernel won't kprobe),
   // else its System.map, else /proc/kallsyms when the target is this kernel.

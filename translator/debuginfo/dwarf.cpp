@@ -108,9 +108,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   const DType* find_type(const std::string& name) override;
   std::optional<uint64_t> symbol_address(const std::string& name) override {
     load_symbols();
-    auto it = all_syms_.find(name);
-    if (it == all_syms_.end()) return std::nullopt;
-    return it->second;
+    for (const auto& [sym, addr] : all_syms_)  // rare (@var, KASLR): a scan beats hashing every name
+      if (name == sym) return addr;
+    return std::nullopt;
   }
 
  private:
@@ -151,7 +151,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   bool symbols_loaded_ = false;
   std::vector<FuncSym> funcs_;
   std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
-  std::unordered_map<std::string, uint64_t> all_syms_;
+  std::vector<std::pair<const char*, uint64_t>> all_syms_;  // names in the ELF string table
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
   std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
@@ -177,13 +177,13 @@ void DwarfInfo::load_symbols() {
       const char* name = dwfl_module_getsym_info(mod_, i, &s, &addr, &shndx, &e, &b);
       if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
       addr -= bias_;
-      all_syms_.emplace(name, addr);
+      all_syms_.emplace_back(name, addr);
       if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
       GElf_Shdr sh;
       Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
       const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
       if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
-      funcs_.push_back({name, addr});
+      funcs_.push_back({name, addr, s.st_size});
     }
     return;
   }
@@ -201,7 +201,7 @@ void DwarfInfo::load_symbols() {
       if (!gelf_getsym(data, static_cast<int>(i), &s)) continue;
       const char* name = elf_strptr(elf_, sh.sh_link, s.st_name);
       if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
-      all_syms_.emplace(name, s.st_value);
+      all_syms_.emplace_back(name, s.st_value);
       if (GELF_ST_TYPE(s.st_info) == STT_FUNC) funcs_.push_back({name, s.st_value, s.st_size});
     }
   }

@@ -18,6 +18,17 @@ class ProbeEnv {
   // `prefer_btf`: use BTF even where DWARF is installed (--btf).
   ProbeEnv(std::string release, std::vector<std::string> debuginfo_dirs, int verbose, bool prefer_btf = false)
       : release_(std::move(release)), dirs_(std::move(debuginfo_dirs)), verbose_(verbose), prefer_btf_(prefer_btf) {}
+  ProbeEnv(const ProbeEnv&) = delete;
+  ProbeEnv& operator=(const ProbeEnv&) = delete;
+  ~ProbeEnv() {
+    if (!keep_) return;
+    (void)debuginfo_.release();
+    (void)btf_.release();
+    for (auto& [path, m] : modules_) (void)m.release();
+  }
+  // Leaves the debug information to the process's exit: freeing libdw's
+  // bookkeeping for a 633 MB vmlinux costs a tenth of pass 2.
+  void keep_until_exit() { keep_ = true; }
 
   const std::string& release() const { return release_; }
   // The target kernel's debug information; null after reporting, once, at
@@ -44,6 +55,7 @@ class ProbeEnv {
   std::vector<std::string> dirs_;
   int verbose_ = 0;
   bool prefer_btf_ = false;
+  bool keep_ = false;
   bool tried_ = false;
   std::unique_ptr<debug::DebugInfo> debuginfo_;
   bool btf_tried_ = false;
