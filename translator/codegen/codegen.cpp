@@ -95,6 +95,9 @@ class Codegen {
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
   std::string inline_embedded(const CallExpr* c);
+  std::string script_line(SourceLoc code) const;
+  std::string resume_lines(const std::string& text) const;
+  static constexpr const char* kResume = "#line STAPX_RESUME";
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
@@ -939,11 +942,14 @@ void Codegen::embedded_function(const FunctionDecl* f, const Frame& frame) {
   w.line("#define STAP_PRINTF(...) _stpx_printf(c, __VA_ARGS__)");
   {
     auto body = w.block("");
+    std::string at = script_line(f->body->loc);
+    if (!at.empty()) w.raw(at);
     for (std::string_view rest = f->embedded_code; !rest.empty();) {
       size_t nl = rest.find('\n');
-      w.line(rest.substr(0, nl));
+      w.raw(rest.substr(0, nl));
       rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     }
+    if (!at.empty()) w.raw(kResume);
   }
   w.line("goto out;");
   w.line("err: __attribute__((unused));");
@@ -1294,7 +1300,10 @@ std::string Codegen::run() {
   for (const Script* script : prog_.scripts)
     for (const EmbeddedDecl* e : script->embedded) {
       out_.line("/* embedded C from {} */", sm_.describe(e->loc));
+      std::string at = script_line(e->loc);
+      if (!at.empty()) out_.line(at);
       out_.line(e->code);
+      if (!at.empty()) out_.line(kResume);
     }
   globals();
   regex_tables();
@@ -1306,7 +1315,44 @@ std::string Codegen::run() {
   tables();
   out_.blank();
   out_.line("#include \"runtime_tail.h\"");
-  return text + out_.str();
+  return resume_lines(text + out_.str());
+}
+
+// `#line` before embedded C names the script's line, so that the C
+// compiler reports errors in it against the script.
+std::string Codegen::script_line(SourceLoc code) const {
+  auto [at, expansion] = sm_.resolve(code);
+  (void)expansion;
+  if (!at.valid()) return "";
+  std::string name = sm_.file(at.file).name;
+  std::string quoted;
+  for (char ch : name) {
+    if (ch == '"' || ch == '\\') quoted += '\\';
+    quoted += ch;
+  }
+  return fmt::format("#line {} \"{}\"", sm_.line_col(code).line, quoted);
+}
+
+// After embedded C, the generated file's own numbering resumes: each
+// kResume marker becomes `#line N "MODULE.c"` with its real line number.
+std::string Codegen::resume_lines(const std::string& text) const {
+  std::string out;
+  out.reserve(text.size());
+  size_t line = 1;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string::npos ? text.size() : nl;
+    std::string_view ln(text.data() + pos, end - pos);
+    size_t tabs = ln.find_first_not_of('\t');
+    if (tabs != std::string_view::npos && ln.substr(tabs) == kResume)
+      out += fmt::format("#line {} \"{}.c\"", line + 1, opts_.module_name);
+    else
+      out += ln;
+    out += '\n';
+    ++line;
+    pos = end + 1;
+  }
+  return out;
 }
 
 }  // namespace

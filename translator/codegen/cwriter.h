@@ -35,6 +35,12 @@ class CWriter {
     out_ += '\n';
   }
   void blank() { out_ += '\n'; }
+  // A line as it is, without indentation (embedded C, whose columns the
+  // C compiler reports against the script).
+  void raw(std::string_view text) {
+    out_ += text;
+    out_ += '\n';
+  }
   // "head {" ... "}" + tail
   [[nodiscard]] Block block(std::string_view head, std::string close = "}") {
     line(std::string(head) + (head.empty() ? "{" : " {"));
