@@ -43,6 +43,7 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/timex.h>
 #include <linux/version.h>
 #ifdef CONFIG_DCACHE_WORD_ACCESS
 #include <asm/word-at-a-time.h>	/* map.c: string keys a word at a time */
@@ -75,6 +76,14 @@
 #endif
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100
+#endif
+/* At most THRESHOLD cycles in handlers per INTERVAL cycles on a CPU (about
+ * half of it), else the script is stopped; -DSTP_NO_OVERLOAD lifts it. */
+#ifndef STP_OVERLOAD_THRESHOLD
+#define STP_OVERLOAD_THRESHOLD 500000000ULL
+#endif
+#ifndef STP_OVERLOAD_INTERVAL
+#define STP_OVERLOAD_INTERVAL 1000000000ULL
 #endif
 #ifndef STPX_PRINT_BUF_SIZE
 #define STPX_PRINT_BUF_SIZE 8192

@@ -112,6 +112,41 @@ static void _stpx_count_skip(void)
 	}
 }
 
+#ifndef STP_NO_OVERLOAD
+/* This CPU's handler cycles in the current overload interval. */
+struct _stpx_overload {
+	cycles_t start;
+	cycles_t used;
+};
+static DEFINE_PER_CPU(struct _stpx_overload, _stpx_overload);
+
+/* Adds the cycles since t0 to this CPU's count; stops the script, once,
+ * when the count passes STP_OVERLOAD_THRESHOLD within an interval. */
+static __always_inline void _stpx_overload_account(cycles_t t0)
+{
+	static atomic_t reported = ATOMIC_INIT(0);
+	struct _stpx_overload *o = this_cpu_ptr(&_stpx_overload);
+	cycles_t now = get_cycles();
+
+	if (now - o->start > STP_OVERLOAD_INTERVAL) {
+		o->start = now;
+		o->used = 0;
+	}
+	o->used += now - t0;
+	if (unlikely(o->used > STP_OVERLOAD_THRESHOLD) && !atomic_xchg(&reported, 1)) {
+		_stpx_report(STPX_MSG_ERROR, "ERROR: probe overhead exceeded threshold");
+		atomic_inc(&_stpx_errors);
+		atomic_set(&_stpx_error_exit, 1);
+		_stpx_request_exit();
+	}
+}
+#define STPX_OVERLOAD_START() cycles_t _stpx_t0 = get_cycles()
+#define STPX_OVERLOAD_END() _stpx_overload_account(_stpx_t0)
+#else
+#define STPX_OVERLOAD_START() do { } while (0)
+#define STPX_OVERLOAD_END() do { } while (0)
+#endif
+
 /*
  * Claims this CPU's context c for a handler (interrupts or preemption
  * already off): false, with the hit counted as skipped, if a handler
@@ -231,7 +266,11 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 		_stpx_count_skip();
 		goto release;
 	}
-	proto->handler(c);
+	{
+		STPX_OVERLOAD_START();
+		proto->handler(c);
+		STPX_OVERLOAD_END();
+	}
 	_stpx_unlock(proto->locks, proto->nlocks);
 	if (proto->flags & STPX_PROBE_PRINTS)
 		_stpx_print_flush(c);
