@@ -42,6 +42,8 @@ const char kUsage[] =
     "  --suppress-handler-errors\n"
     "                 count run-time errors in handlers quietly instead of\n"
     "                 reporting them and exiting (no MAXERRORS/MAXSKIPPED exit)\n"
+    "  --suppress-time-limits\n"
+    "                 (with -g) no overload stop (STP_OVERLOAD_*) and no MAXACTION\n"
     "  --dump-functions, --dump-probe-aliases, --dump-probe-types\n"
     "                 list the library's functions, its probe aliases, or the probe\n"
     "                 point types stapx knows, then exit\n"
@@ -58,6 +60,7 @@ int fail(const std::string& msg) {
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   Options o;
+  bool suppress_time_limits = false;
   static const option long_opts[] = {{"help", no_argument, nullptr, 'h'},
                                      {"version", no_argument, nullptr, 'V'},
                                      {"vm", no_argument, nullptr, 1000},
@@ -67,6 +70,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"dump-functions", no_argument, nullptr, 1004},
                                      {"dump-probe-aliases", no_argument, nullptr, 1005},
                                      {"dump-probe-types", no_argument, nullptr, 1006},
+                                     {"suppress-time-limits", no_argument, nullptr, 1007},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -156,6 +160,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1004: o.dump = Options::Dump::Functions; break;
       case 1005: o.dump = Options::Dump::ProbeAliases; break;
       case 1006: o.dump = Options::Dump::ProbeTypes; break;
+      case 1007: suppress_time_limits = true; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;
@@ -192,6 +197,16 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     o.script_path = argv[i++];
   }
   for (; i < argc; ++i) o.script_args.push_back(argv[i]);
+  if (suppress_time_limits) {
+    if (!o.guru) {
+      exit_code = fail("--suppress-time-limits needs guru mode (-g)");
+      return std::nullopt;
+    }
+    // No overload stop, and as good as no MAXACTION.
+    o.defines.emplace_back("STP_NO_OVERLOAD", "1");
+    o.defines.emplace_back("MAXACTION", "1000000000000000000");
+    o.defines.emplace_back("MAXACTION_INTERRUPTIBLE", "1000000000000000000");
+  }
   if (!o.module_name.empty()) {
     bool ok = o.module_name.size() <= 55 &&
               o.module_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
