@@ -122,23 +122,30 @@ static DEFINE_PER_CPU(struct _stpx_overload, _stpx_overload);
 
 /* Adds the cycles since t0 to this CPU's count; stops the script, once,
  * when the count passes STP_OVERLOAD_THRESHOLD within an interval. */
-static __always_inline void _stpx_overload_account(cycles_t t0)
+static noinline void _stpx_overload_exceeded(void)
 {
 	static atomic_t reported = ATOMIC_INIT(0);
-	struct _stpx_overload *o = this_cpu_ptr(&_stpx_overload);
-	cycles_t now = get_cycles();
 
-	if (now - o->start > STP_OVERLOAD_INTERVAL) {
-		o->start = now;
-		o->used = 0;
+	if (atomic_xchg(&reported, 1))
+		return;
+	_stpx_report(STPX_MSG_ERROR, "ERROR: probe overhead exceeded threshold");
+	atomic_inc(&_stpx_errors);
+	atomic_set(&_stpx_error_exit, 1);
+	_stpx_request_exit();
+}
+
+static __always_inline void _stpx_overload_account(cycles_t t0)
+{
+	cycles_t now = get_cycles();
+	cycles_t used = __this_cpu_read(_stpx_overload.used) + (now - t0);
+
+	if (unlikely(now - __this_cpu_read(_stpx_overload.start) > STP_OVERLOAD_INTERVAL)) {
+		__this_cpu_write(_stpx_overload.start, now);
+		used = now - t0;
 	}
-	o->used += now - t0;
-	if (unlikely(o->used > STP_OVERLOAD_THRESHOLD) && !atomic_xchg(&reported, 1)) {
-		_stpx_report(STPX_MSG_ERROR, "ERROR: probe overhead exceeded threshold");
-		atomic_inc(&_stpx_errors);
-		atomic_set(&_stpx_error_exit, 1);
-		_stpx_request_exit();
-	}
+	__this_cpu_write(_stpx_overload.used, used);
+	if (unlikely(used > STP_OVERLOAD_THRESHOLD))
+		_stpx_overload_exceeded();
 }
 #define STPX_OVERLOAD_START() cycles_t _stpx_t0 = get_cycles()
 #define STPX_OVERLOAD_END() _stpx_overload_account(_stpx_t0)
