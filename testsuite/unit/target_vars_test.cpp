@@ -362,7 +362,11 @@ TEST(TargetVars, InvalidAccesses) {
   EXPECT_EQ(error("fx_take_outer", "$idx[0]"), "invalid access '[0]' vs. int");
   EXPECT_EQ(error("fx_take_bits", "$b->lo->x"), "invalid access '->x' vs. unsigned int");
   EXPECT_EQ(error("fx_take_bits", "$b->lo[1]"), "invalid access '[...]' vs. unsigned int");
-  EXPECT_EQ(error("fx_take_outer", "$p->longs[$idx]"), "an index into a target variable must be a number literal here");
+  // An index the script computes is a script value the access reads.
+  EXPECT_EQ(tree("fx_take_outer", "$p->longs[$idx]"), "derefs8((reg5+144)+(input0*8))");
+  EXPECT_EQ(Resolved("fx_take_outer", "$p->longs[$idx]").access->inputs.size(), 1u);
+  EXPECT_EQ(error("fx_take_outer", "$p->longs[$idx]", true),
+            "an index computed by the script in a value saved at function entry is not implemented in this stapx version");
   EXPECT_EQ(error("fx_use_opaque", "$nv->x"),
             "invalid access '->x' vs. struct fx_never (an incomplete type: no definition in the debug information)");
 }

@@ -88,6 +88,8 @@ class Elaborator {
   void check_expr(Expr* e);
   void compute_access();
   void mark_target_write(ast::TargetExpr* t, SourceLoc op);
+  void resolve_indices(std::vector<ast::TargetComponent>& components, Scope& sc);
+  void infer_indices(std::vector<ast::TargetComponent>& components);
   void relocate_link_addresses();
 
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
@@ -558,6 +560,13 @@ void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
   prog_.targets[a] = std::move(*access);
 }
 
+// $var[i], @cast(...)[i]: an index the script computes is an expression
+// of its own (a number needs nothing).
+void Elaborator::resolve_indices(std::vector<TargetComponent>& components, Scope& sc) {
+  for (TargetComponent& c : components)
+    if (c.index && c.index->kind != ExprKind::Number) resolve_expr(c.index, sc);
+}
+
 void Elaborator::resolve_target_expr(TargetExpr* t, Scope& sc) {
   if (!sc.probe) {
     diags_.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
@@ -741,10 +750,12 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::String:
       break;
     case ExprKind::Target:
+      resolve_indices(static_cast<TargetExpr*>(e)->components, sc);
       resolve_target_expr(static_cast<TargetExpr*>(e), sc);
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "cast" || a->name == "var") resolve_indices(a->components, sc);
       if (a->name == "entry") {
         resolve_entry_expr(a, sc);
         break;
@@ -1168,6 +1179,14 @@ void Elaborator::compile_regex(const BinaryExpr* b) {
   prog_.regexes.emplace(pattern, std::move(dfa));
 }
 
+void Elaborator::infer_indices(std::vector<TargetComponent>& components) {
+  for (TargetComponent& c : components)
+    if (c.index && c.index->kind != ExprKind::Number) {
+      infer(c.index);
+      unify(c.index, Type::Long);
+    }
+}
+
 Type Elaborator::infer(Expr* e) {
   Type t = Type::Unknown;
   switch (e->kind) {
@@ -1185,10 +1204,12 @@ Type Elaborator::infer(Expr* e) {
       }
       if (a->name == "cast") {
         if (!a->args.empty()) unify(a->args[0], Type::Long);
+        infer_indices(a->components);
         t = e->type;
         break;
       }
       if (a->name == "var") {
+        infer_indices(a->components);
         t = e->type;
         break;
       }
@@ -1204,6 +1225,7 @@ Type Elaborator::infer(Expr* e) {
       break;
     }
     case ExprKind::Target:
+      infer_indices(static_cast<TargetExpr*>(e)->components);
       t = e->type;  // set when resolved; Unknown after an error
       break;
     case ExprKind::Embedded:
@@ -1780,6 +1802,10 @@ void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
       break;
     case ExprKind::AtOp:
       all(static_cast<const AtOpExpr*>(e)->args);
+      for (const TargetComponent& c : static_cast<const AtOpExpr*>(e)->components) named_symbols(c.index, out);
+      break;
+    case ExprKind::Target:
+      for (const TargetComponent& c : static_cast<const TargetExpr*>(e)->components) named_symbols(c.index, out);
       break;
     case ExprKind::Unary:
       named_symbols(static_cast<const UnaryExpr*>(e)->operand, out);

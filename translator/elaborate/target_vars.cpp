@@ -260,6 +260,10 @@ std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug:
                                           std::vector<TargetAccess>& entry_saves, DiagSink& diags) {
   std::optional<TargetAccess> a = resolve_target(t, site, false, nullptr, diags);
   if (!a) return a;
+  if (!a->inputs.empty()) {
+    diags.report(DiagId::SemUnsupported, t.loc, "an index computed by the script in a value saved at function entry");
+    return std::nullopt;
+  }
   if (!save_at_entry(*a, entry_saves)) {
     diags.report(DiagId::SemUnsupported, t.loc, "a string saved at function entry");
     return std::nullopt;
@@ -279,8 +283,17 @@ struct Chain {
   const std::string& pretty;
   bool address;   // &...
   uint64_t addr;  // the probe's address, for messages (0: none)
+  // Script values the chain reads (LocExpr::Op::Input), in order: @cast's
+  // pointer first, then each index that is not a number ($var[i]).
+  std::vector<const ast::Expr*> inputs = {};
 };
-std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags);
+std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags);
+// The access, reading ch.inputs.
+std::optional<TargetAccess> finish(Cur cur, Chain ch, DiagSink& diags) {
+  std::optional<TargetAccess> out = finish_chain(std::move(cur), ch, diags);
+  if (out) out->inputs = ch.inputs;
+  return out;
+}
 }
 
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
@@ -373,7 +386,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
 
 // The ->field and [i] steps from `cur`, then the value (or its address, or
 // its pretty-printed form) as the chain asks.
-std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
+std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
   bool address = ch.address;
   for (const ast::TargetComponent& c : ch.components) {
     const DType* ty = cur.type->strip();
@@ -442,24 +455,44 @@ std::optional<TargetAccess> finish(Cur cur, const Chain& ch, DiagSink& diags) {
     }
     // [index]
     const ast::Expr* ix = c.index;
-    bool neg = ix && ix->kind == ast::ExprKind::Unary && static_cast<const ast::UnaryExpr*>(ix)->op == ast::Op::Neg;
-    const ast::Expr* lit = neg ? static_cast<const ast::UnaryExpr*>(ix)->operand : ix;
-    if (!lit || lit->kind != ast::ExprKind::Number) {
-      diags.report(DiagId::SemTargetIndex, ix ? ix->loc : c.loc);
+    if (!ix) {
+      diags.report(DiagId::SemTargetIndex, c.loc);
       return std::nullopt;
     }
-    int64_t i = static_cast<const ast::NumberLit*>(lit)->value * (neg ? -1 : 1);
+    bool neg = ix->kind == ast::ExprKind::Unary && static_cast<const ast::UnaryExpr*>(ix)->op == ast::Op::Neg;
+    const ast::Expr* lit = neg ? static_cast<const ast::UnaryExpr*>(ix)->operand : ix;
+    bool literal = lit->kind == ast::ExprKind::Number;
+    int64_t i = literal ? static_cast<const ast::NumberLit*>(lit)->value * (neg ? -1 : 1) : 0;
+    // base + index * element size, the index a number or a script value.
+    auto element = [&](LocExprP base, const DType* elem) {
+      int64_t size = static_cast<int64_t>(elem->strip()->size());
+      if (literal) return debug::loc_add(base, i * size);
+      auto in = std::make_shared<debug::LocExpr>();
+      in->op = debug::LocExpr::Op::Input;
+      in->value = static_cast<int64_t>(ch.inputs.size());
+      ch.inputs.push_back(ix);
+      auto mul = std::make_shared<debug::LocExpr>();
+      mul->op = debug::LocExpr::Op::Mul;
+      mul->a = in;
+      mul->b = debug::loc_const(size);
+      auto add = std::make_shared<debug::LocExpr>();
+      add->op = debug::LocExpr::Op::Add;
+      add->a = base;
+      add->b = mul;
+      return LocExprP(add);
+    };
     if (ty->kind == DType::Kind::Pointer) {
       const DType* elem = ty->target();
-      cur.e = debug::loc_add(scalar_value(cur), i * static_cast<int64_t>(elem->strip()->size()));
+      cur.e = element(scalar_value(cur), elem);
       cur.lvalue = true;
       cur.type = elem;
     } else if (ty->kind == DType::Kind::Array && cur.lvalue) {
       const DType* elem = ty->target();
-      cur.e = debug::loc_add(cur.e, i * static_cast<int64_t>(elem->strip()->size()));
+      cur.e = element(cur.e, elem);
       cur.type = elem;
     } else {
-      diags.report(DiagId::SemTargetInvalid, c.loc, "[" + std::to_string(i) + "]", cur.type->to_string());
+      diags.report(DiagId::SemTargetInvalid, c.loc, literal ? "[" + std::to_string(i) + "]" : "[...]",
+                   cur.type->to_string());
       return std::nullopt;
     }
   }
@@ -564,10 +597,7 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   input->value = 0;
   cur.e = input;
   cur.type = type;
-  std::optional<TargetAccess> out =
-      finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, false, 0}, diags);
-  if (out) out->inputs.push_back(a.args[0]);
-  return out;
+  return finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, false, 0, {a.args[0]}}, diags);
 }
 
 
