@@ -48,6 +48,8 @@ struct SiteFilter {
   // statement_sites(): which source lines (file as the line table names
   // it; decl_line is the enclosing function's).
   std::function<bool(const std::string& file, int line, int decl_line)> line;
+  // .exported: only functions with global linkage.
+  bool exported_only = false;
 };
 
 class DebugInfo {

@@ -118,6 +118,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
     std::string name;
     uint64_t addr;
     uint64_t size;
+    bool global = false;  // STB_GLOBAL: what .exported names, as stap
   };
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
@@ -183,9 +184,21 @@ void DwarfInfo::load_symbols() {
       Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
       const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
       if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
-      funcs_.push_back({name, addr, s.st_size});
+      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
     }
     return;
+  }
+  // Code in .init.* sections is freed once the kernel has booted: no probe
+  // sites there (stap lists none either).
+  size_t shstrndx = 0;
+  elf_getshdrstrndx(elf_, &shstrndx);
+  std::vector<bool> init_section;
+  for (Elf_Scn* s = nullptr; (s = elf_nextscn(elf_, s));) {
+    GElf_Shdr sh;
+    const char* sec = gelf_getshdr(s, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
+    size_t index = elf_ndxscn(s);
+    if (init_section.size() <= index) init_section.resize(index + 1);
+    init_section[index] = sec && std::strncmp(sec, ".init.", 6) == 0;
   }
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf_, scn))) {
@@ -202,7 +215,9 @@ void DwarfInfo::load_symbols() {
       const char* name = elf_strptr(elf_, sh.sh_link, s.st_name);
       if (!name || !*name || s.st_shndx == SHN_UNDEF) continue;
       all_syms_.emplace_back(name, s.st_value);
-      if (GELF_ST_TYPE(s.st_info) == STT_FUNC) funcs_.push_back({name, s.st_value, s.st_size});
+      if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
+      if (s.st_shndx < init_section.size() && init_section[s.st_shndx]) continue;
+      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
     }
   }
 }
@@ -332,6 +347,7 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
       }
     }
     if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
+    if (filter.exported_only && !s.global) continue;
     if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
     seen.push_back(s.addr);
     Dwarf_Die fn;

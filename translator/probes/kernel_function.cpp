@@ -46,7 +46,8 @@ class KernelFunctionFamily : public ProbeFamily {
     // out-of-line functions. Without a suffix stap takes both; here only
     // out-of-line ones (finding inlined instances reads all the DWARF).
     bool inlines = suffix == Suffix::Inline;
-    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : "";
+    bool exported = suffix == Suffix::Exported;
+    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : exported ? ".exported" : "";
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
@@ -54,6 +55,7 @@ class KernelFunctionFamily : public ProbeFamily {
       return true;
     }
     debug::SiteFilter filter;
+    filter.exported_only = exported;
     if (!where.file.empty())
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
@@ -118,7 +120,7 @@ class KernelFunctionFamily : public ProbeFamily {
       return {"module(string).function(string)", "module(string).function(string).call",
               "module(string).function(string).return", "module(string).function(string).inline"};
     return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
-            "kernel.function(string).inline"};
+            "kernel.function(string).inline", "kernel.function(string).exported"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -143,7 +145,7 @@ class KernelFunctionFamily : public ProbeFamily {
   }
 
   // kernel.function("pattern")[.call|.return], module("m").function(...)
-  enum class Suffix { None, Call, Return, Inline };
+  enum class Suffix { None, Call, Return, Inline, Exported };
 
   bool parse(const ast::ProbePoint& point, std::string& pattern, Suffix& suffix, DiagSink& diags) const {
     if (!owns(point)) return false;
@@ -159,7 +161,8 @@ class KernelFunctionFamily : public ProbeFamily {
     }
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
     for (size_t i = 2; i < c.size(); ++i) {
-      if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline") || i != 2) {
+      if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline" &&
+                       (c[i].name != "exported" || module_)) || i != 2) {
         if (!c[i].arg && (c[i].name == "exported" || c[i].name == "label" ||
                           c[i].name == "callee" || c[i].name == "callees"))
           diags.report(DiagId::SemUnsupported, c[i].loc,
@@ -170,7 +173,10 @@ class KernelFunctionFamily : public ProbeFamily {
                                : "expected kernel.function(\"name\"), .call, .return or .inline");
         return false;
       }
-      suffix = c[i].name == "return" ? Suffix::Return : c[i].name == "inline" ? Suffix::Inline : Suffix::Call;
+      suffix = c[i].name == "return"     ? Suffix::Return
+               : c[i].name == "inline"   ? Suffix::Inline
+               : c[i].name == "exported" ? Suffix::Exported
+                                         : Suffix::Call;
     }
     if (pattern.empty()) {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, name(), "a function name");
