@@ -14,6 +14,7 @@ const ProbeFamily& never_family();
 const ProbeFamily& kprobe_family();
 const ProbeFamily& kernel_function_family();
 const ProbeFamily& kernel_statement_family();
+const ProbeFamily& module_statement_family();
 const ProbeFamily& module_function_family();
 const ProbeFamily& kernel_trace_family();
 

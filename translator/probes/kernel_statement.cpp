@@ -1,4 +1,5 @@
-// kernel.statement("function@file:line") and kernel.statement(ADDRESS):
+// kernel.statement("function@file:line"), kernel.statement(ADDRESS) and
+// module("m").statement("function@file:line"):
 // probes on source lines inside kernel functions, resolved through the
 // target's DWARF line tables, so that handlers can read the variables in
 // scope there ($var). Each line becomes one kprobe at its lowest address,
@@ -18,7 +19,8 @@ namespace {
 
 class KernelStatementFamily : public ProbeFamily {
  public:
-  const char* name() const override { return "kernel.statement"; }
+  explicit KernelStatementFamily(bool module) : module_(module) {}
+  const char* name() const override { return module_ ? "module.statement" : "kernel.statement"; }
 
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     Arg arg;
@@ -33,24 +35,37 @@ class KernelStatementFamily : public ProbeFamily {
     Arg arg;
     if (!parse(point, arg, diags)) return true;
     SourceLoc at = point.components[1].arg->loc;
+    if (module_ && (arg.is_address || arg.absolute)) {
+      diags.report(DiagId::SemProbeArg, at, "module(...).statement", "\"function@file:line\"");
+      return true;
+    }
     if (arg.absolute && !ctx.guru) {
       diags.report(DiagId::SemNeedGuru, point.components[2].loc, "probe point kernel.statement(ADDRESS).absolute");
       return true;
     }
     SourceSpec where = SourceSpec::parse(arg.pattern);
     if (!arg.is_address && (!where.valid || !where.has_line())) {
-      diags.report(DiagId::SemProbeArg, at, "kernel.statement", "\"function@file:line\" (or :N-M, :*, +N)");
+      diags.report(DiagId::SemProbeArg, at, name(), "\"function@file:line\" (or :N-M, :*, +N)");
       return true;
     }
-    debug::DebugInfo* di = ctx.env ? ctx.env->debuginfo(diags, point.loc) : nullptr;
-    if (!di) return true;
-    std::vector<debug::ProbeSite> sites;
-    if (arg.is_address) {
-      std::optional<debug::ProbeSite> site = di->address_site(arg.address);
-      if (site) sites.push_back(std::move(*site));
-    } else {
+    // The kernel, or each module the module pattern names.
+    std::vector<std::pair<std::string, debug::DebugInfo*>> scopes;
+    if (!ctx.env) return true;
+    if (module_) {
+      const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
+      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
+    } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
+      scopes.emplace_back("", di);
+    }
+    if (scopes.empty()) return true;
+    std::vector<std::pair<std::string, debug::ProbeSite>> sites;
+    for (auto& [mod, di] : scopes) {
+      if (arg.is_address) {
+        if (std::optional<debug::ProbeSite> site = di->address_site(arg.address)) sites.emplace_back(mod, std::move(*site));
+        continue;
+      }
       if (!di->has_lines()) {
-        diags.report(DiagId::SemNoDebuginfo, at, "kernel.statement (" + di->source() + " has no line tables)",
+        diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
                      "install the kernel's -dbg package (make deps), or use --debuginfo DIR");
         return true;
       }
@@ -60,21 +75,22 @@ class KernelStatementFamily : public ProbeFamily {
       filter.line = [&](const std::string& file, int line, int decl_line) {
         return where.keeps(file, line, decl_line);
       };
-      sites = di->statement_sites(where.function, filter);
+      for (debug::ProbeSite& site : di->statement_sites(where.function, filter)) sites.emplace_back(mod, std::move(site));
     }
     if (sites.empty()) {
       if (!point.optional) diags.report(DiagId::SemNoMatch, at);
       return true;
     }
-    for (debug::ProbeSite& site : sites) {
+    for (auto& [mod, site] : sites) {
       ProbeSpec spec = tmpl;
       spec.family = this;
-      spec.symbol = site.symbol;
+      spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
       spec.offset = site.symbol_offset;
+      std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
         spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");
       else
-        spec.pp = fmt::format("kernel.statement(\"{}@{}:{}\")", site.function, site.decl_file, site.decl_line);
+        spec.pp = fmt::format("{}.statement(\"{}@{}:{}\")", prefix, site.function, site.decl_file, site.decl_line);
       if (arg.absolute) {
         site.params.clear();  // a raw address: no variables
         site.locals.clear();
@@ -86,20 +102,24 @@ class KernelStatementFamily : public ProbeFamily {
   }
 
   std::vector<std::string> point_types() const override {
+    if (module_) return {"module(string).statement(string)"};
     return {"kernel.statement(string)", "kernel.statement(number)", "kernel.statement(number).absolute"};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_table(w, probes, "_stpx_kstmts");
+    emit_kprobe_table(w, probes, table());
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_arm(w, probes, "_stpx_kstmts");
+    emit_kprobe_arm(w, probes, table());
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_disarm(w, probes, "_stpx_kstmts");
+    emit_kprobe_disarm(w, probes, table());
   }
 
  private:
+  bool module_;
+  const char* table() const { return module_ ? "_stpx_mstmts" : "_stpx_kstmts"; }
+
   struct Arg {
     std::string pattern;
     uint64_t address = 0;
@@ -107,13 +127,15 @@ class KernelStatementFamily : public ProbeFamily {
     bool absolute = false;
   };
 
-  static bool owns(const ast::ProbePoint& point) {
+  bool owns(const ast::ProbePoint& point) const {
     const auto& c = point.components;
-    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "statement";
+    if (c.size() < 2 || c[1].name != "statement") return false;
+    return module_ ? c[0].name == "module" && c[0].arg && c[0].arg->kind == ast::ExprKind::String
+                   : c[0].name == "kernel" && !c[0].arg;
   }
 
   // kernel.statement("pattern") | kernel.statement(NUMBER)[.absolute]
-  static bool parse(const ast::ProbePoint& point, Arg& arg, DiagSink& diags) {
+  bool parse(const ast::ProbePoint& point, Arg& arg, DiagSink& diags) const {
     if (!owns(point)) return false;
     const auto& c = point.components;
     const ast::Expr* e = c[1].arg;
@@ -123,7 +145,7 @@ class KernelStatementFamily : public ProbeFamily {
       arg.address = static_cast<uint64_t>(static_cast<const ast::NumberLit*>(e)->value);
       arg.is_address = true;
     } else {
-      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.statement", "\"function@file:line\" or an address");
+      diags.report(DiagId::SemProbeArg, c[1].loc, name(), "\"function@file:line\" or an address");
       return false;
     }
     for (size_t i = 2; i < c.size(); ++i) {
@@ -142,7 +164,12 @@ class KernelStatementFamily : public ProbeFamily {
 }  // namespace
 
 const ProbeFamily& kernel_statement_family() {
-  static const KernelStatementFamily f;
+  static const KernelStatementFamily f(false);
+  return f;
+}
+
+const ProbeFamily& module_statement_family() {
+  static const KernelStatementFamily f(true);
   return f;
 }
 
