@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean bench bench-probes fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus runtests demo install clean bench bench-probes bench-attach fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -73,6 +73,15 @@ bench-probes: build
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
 	bench/probe-cost/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# Time to attach and detach kprobes on 10, 100 and 1000 kernel functions,
+# stapx against bpftrace, in one QEMU guest (never gates CI; shares
+# bench-probes' bpftrace root in ~/.cache/stapx).
+bench-attach: build
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
+	bench/attach-cost/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel
 
 # libFuzzer on pass 1 (clang, ASan+UBSan); FUZZ_SECONDS=1800 by default.

@@ -77,27 +77,56 @@ static notrace int _stpx_kretprobe_entry(struct kretprobe_instance *ri, struct p
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_entry);
 
+static void _stpx_kprobes_report_missed(const struct _stpx_kprobe *k)
+{
+	if (k->is_return) {
+		if (k->u.krp.nmissed)
+			_stpx_report(STPX_MSG_WARNING,
+				     "WARNING: Missed %d kretprobe instances of %s (maxactive %d)",
+				     k->u.krp.nmissed, k->probe->pp, k->u.krp.maxactive);
+	} else if (k->u.kp.nmissed) {
+		/* Hits while another kprobe ran on that CPU (nested). */
+		_stpx_report(STPX_MSG_WARNING, "WARNING: Missed %lu kprobe hits of %s",
+			     k->u.kp.nmissed, k->probe->pp);
+	}
+}
+
+/*
+ * Unregisters in two batches (kprobes, then kretprobes): each batch waits
+ * for one RCU grace period, where unregistering one by one waits once per
+ * probe (seconds for a thousand). One by one only if the pointer arrays
+ * cannot be allocated.
+ */
 static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 {
-	size_t i;
+	struct kprobe **kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	struct kretprobe **krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
+	size_t i, nkp = 0, nkrp = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!t[i].registered)
 			continue;
-		if (t[i].is_return) {
-			unregister_kretprobe(&t[i].u.krp);
-			if (t[i].u.krp.nmissed)
-				_stpx_report(STPX_MSG_WARNING,
-					     "WARNING: Missed %d kretprobe instances of %s (maxactive %d)",
-					     t[i].u.krp.nmissed, t[i].probe->pp,
-					     t[i].u.krp.maxactive);
+		if (!kps || !krps) {
+			if (t[i].is_return)
+				unregister_kretprobe(&t[i].u.krp);
+			else
+				unregister_kprobe(&t[i].u.kp);
+		} else if (t[i].is_return) {
+			krps[nkrp++] = &t[i].u.krp;
 		} else {
-			unregister_kprobe(&t[i].u.kp);
-			/* Hits while another kprobe ran on that CPU (nested). */
-			if (t[i].u.kp.nmissed)
-				_stpx_report(STPX_MSG_WARNING, "WARNING: Missed %lu kprobe hits of %s",
-					     t[i].u.kp.nmissed, t[i].probe->pp);
+			kps[nkp++] = &t[i].u.kp;
 		}
+	}
+	if (nkp)
+		unregister_kprobes(kps, nkp);
+	if (nkrp)
+		unregister_kretprobes(krps, nkrp);
+	kfree(kps);
+	kfree(krps);
+	for (i = 0; i < n; i++) {
+		if (!t[i].registered)
+			continue;
+		_stpx_kprobes_report_missed(&t[i]);
 		t[i].registered = 0;
 	}
 }
