@@ -8,6 +8,8 @@
 #ifndef _STPX_TARGET_H_
 #define _STPX_TARGET_H_
 
+#include "escape.h"
+
 /* x86_64 DWARF register numbers (the psABI's table). */
 /*
  * Link-time kernel addresses in target expressions (static variables, @var)
@@ -116,27 +118,7 @@ NOKPROBE_SYMBOL(_stpx_kread_str);
  */
 static notrace const char *_stpx_escape(char *dst, const char *src)
 {
-	static const char esc[] = "\aa\bb\ff\nn\rr\tt\vv\"\"''\\\\";
-	const unsigned char *in = (const unsigned char *)src;
-	size_t out = 0;
-
-	for (; *in; in++) {
-		char e[5];
-		const char *hit = strchr(esc, *in);
-		int n;
-
-		if (hit && (hit - esc) % 2 == 0)
-			n = snprintf(e, sizeof(e), "\\%c", hit[1]);
-		else if (*in < 32 || *in > 126)
-			n = snprintf(e, sizeof(e), "\\%03o", *in);
-		else
-			n = snprintf(e, sizeof(e), "%c", *in);
-		if (out + n > MAXSTRINGLEN - 1)
-			break;
-		memcpy(dst + out, e, n);
-		out += n;
-	}
-	dst[out] = '\0';
+	_stpx_text_strn(dst, src, 0, 0);	/* escape.h */
 	return dst;
 }
 NOKPROBE_SYMBOL(_stpx_escape);

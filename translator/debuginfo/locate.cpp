@@ -29,22 +29,28 @@ void add_dir(std::vector<std::string>& out, const std::string& dir, const std::s
   out.push_back(dir + "/lib/modules/" + r + "/vmlinux");
 }
 
+// `dirs` (--debuginfo), then the directories of $STAPX_DEBUGINFO
+// (colon-separated).
+std::vector<std::string> with_env_dirs(const std::vector<std::string>& dirs) {
+  std::vector<std::string> all = dirs;
+  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
+    std::string s = env;
+    for (size_t start = 0; start <= s.size();) {
+      size_t colon = s.find(':', start);
+      if (colon == std::string::npos) colon = s.size();
+      if (colon > start) all.push_back(s.substr(start, colon - start));
+      start = colon + 1;
+    }
+  }
+  return all;
+}
+
 }  // namespace
 
 std::vector<std::string> vmlinux_candidates(const std::string& release,
                                             const std::vector<std::string>& dirs) {
   std::vector<std::string> out;
-  for (const auto& d : dirs) add_dir(out, d, release);
-  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
-    std::string s = env;
-    size_t start = 0;
-    while (start <= s.size()) {
-      size_t colon = s.find(':', start);
-      if (colon == std::string::npos) colon = s.size();
-      add_dir(out, s.substr(start, colon - start), release);
-      start = colon + 1;
-    }
-  }
+  for (const auto& d : with_env_dirs(dirs)) add_dir(out, d, release);
   out.push_back("/usr/lib/debug/boot/vmlinux-" + release);
   out.push_back("/usr/lib/debug/lib/modules/" + release + "/vmlinux");
   return out;
@@ -58,16 +64,7 @@ std::optional<std::string> find_vmlinux(const std::string& release,
 }
 
 std::optional<std::string> find_btf(const std::string& release, const std::vector<std::string>& dirs) {
-  std::vector<std::string> all = dirs;
-  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
-    std::string s = env;
-    for (size_t start = 0; start <= s.size();) {
-      size_t colon = s.find(':', start);
-      if (colon == std::string::npos) colon = s.size();
-      if (colon > start) all.push_back(s.substr(start, colon - start));
-      start = colon + 1;
-    }
-  }
+  std::vector<std::string> all = with_env_dirs(dirs);
   for (const auto& d : all)
     for (const std::string& p : {d + "/vmlinux-" + release + ".btf", d + "/btf/vmlinux-" + release})
       if (is_file(p)) return p;
@@ -115,16 +112,7 @@ std::map<std::string, std::string> find_modules(const std::string& release, cons
                                                 const std::string& raw_pattern) {
   std::string pattern = module_name(raw_pattern);
   std::map<std::string, std::string> out;
-  std::vector<std::string> all = dirs;
-  if (const char* env = std::getenv("STAPX_DEBUGINFO")) {
-    std::string s = env;
-    for (size_t start = 0; start <= s.size();) {
-      size_t colon = s.find(':', start);
-      if (colon == std::string::npos) colon = s.size();
-      if (colon > start) all.push_back(s.substr(start, colon - start));
-      start = colon + 1;
-    }
-  }
+  std::vector<std::string> all = with_env_dirs(dirs);
   all.push_back("/usr/lib/debug/lib/modules/" + release);
   for (const auto& d : all) scan_modules(d, pattern, out);
   return out;

@@ -60,18 +60,9 @@ class KernelFunctionFamily : public ProbeFamily {
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
       };
-    // The kernel, or each module the module pattern names.
-    std::vector<std::pair<std::string, debug::DebugInfo*>> scopes;
     if (!ctx.env) return true;
-    if (module_) {
-      const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
-      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
-      if (scopes.empty()) return true;
-    } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
-      scopes.emplace_back("", di);
-    } else {
-      return true;
-    }
+    auto scopes = ctx.env->point_debuginfo(point, module_, diags);
+    if (scopes.empty()) return true;
     size_t before = out.size();
     // Instances inlined into kernel code that cannot be probed (the kprobe
     // blacklist, noinstr and entry code) are left out, with a warning.

@@ -48,15 +48,8 @@ class KernelStatementFamily : public ProbeFamily {
       diags.report(DiagId::SemProbeArg, at, name(), "\"function@file:line\" (or :N-M, :*, +N)");
       return true;
     }
-    // The kernel, or each module the module pattern names.
-    std::vector<std::pair<std::string, debug::DebugInfo*>> scopes;
     if (!ctx.env) return true;
-    if (module_) {
-      const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
-      scopes = ctx.env->module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
-    } else if (debug::DebugInfo* di = ctx.env->debuginfo(diags, point.loc)) {
-      scopes.emplace_back("", di);
-    }
+    auto scopes = ctx.env->point_debuginfo(point, module_, diags);
     if (scopes.empty()) return true;
     std::vector<std::pair<std::string, debug::ProbeSite>> sites;
     for (auto& [mod, di] : scopes) {

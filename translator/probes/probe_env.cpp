@@ -66,6 +66,17 @@ std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginf
   return out;
 }
 
+std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::point_debuginfo(const ast::ProbePoint& point,
+                                                                                 bool module, DiagSink& diags) {
+  if (module) {
+    const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
+    return module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
+  }
+  std::vector<std::pair<std::string, debug::DebugInfo*>> out;
+  if (debug::DebugInfo* di = debuginfo(diags, point.loc)) out.emplace_back("", di);
+  return out;
+}
+
 debug::DebugInfo* ProbeEnv::btf(DiagSink& diags, SourceLoc loc) {
   if (debuginfo_is_btf_) return debuginfo_.get();
   if (!btf_tried_) {

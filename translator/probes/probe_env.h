@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ast.h"
 #include "frontend/diagnostics.h"
 #include "translator/debuginfo/debuginfo.h"
 
@@ -41,6 +42,11 @@ class ProbeEnv {
   std::vector<std::pair<std::string, debug::DebugInfo*>> module_debuginfo(const std::string& pattern,
                                                                            DiagSink& diags, SourceLoc loc,
                                                                            bool optional = false);
+  // What a kernel.* or module("pattern").* point resolves against: the
+  // kernel's debug information (named ""), or each matching module's, by
+  // name; empty after reporting why.
+  std::vector<std::pair<std::string, debug::DebugInfo*>> point_debuginfo(const ast::ProbePoint& point, bool module,
+                                                                         DiagSink& diags);
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
