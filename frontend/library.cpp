@@ -1,6 +1,8 @@
 // Tapset directory selection and library macro loading.
 #include "frontend/library.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -56,6 +58,20 @@ std::string user_cache_dir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/stapx";
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stapx";
   return {};
+}
+
+void write_cache_file(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;
+    out << text;
+    if (!out) return;
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
 }
 
 std::string read_text_file(const std::string& path) {

@@ -85,18 +85,9 @@ std::optional<std::vector<KernelFunction>> read_cache(const std::string& file) {
 }
 
 void write_cache(const std::string& file, const std::vector<KernelFunction>& fs) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
-  std::string tmp = file + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) return;
-    out << kCacheMagic << '\n';
-    for (const auto& f : fs) out << f.name << '\t' << f.unprobeable << '\n';
-    if (!out) return;
-  }
-  std::filesystem::rename(tmp, file, ec);  // atomic: readers see all or nothing
-  if (ec) std::filesystem::remove(tmp, ec);
+  std::string text = std::string(kCacheMagic) + "\n";
+  for (const auto& f : fs) text += f.name + '\t' + f.unprobeable + '\n';
+  write_cache_file(file, text);
 }
 
 // Reads the function symbols of an ELF vmlinux.

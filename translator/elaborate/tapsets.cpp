@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "frontend/lexer.h"
 #include "frontend/library.h"
@@ -202,20 +203,12 @@ bool TapsetIndex::read_cache(const std::string& file) {
 }
 
 void TapsetIndex::write_cache(const std::string& file) const {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
-  std::string tmp = file + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) return;
-    out << kIndexMagic << '\n';
-    for (const auto& [name, paths] : functions_)
-      for (const std::string& p : paths) out << "F " << name << '\t' << p << '\n';
-    for (const auto& [name, path] : aliases_) out << "A " << name << '\t' << path << '\n';
-    if (!out) return;
-  }
-  std::filesystem::rename(tmp, file, ec);  // atomic: readers see all or nothing
-  if (ec) std::filesystem::remove(tmp, ec);
+  std::ostringstream out;
+  out << kIndexMagic << '\n';
+  for (const auto& [name, paths] : functions_)
+    for (const std::string& p : paths) out << "F " << name << '\t' << p << '\n';
+  for (const auto& [name, path] : aliases_) out << "A " << name << '\t' << path << '\n';
+  write_cache_file(file, out.str());
 }
 
 std::vector<std::string> TapsetIndex::files_for_function(const std::string& name) const {
