@@ -544,7 +544,8 @@ std::string cast_module(const ast::AtOpExpr& a) {
   return m;
 }
 
-std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                         bool address) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
       (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemCastArgs, a.loc);
@@ -565,13 +566,14 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   cur.e = input;
   cur.type = type;
   std::optional<TargetAccess> out =
-      finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, false, 0}, diags);
+      finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, address, 0}, diags);
   if (out) out->inputs.push_back(a.args[0]);
   return out;
 }
 
 
-std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                        bool address) {
   if (a.args.empty() || a.args.size() > 2 || a.args[0]->kind != ast::ExprKind::String ||
       (a.args.size() == 2 && a.args[1]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemVarArgs, a.loc);
@@ -596,7 +598,7 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   cur.e = v->loc.expr;
   cur.type = v->type;
   std::string base = "@var(\"" + spec + "\")";
-  return finish(cur, Chain{base, a.loc, a.components, a.pretty, false, 0}, diags);
+  return finish(cur, Chain{base, a.loc, a.components, a.pretty, address, 0}, diags);
 }
 
 namespace {
