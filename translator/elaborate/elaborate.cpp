@@ -771,7 +771,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         }
         if (di) {
           std::optional<TargetAccess> access =
-              a->name == "cast" ? resolve_cast(*a, *di, diags_, address) : resolve_var(*a, *di, diags_, address);
+              a->name == "cast" ? resolve_cast(*a, *di, diags_, address)
+                                : resolve_var(*a, *di, diags_, address);
           if (access) {
             a->type = access->yields_string() ? Type::String : Type::Long;
             prog_.targets[a] = std::move(*access);
@@ -881,8 +882,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         resolve_address_of(u, sc);
         break;
       }
-      if (u->op == Op::AddressOf && u->operand->kind == ExprKind::AtOp &&
-          (static_cast<AtOpExpr*>(u->operand)->name == "cast" || static_cast<AtOpExpr*>(u->operand)->name == "var")) {
+      auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
+      if (u->op == Op::AddressOf && at && (at->name == "cast" || at->name == "var")) {
         // &@cast(...)->field: the access resolved for its address moves to the '&'.
         taking_address_ = true;
         resolve_expr(u->operand, sc);
