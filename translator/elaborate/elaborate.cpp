@@ -74,6 +74,7 @@ class Elaborator {
   void histogram_of(AtOpExpr* a, Symbol* sym);
   void variance_of(AtOpExpr* a, Symbol* sym);
   bool printing_ = false;  // resolving the arguments of print/println
+  bool taking_address_ = false;  // resolving X of &@cast(...)/&@var(...)
   void check_foreach_modification(VarRef* v);
   // --- step 4 ---
   void infer_all();
@@ -765,6 +766,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         break;
       }
       if (a->name == "cast" || a->name == "var") {
+        bool address = taking_address_;
+        taking_address_ = false;
         if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
         std::string module = a->name == "cast" ? cast_module(*a) : "";
         debug::DebugInfo* di = nullptr;
@@ -779,7 +782,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         }
         if (di) {
           std::optional<TargetAccess> access =
-              a->name == "cast" ? resolve_cast(*a, *di, diags_) : resolve_var(*a, *di, diags_);
+              a->name == "cast" ? resolve_cast(*a, *di, diags_, address)
+                                : resolve_var(*a, *di, diags_, address);
           if (access) {
             a->type = access->yields_string() ? Type::String : Type::Long;
             prog_.targets[a] = std::move(*access);
@@ -887,6 +891,19 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       auto* u = static_cast<UnaryExpr*>(e);
       if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Target) {
         resolve_address_of(u, sc);
+        break;
+      }
+      auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
+      if (u->op == Op::AddressOf && at && (at->name == "cast" || at->name == "var")) {
+        // &@cast(...)->field: the access resolved for its address moves to the '&'.
+        taking_address_ = true;
+        resolve_expr(u->operand, sc);
+        taking_address_ = false;
+        if (auto it = prog_.targets.find(u->operand); it != prog_.targets.end()) {
+          prog_.targets[u] = std::move(it->second);
+          prog_.targets.erase(it);
+          u->type = u->operand->type = Type::Long;
+        }
         break;
       }
       resolve_expr(u->operand, sc);

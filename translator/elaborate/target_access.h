@@ -50,16 +50,19 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
 
 // @cast(ptr, "type"[, "module"])->field...: `ptr` (args[0]) read as a
 // pointer to the named type of `di`, the debug information of the kernel
-// or of the module that cast_module() names.
-std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
+// or of the module that cast_module() names. With `address`, &@cast(...):
+// the address of what the chain names.
+std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                         bool address = false);
 
 // The module whose types @cast's third argument names; "" for the kernel
 // ("kernel", "kernel<header.h>", none, or not a string).
 std::string cast_module(const ast::AtOpExpr& a);
 
 // @var("name[@file]"[, "kernel"])->field...: a variable with static
-// storage, from the kernel's debug information.
-std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags);
+// storage, from the kernel's debug information. With `address`, &@var(...).
+std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                        bool address = false);
 
 // Why the access cannot be assigned to (a string, a bitfield, a computed
 // value, a value saved at entry), or null when it can.

@@ -577,7 +577,8 @@ std::string cast_module(const ast::AtOpExpr& a) {
   return m;
 }
 
-std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                         bool address) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
       (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemCastArgs, a.loc);
@@ -597,11 +598,12 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   input->value = 0;
   cur.e = input;
   cur.type = type;
-  return finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, false, 0, {a.args[0]}}, diags);
+  return finish(cur, Chain{"@cast", a.loc, a.components, a.pretty, address, 0, {a.args[0]}}, diags);
 }
 
 
-std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags) {
+std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
+                                        bool address) {
   if (a.args.empty() || a.args.size() > 2 || a.args[0]->kind != ast::ExprKind::String ||
       (a.args.size() == 2 && a.args[1]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemVarArgs, a.loc);
@@ -626,7 +628,7 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   cur.e = v->loc.expr;
   cur.type = v->type;
   std::string base = "@var(\"" + spec + "\")";
-  return finish(cur, Chain{base, a.loc, a.components, a.pretty, false, 0}, diags);
+  return finish(cur, Chain{base, a.loc, a.components, a.pretty, address, 0}, diags);
 }
 
 namespace {

@@ -1,0 +1,2 @@
+/bin/sleep 1
+exit 0
