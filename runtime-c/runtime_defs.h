@@ -74,6 +74,11 @@
 #ifndef MAXERRORS
 #define MAXERRORS 0
 #endif
+/* For guru code that tests stap's version: stapx speaks stap 4.8's language. */
+#define STAP_VERSION(a, b) (((a) << 8) + (b))
+#ifndef STAP_COMPAT_VERSION
+#define STAP_COMPAT_VERSION STAP_VERSION(4, 8)
+#endif
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100
 #endif
