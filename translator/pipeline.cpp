@@ -193,7 +193,12 @@ int run_pipeline(const Options& opts) {
 
   // Pass 2: elaborate.
   timer.mark();
-  ProbeEnv env(kernel->release, opts.debuginfo_dirs, opts.verbose, opts.prefer_btf);
+  // After the user's --debuginfo: what `make deps` unpacked for the guest
+  // kernel, when the target is that kernel (its DWARF vmlinux, its BTF).
+  std::vector<std::string> debuginfo_dirs = opts.debuginfo_dirs;
+  debuginfo_dirs.push_back(vm_kernel_dir + "/" + kernel->release + "/debug");
+  debuginfo_dirs.push_back(vm_kernel_dir + "/" + kernel->release);
+  ProbeEnv env(kernel->release, debuginfo_dirs, opts.verbose, opts.prefer_btf);
   env.keep_until_exit();
   // The target's function symbols, opened only if a probe point needs them:
   // the release's vmlinux (which also says what the kernel won't kprobe),
