@@ -2,6 +2,8 @@
 // formats (checked against stap 4.8 on the same library file).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,7 +15,8 @@ namespace stapx::test {
 namespace {
 
 std::string dump(LibraryDump what) {
-  std::string dir = ::testing::TempDir() + "/dump_tapset";
+  // One directory per process: ctest runs these tests in parallel.
+  std::string dir = ::testing::TempDir() + "/dump_tapset_" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/a.stp") << "function f:long(a:long, b:string) { return a }\n"
                                    "function g(x) { return x . \"\" }\n"
