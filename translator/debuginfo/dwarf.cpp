@@ -419,10 +419,8 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
 
 std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
   load_symbols();
-  const FuncSym* best = nullptr;
-  for (const FuncSym& s : funcs_)
-    if (s.addr <= addr && addr < s.addr + std::max<uint64_t>(s.size, 1) && (!best || s.addr > best->addr)) best = &s;
-  if (!best) return std::nullopt;
+  const FuncSym* best = symbol_at(addr);
+  if (!best || addr >= best->addr + std::max<uint64_t>(best->size, 1)) return std::nullopt;
   Dwarf_Die fn;
   if (!find_subprogram(best->addr, fn)) {
     ProbeSite site;  // a symbol without DWARF: no variables

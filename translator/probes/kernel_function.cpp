@@ -21,7 +21,7 @@ namespace stapx {
 
 namespace {
 
-class KernelFunctionFamily : public ProbeFamily {
+class KernelFunctionFamily : public KprobeTableFamily {
  public:
   explicit KernelFunctionFamily(bool module) : module_(module) {}
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
@@ -114,20 +114,11 @@ class KernelFunctionFamily : public ProbeFamily {
             "kernel.function(string).inline", "kernel.function(string).exported"};
   }
 
-  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_table(w, probes, table());
-  }
-  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_arm(w, probes, table());
-  }
-  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_disarm(w, probes, table());
-  }
 
  private:
   bool module_;
 
-  const char* table() const { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
+  const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
   bool owns(const ast::ProbePoint& point) const {
     const auto& c = point.components;

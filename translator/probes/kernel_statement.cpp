@@ -17,7 +17,7 @@ namespace stapx {
 
 namespace {
 
-class KernelStatementFamily : public ProbeFamily {
+class KernelStatementFamily : public KprobeTableFamily {
  public:
   explicit KernelStatementFamily(bool module) : module_(module) {}
   const char* name() const override { return module_ ? "module.statement" : "kernel.statement"; }
@@ -99,19 +99,10 @@ class KernelStatementFamily : public ProbeFamily {
     return {"kernel.statement(string)", "kernel.statement(number)", "kernel.statement(number).absolute"};
   }
 
-  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_table(w, probes, table());
-  }
-  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_arm(w, probes, table());
-  }
-  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_disarm(w, probes, table());
-  }
 
  private:
   bool module_;
-  const char* table() const { return module_ ? "_stpx_mstmts" : "_stpx_kstmts"; }
+  const char* table() const override { return module_ ? "_stpx_mstmts" : "_stpx_kstmts"; }
 
   struct Arg {
     std::string pattern;

@@ -26,7 +26,7 @@ bool valid_symbol(const std::string& s) {
   return true;
 }
 
-class KprobeFamily : public ProbeFamily {
+class KprobeFamily : public KprobeTableFamily {
  public:
   const char* name() const override { return "kprobe"; }
 
@@ -122,16 +122,9 @@ class KprobeFamily : public ProbeFamily {
             "kprobe.module(string).function(string).return"};
   }
 
-  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_table(w, probes, "_stpx_kprobes");
-  }
-  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_arm(w, probes, "_stpx_kprobes");
-  }
-  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_kprobe_disarm(w, probes, "_stpx_kprobes");
-  }
  private:
+  const char* table() const override { return "_stpx_kprobes"; }
+
   // kprobe.module("m").function("f")[.return]: attached by "m:f", which the
   // kernel resolves in the loaded module when the probe is armed.
   bool match_module(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const {

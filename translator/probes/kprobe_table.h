@@ -18,4 +18,21 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
 void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 
+// A family whose probes are the entries of one such table, named table().
+class KprobeTableFamily : public ProbeFamily {
+ public:
+  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_table(w, probes, table());
+  }
+  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_arm(w, probes, table());
+  }
+  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_kprobe_disarm(w, probes, table());
+  }
+
+ protected:
+  virtual const char* table() const = 0;
+};
+
 }  // namespace stapx
