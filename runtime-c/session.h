@@ -100,16 +100,21 @@ static void _stpx_report_error(struct _stpx_context *c)
 	}
 }
 
+/* A limit the session cannot go past: reported, counted as an error, and
+ * the script stopped (end probes give way to error probes). */
+static void _stpx_stop_on_limit(const char *msg)
+{
+	_stpx_report(STPX_MSG_ERROR, "%s", msg);
+	atomic_inc(&_stpx_errors);
+	atomic_set(&_stpx_error_exit, 1);
+	_stpx_request_exit();
+}
+
 static void _stpx_count_skip(void)
 {
 	if (atomic_inc_return(&_stpx_skipped) == MAXSKIPPED + 1 &&
-	    !IS_ENABLED(STPX_SUPPRESS_HANDLER_ERRORS)) {
-		_stpx_report(STPX_MSG_ERROR,
-			     "ERROR: Skipped too many probes, check MAXSKIPPED or MAXTRYLOCK.");
-		atomic_inc(&_stpx_errors);
-		atomic_set(&_stpx_error_exit, 1);
-		_stpx_request_exit();
-	}
+	    !IS_ENABLED(STPX_SUPPRESS_HANDLER_ERRORS))
+		_stpx_stop_on_limit("ERROR: Skipped too many probes, check MAXSKIPPED or MAXTRYLOCK.");
 }
 
 #ifndef STP_NO_OVERLOAD
@@ -120,20 +125,16 @@ struct _stpx_overload {
 };
 static DEFINE_PER_CPU(struct _stpx_overload, _stpx_overload);
 
-/* Adds the cycles since t0 to this CPU's count; stops the script, once,
- * when the count passes STP_OVERLOAD_THRESHOLD within an interval. */
 static noinline void _stpx_overload_exceeded(void)
 {
 	static atomic_t reported = ATOMIC_INIT(0);
 
-	if (atomic_xchg(&reported, 1))
-		return;
-	_stpx_report(STPX_MSG_ERROR, "ERROR: probe overhead exceeded threshold");
-	atomic_inc(&_stpx_errors);
-	atomic_set(&_stpx_error_exit, 1);
-	_stpx_request_exit();
+	if (!atomic_xchg(&reported, 1))
+		_stpx_stop_on_limit("ERROR: probe overhead exceeded threshold");
 }
 
+/* Adds the cycles since t0 to this CPU's count; stops the script, once,
+ * when the count passes STP_OVERLOAD_THRESHOLD within an interval. */
 static __always_inline void _stpx_overload_account(cycles_t t0)
 {
 	cycles_t now = get_cycles();

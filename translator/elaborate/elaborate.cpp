@@ -730,8 +730,7 @@ void Elaborator::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
 // register or in memory.
 void Elaborator::mark_target_write(TargetExpr* t, SourceLoc op) {
   // Tapset code is privileged, as embedded C in it is.
-  bool tapset = t->loc.valid() && diags_.sources().file(t->loc.file).is_tapset;
-  if (!probe_ctx_.guru && !tapset) {
+  if (!probe_ctx_.guru && in_user_code(t->loc)) {
     diags_.report(DiagId::SemTargetWrite, t->loc, t->base);
     return;
   }
