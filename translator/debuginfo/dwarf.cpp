@@ -132,6 +132,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
+  template <class Unit, class Found>
+  void scan_top_level(Unit&& unit, Found&& found);
   void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
   Variable make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx);
   LocExprP cfa_at(uint64_t pc);
@@ -445,24 +447,39 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
 // another unit defines has none and is passed over.
 std::optional<Variable> DwarfInfo::global_variable(const std::string& name,
                                                    const std::function<bool(const std::string&)>& file_matches) {
+  std::optional<Variable> found;
+  scan_top_level(
+      [&](Dwarf_Die& cu) {
+        const char* file = dwarf_diename(&cu);
+        return file && (!file_matches || file_matches(file));
+      },
+      [&](Dwarf_Die& c) {
+        if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_hasattr(&c, DW_AT_location)) return false;
+        const char* n = dwarf_diename(&c);
+        if (!n || name != n) return false;
+        Variable v = make_var(c, 0, LocContext{});
+        if (v.loc.kind != Location::Kind::Memory) return false;
+        found = std::move(v);
+        return true;
+      });
+  return found;
+}
+
+// Each unit's top-level entries, in order, until `found` returns true;
+// `unit` (given the unit's DIE) may pass over a whole unit.
+template <class Unit, class Found>
+void DwarfInfo::scan_top_level(Unit&& unit, Found&& found) {
   Dwarf_Off off = 0, next;
   size_t hsize;
   while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
     Dwarf_Die cu, c;
-    const char* file = nullptr;
-    if (dwarf_offdie(dw_, off + hsize, &cu) && (file = dwarf_diename(&cu)) &&
-        (!file_matches || file_matches(file)) && dwarf_child(&cu, &c) == 0) {
+    if (dwarf_offdie(dw_, off + hsize, &cu) && unit(cu) && dwarf_child(&cu, &c) == 0) {
       do {
-        if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_hasattr(&c, DW_AT_location)) continue;
-        const char* n = dwarf_diename(&c);
-        if (!n || name != n) continue;
-        Variable v = make_var(c, 0, LocContext{});
-        if (v.loc.kind == Location::Kind::Memory) return v;
+        if (found(c)) return;
       } while (dwarf_siblingof(&c, &c) == 0);
     }
     off = next;
   }
-  return std::nullopt;
 }
 
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {
@@ -789,23 +806,17 @@ const DType* DwarfInfo::definition(int tag, const std::string& name) {
   std::string key = std::to_string(tag) + " " + name;
   if (auto it = by_name_.find(key); it != by_name_.end()) return it->second;
   by_name_[key] = nullptr;  // also guards against recursion
-  Dwarf_Off off = 0, next;
-  size_t hsize;
-  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
-    Dwarf_Die cu, c;
-    if (dwarf_offdie(dw_, off + hsize, &cu) && dwarf_child(&cu, &c) == 0) {
-      do {
-        if (dwarf_tag(&c) != tag || dwarf_hasattr(&c, DW_AT_declaration)) continue;
-        const char* n = dwarf_diename(&c);
-        if (!n || name != n) continue;
-        const DType* t = convert(c);
-        by_name_[key] = t;
-        return t;
-      } while (dwarf_siblingof(&c, &c) == 0);
-    }
-    off = next;
-  }
-  return nullptr;
+  const DType* t = nullptr;
+  scan_top_level([](Dwarf_Die&) { return true; },
+                 [&](Dwarf_Die& c) {
+                   if (dwarf_tag(&c) != tag || dwarf_hasattr(&c, DW_AT_declaration)) return false;
+                   const char* n = dwarf_diename(&c);
+                   if (!n || name != n) return false;
+                   t = convert(c);
+                   return true;
+                 });
+  by_name_[key] = t;
+  return t;
 }
 
 const DType* DwarfInfo::find_type(const std::string& raw) {
