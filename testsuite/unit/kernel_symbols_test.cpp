@@ -1,6 +1,7 @@
 // Kernel symbol tables and kprobe.function patterns, against a fixture
 // table (no kernel needed), plus the kallsyms/System.map reader.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -54,7 +55,7 @@ TEST(KernelSymbols, ExactNamesAndMissingOnes) {
 }
 
 TEST(KernelSymbols, ReadsKallsymsFormat) {
-  std::string path = ::testing::TempDir() + "/kallsyms_fixture";
+  std::string path = ::testing::TempDir() + "/kallsyms_fixture_" + std::to_string(::getpid());
   {
     std::ofstream f(path);
     f << "ffffffff81000000 T _stext\n"
