@@ -37,6 +37,7 @@
 #include "translator/elaborate/elaborate.h"
 #include "translator/probes/probe_env.h"
 #include "translator/elaborate/tapsets.h"
+#include "translator/pass1_checks.h"
 
 namespace stapx {
 
@@ -173,6 +174,7 @@ int run_pipeline(const Options& opts) {
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
+  check_pass1(*script, diags);
   std::vector<ast::Script*> scripts = {script};
   if (!diags.parse_errors()) {
     TapsetIndex index(lib_dirs);

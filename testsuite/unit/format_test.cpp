@@ -71,5 +71,29 @@ TEST(Format, BadConversionsAreErrors) {
   EXPECT_TRUE(parse_format("no conversions").conversions.empty());
 }
 
+// What pass 1 rejects (stap's parser does): a bad or missing conversion
+// letter, or flags/width cut off by the end; "%3b" only pass 2 rejects.
+TEST(Format, SyntaxErrorsAreClassifiedForPass1) {
+  using S = ParsedFormat::Syntax;
+  EXPECT_EQ(parse_format("%q").syntax, S::BadConversion);
+  EXPECT_EQ(parse_format("100%").syntax, S::BadConversion);
+  EXPECT_EQ(parse_format("%*%").syntax, S::BadConversion);
+  EXPECT_EQ(parse_format("%lld").syntax, S::BadConversion);
+  EXPECT_EQ(parse_format("%l%").syntax, S::BadConversion);
+  EXPECT_EQ(parse_format("%-5").syntax, S::Trailing);
+  EXPECT_EQ(parse_format("%.2").syntax, S::Trailing);
+  EXPECT_EQ(parse_format("%3b").syntax, S::Ok);
+  EXPECT_EQ(parse_format("%d").syntax, S::Ok);
+}
+
+TEST(Format, OneLongModifierIsAccepted) {
+  ParsedFormat f = parse_format("%ld|%-5lx|%lu|%ls");
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  ASSERT_EQ(f.pieces.size(), 1u);
+  EXPECT_EQ(f.pieces[0].kernel_format, "%lld|%-5llx|%llu|%s");
+  ASSERT_EQ(f.conversions.size(), 4u);
+  EXPECT_EQ(f.conversions[3].type, ast::Type::String);
+}
+
 }  // namespace
 }  // namespace stapx

@@ -55,11 +55,17 @@ ParsedFormat parse_format(const std::string& f) {
       precision = read_count(f, i);
       if (precision == -1) precision = 0;
     }
+    std::string spec = f.substr(start, i - start);
+    // One 'l' length modifier is accepted and means nothing: every integer
+    // is 64 bits already ("%ld", as scripts written for C habits use).
+    bool length = i < f.size() && f[i] == 'l';
+    if (length) ++i;
     if (i >= f.size()) {
       out.error = "incomplete conversion at end of format string";
+      if (!length)
+        out.syntax = i == start + 1 ? ParsedFormat::Syntax::BadConversion : ParsedFormat::Syntax::Trailing;
       return out;
     }
-    std::string spec = f.substr(start, i - start);
     char c = f[i];
     bool alt = flags.find('#') != std::string::npos;
     if (c == 'b' || c == 'm' || c == 'M' || (c == 'c' && alt)) {
@@ -88,8 +94,9 @@ ParsedFormat parse_format(const std::string& f) {
     std::string kf;
     switch (c) {
       case '%':
-        if (out.conversions.size() != before) {
+        if (out.conversions.size() != before || length) {
           out.error = "'*' is not allowed in %%";
+          out.syntax = ParsedFormat::Syntax::BadConversion;
           return out;
         }
         kf = "%%";
@@ -120,6 +127,7 @@ ParsedFormat parse_format(const std::string& f) {
         break;
       default:
         out.error = std::string("invalid or unsupported conversion '%") + c + "' in format string";
+        out.syntax = ParsedFormat::Syntax::BadConversion;
         return out;
     }
     FormatPiece& t = out.pieces[piece];

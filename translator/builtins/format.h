@@ -36,6 +36,10 @@ struct ParsedFormat {
   std::vector<FormatConversion> conversions;
   std::vector<FormatPiece> pieces;
   std::string error;  // empty when valid
+  // What stap's parser already rejects (pass 1), a subset of `error`:
+  // a bad or missing conversion letter, or a conversion cut off by the
+  // end of the string after its flags, width or precision.
+  enum class Syntax : uint8_t { Ok, BadConversion, Trailing } syntax = Syntax::Ok;
 };
 
 ParsedFormat parse_format(const std::string& format);
