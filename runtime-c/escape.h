@@ -15,7 +15,7 @@
  * (more).
  */
 static inline void _stpx_text_mem(char *r, const char *input, size_t n, long len, int quoted,
-				  bool more)
+				  int more)
 {
 	static const char esc[] = "\aa\bb\ff\nn\rr\tt\vv\"\"''\\\\";
 	const unsigned char *in = (const unsigned char *)input, *end = in + n;
@@ -60,7 +60,7 @@ static inline void _stpx_text_mem(char *r, const char *input, size_t n, long len
  */
 static inline void _stpx_text_strn(char *r, const char *input, long len, int quoted)
 {
-	_stpx_text_mem(r, input, strlen(input), len, quoted, false);
+	_stpx_text_mem(r, input, strlen(input), len, quoted, 0);
 }
 
 #endif /* _STPX_ESCAPE_H_ */
