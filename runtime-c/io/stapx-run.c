@@ -28,6 +28,11 @@
  * armed.  Like stap, a command without shell syntax is run directly
  * (execvp of its words), so target() is the command itself, not a shell.
  *
+ * The module is loaded with the local time zone as parameters (for
+ * tz_gmtoff() and tz_name()); a script's system(cmd) arrives as a control
+ * message, and the command runs as /bin/sh -c cmd in the background once
+ * the output before it is written out.
+ *
  * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c -pthread
  */
 #ifndef _GNU_SOURCE
