@@ -7,16 +7,18 @@
 #define _STPX_ESCAPE_H_
 
 /*
- * text_strn(): input with characters outside ASCII 32..126 as C escapes
- * (\n, \t, ...) or three octal digits, and ", ' and \ escaped; at most
- * len characters of escapes (0: as many as fit), never cutting one. With
- * quoted: in double quotes, followed by "..." when input was cut. r is a
- * MAXSTRINGLEN buffer.
+ * n bytes of input (NULs too: buffers) into r, a MAXSTRINGLEN buffer, with
+ * characters outside ASCII 32..126 as C escapes (\n, \t, ...) or three
+ * octal digits, and ", ' and \ escaped; at most len characters of escapes
+ * (0: as many as fit), never cutting one. With quoted: in double quotes,
+ * followed by "..." when input was cut here or, by the caller, before
+ * (more).
  */
-static inline void _stpx_text_strn(char *r, const char *input, long len, int quoted)
+static inline void _stpx_text_mem(char *r, const char *input, size_t n, long len, int quoted,
+				  int more)
 {
 	static const char esc[] = "\aa\bb\ff\nn\rr\tt\vv\"\"''\\\\";
-	const unsigned char *in = (const unsigned char *)input;
+	const unsigned char *in = (const unsigned char *)input, *end = in + n;
 	size_t room = MAXSTRINGLEN - 1, out = 0;
 
 	if (quoted)
@@ -25,30 +27,40 @@ static inline void _stpx_text_strn(char *r, const char *input, long len, int quo
 		room = len;
 	if (quoted)
 		r[out++] = '"';
-	for (; *in; in++) {
+	for (; in < end; in++) {
 		char e[5];
-		const char *hit = strchr(esc, *in);
-		size_t n;
+		const char *hit = *in ? strchr(esc, *in) : NULL;
+		size_t k;
 
 		if (hit && (hit - esc) % 2 == 0)
-			n = snprintf(e, sizeof(e), "\\%c", hit[1]);
+			k = snprintf(e, sizeof(e), "\\%c", hit[1]);
 		else if (*in < 32 || *in > 126)
-			n = snprintf(e, sizeof(e), "\\%03o", *in);
+			k = snprintf(e, sizeof(e), "\\%03o", *in);
 		else
-			n = snprintf(e, sizeof(e), "%c", *in);
-		if (out - !!quoted + n > room)
+			k = snprintf(e, sizeof(e), "%c", *in);
+		if (out - !!quoted + k > room)
 			break;
-		memcpy(r + out, e, n);
-		out += n;
+		memcpy(r + out, e, k);
+		out += k;
 	}
 	if (quoted) {
 		r[out++] = '"';
-		if (*in) {
+		if (in < end || more) {
 			memcpy(r + out, "...", 3);
 			out += 3;
 		}
 	}
 	r[out] = '\0';
+}
+
+/*
+ * text_strn(): the NUL-terminated input escaped as by _stpx_text_mem, at
+ * most len characters of escapes (0: as many as fit); with quoted, "..."
+ * follows when it had to be cut.
+ */
+static inline void _stpx_text_strn(char *r, const char *input, long len, int quoted)
+{
+	_stpx_text_mem(r, input, strlen(input), len, quoted, 0);
 }
 
 #endif /* _STPX_ESCAPE_H_ */

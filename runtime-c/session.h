@@ -53,6 +53,22 @@ static atomic_t _stpx_skipped = ATOMIC_INIT(0);
 /* The target process (stap's -c CMD or -x PID), for target(); else 0. */
 static long _stpx_target;
 /*
+ * The daemon's local time zone when it loaded the module, as module
+ * parameters (protocol.h): seconds west of UTC and the zone's name, for
+ * tz_gmtoff(), tz_name() and tz_ctime(). Without them: UTC.
+ */
+static long _stpx_tz_gmtoff;
+module_param(_stpx_tz_gmtoff, long, 0);
+static char _stpx_tz_name[STPX_TZ_NAME_MAX] = "UTC";
+module_param_string(_stpx_tz_name, _stpx_tz_name, sizeof(_stpx_tz_name), 0);
+
+/*
+ * abort(): the script stops as after exit() and the handler ends at once,
+ * as on an error, but with this "error", which try/catch does not catch
+ * and which is not reported.
+ */
+static const char _stpx_abort_msg[] = "abort";
+/*
  * Set when errors (past MAXERRORS, or too many skipped probes) end the
  * session: then "error" probes run instead of "end" probes. Errors that
  * try/catch caught or --suppress-handler-errors counted do not end it.
@@ -85,6 +101,8 @@ static void _stpx_report(char type, const char *fmt, ...)
 
 static void _stpx_report_error(struct _stpx_context *c)
 {
+	if (c->last_error == _stpx_abort_msg)
+		return;
 #ifdef STPX_SUPPRESS_HANDLER_ERRORS
 	/* As if every handler were wrapped in try { } catch { next }. */
 	atomic_inc(&_stpx_errors);

@@ -28,6 +28,11 @@
  * armed.  Like stap, a command without shell syntax is run directly
  * (execvp of its words), so target() is the command itself, not a shell.
  *
+ * The module is loaded with the local time zone as parameters (for
+ * tz_gmtoff() and tz_name()); a script's system(cmd) arrives as a control
+ * message, and the command runs as /bin/sh -c cmd in the background once
+ * the output before it is written out.
+ *
  * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c -pthread
  */
 #ifndef _GNU_SOURCE
@@ -182,13 +187,44 @@ static char *module_name(const char *path)
 	return name;
 }
 
+/*
+ * The local time zone now, as module parameters (protocol.h) for
+ * tz_gmtoff() and tz_name(): seconds west of UTC and the zone's name
+ * (from TZ or /etc/localtime; UTC without them).
+ */
+static void tz_params(char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char name[STPX_TZ_NAME_MAX];
+	size_t i, n = 0;
+
+	if (!localtime_r(&now, &tm)) {
+		snprintf(buf, size, "%s=0 %s=UTC", STPX_PARAM_TZ_GMTOFF,
+			 STPX_PARAM_TZ_NAME);
+		return;
+	}
+	/* A name such as "<+0530>" in TZ comes through as "+0530": keep
+	 * only characters a module parameter can hold. */
+	for (i = 0; tm.tm_zone && tm.tm_zone[i] && n < sizeof(name) - 1; i++)
+		if (tm.tm_zone[i] > ' ' && tm.tm_zone[i] < 127 &&
+		    tm.tm_zone[i] != '"')
+			name[n++] = tm.tm_zone[i];
+	name[n] = '\0';
+	snprintf(buf, size, "%s=%ld %s=%s", STPX_PARAM_TZ_GMTOFF,
+		 -(long)tm.tm_gmtoff, STPX_PARAM_TZ_NAME, n ? name : "UTC");
+}
+
 static int insert_module(const char *path, const char *name, char **params,
 			 int nparams)
 {
-	size_t len = 1;
+	char tz[128];
+	size_t len;
 	char *args, *p;
 	int fd, i, rc, err;
 
+	tz_params(tz, sizeof(tz));
+	len = strlen(tz) + 1;
 	for (i = 0; i < nparams; i++)
 		len += strlen(params[i]) + 1;
 	args = malloc(len);
@@ -196,13 +232,12 @@ static int insert_module(const char *path, const char *name, char **params,
 		perror("malloc");
 		return -1;
 	}
-	p = args;
-	*p = '\0';
+	p = stpcpy(args, tz);
 	for (i = 0; i < nparams; i++) {
-		if (i)
-			*p++ = ' ';
+		*p++ = ' ';
 		p = stpcpy(p, params[i]);
 	}
+	vlog("module parameters: %s", args);
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -676,6 +711,46 @@ static void release_target(void)
 	vlog("released command, pid %d", (int)target_pid);
 }
 
+/*
+ * system(cmd): run /bin/sh -c cmd in the background, its output after the
+ * script output that is in order so far. Its exit is reaped with the
+ * others (reap_children); it is not waited for at the end.
+ */
+static void run_system(const char *cmd)
+{
+	pid_t pid;
+
+	pump();
+	if (!out_broken && fflush(out) != 0) {
+		out_errno = errno;
+		out_broken = true;
+	}
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "WARNING: system(): fork: %s\n",
+			strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		/* Only async-signal-safe calls here: the command thread may
+		 * be running. */
+		if (fd >= 0 && fd != STDIN_FILENO) {
+			dup2(fd, STDIN_FILENO);
+			close(fd);
+		}
+		if (out != stdout)
+			dup2(fileno(out), STDOUT_FILENO);
+		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	vlog("system(): pid %d runs '%s'", (int)pid, cmd);
+}
+
 static void handle_msg(char *m, size_t n)
 {
 	char type;
@@ -713,6 +788,9 @@ static void handle_msg(char *m, size_t n)
 		break;
 	case STPX_MSG_EXIT:
 		request_stop("script exited");
+		break;
+	case STPX_MSG_SYSTEM:
+		run_system(text);
 		break;
 	case STPX_MSG_DONE:
 		if (sscanf(text, "%lu %lu %lu", &d_errors, &d_skipped,

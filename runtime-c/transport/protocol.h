@@ -48,10 +48,23 @@ struct stpx_rec_hdr {
 #define STPX_MSG_ERROR 'E'   /* text: "ERROR: ..." as printed to stderr */
 #define STPX_MSG_WARNING 'W' /* text: "WARNING: ..." as printed to stderr */
 #define STPX_MSG_EXIT 'X'    /* script asked to exit (exit(), MAXERRORS) */
+#define STPX_MSG_SYSTEM 'C'  /* system(): text is a command for /bin/sh -c,
+			      * to start in the background (it may hold
+			      * newlines: the message is the whole read()) */
 #define STPX_MSG_DONE 'D'    /* end probes ran, all output flushed;
 			      * text: "<errors> <skipped> <lost-records>" */
 
 /* Longest control message line, including type, space and newline. */
 #define STPX_MSG_MAX 512
+
+/*
+ * Module parameters the daemon sets when it loads a module: its local
+ * time zone (at that moment) as seconds west of UTC, and the zone's name
+ * (at most STPX_TZ_NAME_MAX - 1 bytes), e.g.
+ *   _stpx_tz_gmtoff=-3600 _stpx_tz_name=CET
+ */
+#define STPX_PARAM_TZ_GMTOFF "_stpx_tz_gmtoff"
+#define STPX_PARAM_TZ_NAME "_stpx_tz_name"
+#define STPX_TZ_NAME_MAX 32
 
 #endif /* _STPX_PROTOCOL_H_ */

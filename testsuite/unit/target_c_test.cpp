@@ -318,5 +318,25 @@ TEST(TargetC, EscapedStrings) {
   EXPECT_STREQ(esc(buf, (long_in + "yz").c_str()), (long_in + "y").c_str());
 }
 
+// Buffers (kernel_buffer_quoted and friends): NUL bytes escaped, at most
+// len characters of escapes, and "..." when cut here or by the caller.
+TEST(TargetC, QuotedBuffers) {
+  if (!have_cc()) GTEST_SKIP() << "no C compiler (cc)";
+  Compiled so({}, Compiled::ExtraC{"const char *q(char *r, const char *s, unsigned long n, long len, int more)\n"
+                                   "{ _stpx_text_mem(r, s, n, len, 1, more); return r; }\n"});
+  ASSERT_EQ(so.error(), "");
+  auto q = reinterpret_cast<const char* (*)(char*, const char*, unsigned long, long, int)>(so.symbol("q"));
+  ASSERT_NE(q, nullptr);
+  char buf[64];
+  EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 0, 0), "\"a\\000b\\ncd\"");
+  EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 4, 0), "\"a\"...");
+  EXPECT_STREQ(q(buf, "a\0b", 2, 0, 0), "\"a\\000\"");
+  EXPECT_STREQ(q(buf, "abc", 3, 0, 1), "\"abc\"...");
+  EXPECT_STREQ(q(buf, "", 0, 0, 0), "\"\"");
+  // Room for 63 bytes: the quotes and "..." leave 58 characters.
+  std::string long_in(70, 'x');
+  EXPECT_STREQ(q(buf, long_in.c_str(), long_in.size(), 0, 0), ("\"" + std::string(58, 'x') + "\"...").c_str());
+}
+
 }  // namespace
 }  // namespace stapx::test

@@ -79,6 +79,7 @@ class Job:
     files: dict = dataclasses.field(default_factory=dict)  # guest file name -> host path
     timeout: float = DEFAULT_JOB_TIMEOUT
     kmods: list = dataclasses.field(default_factory=list)  # guest files of `files` to insmod first, rmmod after
+    env: list = dataclasses.field(default_factory=list)    # "VAR=VALUE" strings for stapx-run's environment
 
 
 @dataclasses.dataclass
@@ -313,6 +314,8 @@ def make_init(jobs):
     for j in jobs:
         ko = os.path.basename(j.module)
         argv = ["stapx-run"] + list(j.args) + [ko]
+        if j.env:
+            argv = ["env"] + list(j.env) + argv
         lines.append(" ".join(shlex.quote(str(a)) for a in
                               ["runjob", j.name, int(max(1, j.timeout))] + argv))
     return head + "\n".join(lines) + "\n" + INIT_TAIL

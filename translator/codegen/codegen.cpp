@@ -798,6 +798,8 @@ void Codegen::stmt(const Stmt* s) {
           w.line("err: __attribute__((unused));");
           w.line(";");
         }
+        // abort() is no error to catch: on to the enclosing "err".
+        w.line("if (unlikely(c->last_error == _stpx_abort_msg)) goto err;");
         if (t->var) w.line("_stpx_strcpy({}, c->last_error);", lvalue_scalar(t->var));
         w.line("c->last_error = NULL;");
         w.line("c->last_loc = NULL;");

@@ -874,6 +874,11 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
         if (c->args.size() != c->fn->params.size())
           diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
+        // Tapset functions marked /* guru */ act on the kernel directly:
+        // only guru mode, or other tapset code, may call them.
+        if (c->fn->is_embedded && !probe_ctx_.guru && in_user_code(c->loc) &&
+            c->fn->embedded_code.find("/* guru */") != std::string::npos)
+          diags_.report(DiagId::SemFunctionNeedsGuru, c->loc);
         sc.fn->callees.push_back(c->fn);
       } else {
         diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);

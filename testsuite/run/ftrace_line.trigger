@@ -1,0 +1,1 @@
+grep -o "stapx ftrace test" /sys/kernel/debug/tracing/trace >&2

@@ -1,0 +1,1 @@
+dmesg | grep -o "stapx printk test" >&2
