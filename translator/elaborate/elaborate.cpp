@@ -31,6 +31,18 @@ namespace {
 
 constexpr int kMaxKeys = 9;
 
+// stap's user-space stack and symbol functions (tapset::ucontext-unwind,
+// ucontext-symbols): stapx walks and names kernel stacks only, so these
+// are reported as not implemented rather than as unknown functions.
+bool is_user_stack_function(const std::string& name) {
+  static const std::set<std::string> names = {
+      "ubacktrace",  "print_ubacktrace", "print_ubacktrace_brief", "sprint_ubacktrace", "ucallers",
+      "print_ustack", "sprint_ustack",   "print_usyms",            "sprint_usyms",      "usymname",
+      "usymdata",    "umodname",         "uaddr",                  "usymfile",          "usymline",
+      "usymfileline", "print_ubacktrace_fileline"};
+  return names.count(name) != 0;
+}
+
 class Elaborator {
  public:
   Elaborator(Program& prog, Arena& arena, DiagSink& diags) : prog_(prog), arena_(arena), diags_(diags) {}
@@ -875,6 +887,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         if (c->args.size() != c->fn->params.size())
           diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
         sc.fn->callees.push_back(c->fn);
+      } else if (is_user_stack_function(c->name)) {
+        diags_.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
       } else {
         diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
       }
