@@ -134,11 +134,11 @@ static notrace const char *_stpx_modname(struct _stpx_context *c, unsigned long 
 NOKPROBE_SYMBOL(_stpx_modname);
 
 /*
- * One line per address to dst (a string, cut at MAXSTRINGLEN) or, dst
- * NULL, to the print buffer. full: " 0xADDR : name+0xoff/0xsize [module]"
- * (print_backtrace(), print_stack(), print_syms()); else
- * "name+0xoff [module]" (sprint_backtrace(), sprint_stack(),
- * sprint_syms()).
+ * One line per address to dst (a string) or, dst NULL, to the print
+ * buffer. full: " 0xADDR : name+0xoff/0xsize [module]" (print_backtrace(),
+ * print_stack(), print_syms() and their sprint_ forms), whole lines only
+ * in a string; else "name+0xoff [module]" (sprint_backtrace()), cut at
+ * MAXSTRINGLEN.
  */
 static notrace void _stpx_print_syms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n,
 				     bool full)
@@ -148,15 +148,41 @@ static notrace void _stpx_print_syms(struct _stpx_context *c, char *dst, const u
 
 	for (i = 0; i < n; i++) {
 		const char *sym = _stpx_symdata(c, pcs[i], full);
+		size_t hlen = 0, slen = strlen(sym);
 
 		if (full) {
-			_stpx_out_mem(c, dst, head, scnprintf(head, sizeof(head), " 0x%lx : ", pcs[i]));
+			hlen = scnprintf(head, sizeof(head), " 0x%lx : ", pcs[i]);
+			if (dst && strlen(dst) + hlen + slen + 1 > MAXSTRINGLEN - 1)
+				return;
+			_stpx_out_mem(c, dst, head, hlen);
 		}
-		_stpx_out_mem(c, dst, sym, strlen(sym));
+		_stpx_out_mem(c, dst, sym, slen);
 		_stpx_out_mem(c, dst, "\n", 1);
 	}
 }
 NOKPROBE_SYMBOL(_stpx_print_syms);
+
+/*
+ * The function a kretprobe handler runs for (its probed address), while
+ * one runs on this CPU, else 0: set around the handler by kprobes.c, for
+ * print_backtrace()'s "Returning from:" line.
+ */
+static DEFINE_PER_CPU(unsigned long, _stpx_kretprobe_func);
+
+/* print_backtrace(): the stack in full lines; in a .return probe, first the function returned from. */
+static notrace void _stpx_print_backtrace(struct _stpx_context *c)
+{
+	unsigned long func = this_cpu_read(_stpx_kretprobe_func);
+	int n = _stpx_stack_kernel(c);
+
+	if (func && n && c->probe->is_return) {
+		_stpx_print_str(c, "Returning from: ");
+		_stpx_print_syms(c, NULL, &func, 1, true);
+		_stpx_print_str(c, "Returning to  : ");
+	}
+	_stpx_print_syms(c, NULL, c->stack_pcs, n, true);
+}
+NOKPROBE_SYMBOL(_stpx_print_backtrace);
 
 /*
  * The addresses of a backtrace() string ("0x... 0x..."), into
@@ -186,16 +212,21 @@ static notrace int _stpx_parse_stack(struct _stpx_context *c, const char *s)
 }
 NOKPROBE_SYMBOL(_stpx_parse_stack);
 
-/* "0x... 0x..." of pcs[skip..n) into dst (backtrace(), callers()), whole words only. */
-static notrace void _stpx_stack_hex(char *dst, const unsigned long *pcs, int n, int skip)
+/*
+ * The addresses pcs[0..n) as hex words into dst, whole words only, each
+ * followed by a space as in stap's backtrace() (trailing), else separated
+ * by one (callers()).
+ */
+static notrace void _stpx_stack_hex(char *dst, const unsigned long *pcs, int n, bool trailing)
 {
 	size_t len = 0;
 	int i;
 
 	dst[0] = '\0';
-	for (i = skip; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		char word[24];
-		int w = scnprintf(word, sizeof(word), "%s0x%lx", len ? " " : "", pcs[i]);
+		int w = trailing ? scnprintf(word, sizeof(word), "0x%lx ", pcs[i])
+				 : scnprintf(word, sizeof(word), "%s0x%lx", i ? " " : "", pcs[i]);
 
 		if (len + w > MAXSTRINGLEN - 1)
 			break;

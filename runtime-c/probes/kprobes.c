@@ -70,14 +70,19 @@ static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct _stpx_kprobe *k;
 	int64_t *saved = (int64_t *)ri->data;
+	unsigned long func;
 
 	if (!rp)
 		return 0;
 	k = container_of(rp, struct _stpx_kprobe, u.krp);
+	/* Saved and restored: a kretprobe hit nested in this one (NMI) sets its own. */
+	func = this_cpu_read(_stpx_kretprobe_func);
+	this_cpu_write(_stpx_kretprobe_func, (unsigned long)rp->kp.addr);
 	if (!k->probe->nsaved)
 		_stpx_run_probe(k->probe, regs);
 	else if (saved[0])	/* the entry half saved its values */
 		_stpx_run_probe_saved(k->probe, regs, saved + 1);
+	this_cpu_write(_stpx_kretprobe_func, func);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_handler);
