@@ -36,10 +36,11 @@ constexpr int kMaxKeys = 9;
 // are reported as not implemented rather than as unknown functions.
 bool is_user_stack_function(const std::string& name) {
   static const std::set<std::string> names = {
-      "ubacktrace",  "print_ubacktrace", "print_ubacktrace_brief", "sprint_ubacktrace", "ucallers",
-      "print_ustack", "sprint_ustack",   "print_usyms",            "sprint_usyms",      "usymname",
-      "usymdata",    "umodname",         "uaddr",                  "usymfile",          "usymline",
-      "usymfileline", "print_ubacktrace_fileline"};
+      "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
+      "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
+      "print_usyms",  "sprint_usyms",     "usymname",               "usymdata",
+      "umodname",     "uaddr",            "usymfile",               "usymline",
+      "usymfileline"};
   return names.count(name) != 0;
 }
 
