@@ -37,6 +37,8 @@ struct _stpx_context {
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */
 	char tokenize_buf[MAXSTRINGLEN];	/* tokenize(): the string, */
 	int tokenize_pos;		/* and where its next token starts */
+	unsigned long stack_pcs[MAXBACKTRACE];	/* a backtrace (stack.c) */
+	char sym_buf[KSYM_SYMBOL_LEN];	/* a symbol, as sprint_symbol() writes it */
 	int64_t hist_scratch[STPX_STAT_WORDS + STPX_HIST_SCRATCH_BUCKETS];
 	union _stpx_frame frames[MAXNESTING + 1];
 };

@@ -18,6 +18,7 @@
 #include "map.c"
 #include "stat.c"
 #include "regex.c"
+#include "stack.c"
 #include "probes/kprobes.c"
 #include "probes/timers.c"
 #include "probes/tracepoints.c"

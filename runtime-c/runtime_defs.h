@@ -41,6 +41,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/kallsyms.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/timex.h>
@@ -89,6 +90,10 @@
 #endif
 #ifndef STP_OVERLOAD_INTERVAL
 #define STP_OVERLOAD_INTERVAL 1000000000ULL
+#endif
+/* Deepest kernel backtrace (backtrace(), print_backtrace(), ...). */
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20
 #endif
 #ifndef STPX_PRINT_BUF_SIZE
 #define STPX_PRINT_BUF_SIZE 8192

@@ -18,6 +18,7 @@ int _stpx_session_start(long target)
 		return -EBUSY;
 	/* Set once, before any handler can read it. */
 	_stpx_target = target;
+	_stpx_daemon_pid = task_tgid_nr(current);
 	for (i = 0; i < _stpx_n_begin; i++)
 		_stpx_run_probe(_stpx_begin_probes[i], NULL);
 

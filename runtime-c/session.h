@@ -52,6 +52,8 @@ static atomic_t _stpx_errors = ATOMIC_INIT(0);
 static atomic_t _stpx_skipped = ATOMIC_INIT(0);
 /* The target process (stap's -c CMD or -x PID), for target(); else 0. */
 static long _stpx_target;
+/* The daemon's process ID, for stp_pid(). */
+static long _stpx_daemon_pid;
 /*
  * The daemon's local time zone when it loaded the module, as module
  * parameters (protocol.h): seconds west of UTC and the zone's name, for

@@ -21,6 +21,12 @@ struct _stpx_kprobe {
 };
 
 /*
+ * A kprobe's handler sees regs->ip just past the breakpoint (int3, or the
+ * ftrace call for a probe on a function's entry); handlers that read the
+ * context see the probed address there instead, as in stap (print_regs(),
+ * register("rip"), the first frame of a backtrace), and the kprobe core
+ * gets its own value back afterwards (it single-steps or emulates from it).
+ *
  * Generic kprobe entry. A generated module defines one entry point per
  * probe declaration instead (STPX_KPROBE_PRE), in which the handler, its
  * locks and flags are compile-time constants.
@@ -28,8 +34,13 @@ struct _stpx_kprobe {
 static notrace int _stpx_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct _stpx_kprobe *k = container_of(kp, struct _stpx_kprobe, u.kp);
+	unsigned long ip = instruction_pointer(regs);
 
+	if (k->probe->flags & STPX_PROBE_CONTEXT)
+		instruction_pointer_set(regs, (unsigned long)kp->addr);
 	_stpx_run_probe(k->probe, regs);
+	if (k->probe->flags & STPX_PROBE_CONTEXT)
+		instruction_pointer_set(regs, ip);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_kprobe_pre);
@@ -41,9 +52,15 @@ NOKPROBE_SYMBOL(_stpx_kprobe_pre);
 #define STPX_KPROBE_PRE(name, proto)                                          \
 	static notrace int name(struct kprobe *kp, struct pt_regs *regs)      \
 	{                                                                     \
+		unsigned long ip = instruction_pointer(regs);                 \
+									      \
+		if ((proto)->flags & STPX_PROBE_CONTEXT)                      \
+			instruction_pointer_set(regs, (unsigned long)kp->addr); \
 		_stpx_probe_hit(proto,                                        \
 				container_of(kp, struct _stpx_kprobe, u.kp)->probe, \
 				regs, NULL);                                  \
+		if ((proto)->flags & STPX_PROBE_CONTEXT)                      \
+			instruction_pointer_set(regs, ip);                    \
 		return 0;                                                     \
 	}                                                                     \
 	NOKPROBE_SYMBOL(name)
@@ -53,14 +70,19 @@ static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct _stpx_kprobe *k;
 	int64_t *saved = (int64_t *)ri->data;
+	unsigned long func;
 
 	if (!rp)
 		return 0;
 	k = container_of(rp, struct _stpx_kprobe, u.krp);
+	/* Saved and restored: a kretprobe hit nested in this one (NMI) sets its own. */
+	func = this_cpu_read(_stpx_kretprobe_func);
+	this_cpu_write(_stpx_kretprobe_func, (unsigned long)rp->kp.addr);
 	if (!k->probe->nsaved)
 		_stpx_run_probe(k->probe, regs);
 	else if (saved[0])	/* the entry half saved its values */
 		_stpx_run_probe_saved(k->probe, regs, saved + 1);
+	this_cpu_write(_stpx_kretprobe_func, func);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_handler);

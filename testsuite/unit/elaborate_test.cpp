@@ -87,6 +87,14 @@ TEST(Elaborate, FunctionsAndCalls) {
   EXPECT_NE(dup.diag_text.str().find("duplicate function definition 'f'"), std::string::npos);
 }
 
+TEST(Elaborate, UserSpaceStackFunctionsAreNotImplemented) {
+  // Kernel stacks only: stap's user-space stack functions say so, not "unresolved".
+  Elaborated u("probe begin { print_ubacktrace() }");
+  EXPECT_NE(u.diag_text.str().find("semantic error: print_ubacktrace() (user-space stacks and symbols) is not "
+                                   "implemented in this stapx version: identifier 'print_ubacktrace'"),
+            std::string::npos) << u.diag_text.str();
+}
+
 TEST(Elaborate, PrintfFormatIsChecked) {
   Elaborated few("probe begin { printf(\"%d %s\\n\", 1) }");
   EXPECT_NE(few.diag_text.str().find("Wrong number of args to formatted print operator"), std::string::npos)

@@ -31,6 +31,19 @@ namespace {
 
 constexpr int kMaxKeys = 9;
 
+// stap's user-space stack and symbol functions (tapset::ucontext-unwind,
+// ucontext-symbols): stapx walks and names kernel stacks only, so these
+// are reported as not implemented rather than as unknown functions.
+bool is_user_stack_function(const std::string& name) {
+  static const std::set<std::string> names = {
+      "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
+      "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
+      "print_usyms",  "sprint_usyms",     "usymname",               "usymdata",
+      "umodname",     "uaddr",            "usymfile",               "usymline",
+      "usymfileline"};
+  return names.count(name) != 0;
+}
+
 class Elaborator {
  public:
   Elaborator(Program& prog, Arena& arena, DiagSink& diags) : prog_(prog), arena_(arena), diags_(diags) {}
@@ -880,6 +893,8 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
             c->fn->embedded_code.find("/* guru */") != std::string::npos)
           diags_.report(DiagId::SemFunctionNeedsGuru, c->loc);
         sc.fn->callees.push_back(c->fn);
+      } else if (is_user_stack_function(c->name)) {
+        diags_.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
       } else {
         diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
       }
