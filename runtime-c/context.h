@@ -12,6 +12,8 @@
 #ifndef _STPX_CONTEXT_H_
 #define _STPX_CONTEXT_H_
 
+#include "regex.h"
+
 struct _stpx_probe;
 
 /* Room to merge the largest histogram of the script (generated). */
@@ -38,6 +40,10 @@ struct _stpx_context {
 	char tokenize_buf[MAXSTRINGLEN];	/* tokenize(): the string, */
 	int tokenize_pos;		/* and where its next token starts */
 	int64_t hist_scratch[STPX_STAT_WORDS + STPX_HIST_SCRATCH_BUCKETS];
+#ifdef STPX_RE_SUBMATCH
+	struct _stpx_re_last re_last;	/* matched(), ngroups(): cleared per hit */
+	struct _stpx_re_scratch re_scratch;
+#endif
 	union _stpx_frame frames[MAXNESTING + 1];
 };
 

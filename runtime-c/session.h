@@ -185,6 +185,10 @@ static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struc
 	/* Only .return handlers with saved values read it. */
 	if (saved)
 		c->entry_saved = saved;
+#ifdef STPX_RE_SUBMATCH
+	/* matched() before any =~ of this hit finds no match. */
+	c->re_last.result = 0;
+#endif
 	return true;
 }
 

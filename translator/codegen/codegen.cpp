@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -123,6 +124,7 @@ class Codegen {
   void frame_struct(const Frame& f);
   void globals();
   void regex_tables();
+  void submatch_tables(size_t id, const regex::Prog& p);
   void tables();
   std::string probe_flags(int index) const;
 
@@ -390,6 +392,10 @@ std::string Codegen::binary(const BinaryExpr* b) {
   if (b->op == Op::RegexMatch || b->op == Op::RegexNoMatch) {
     const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
     auto [it, fresh] = regex_ids_.emplace(pattern, static_cast<int>(regex_ids_.size()));
+    if (prog_.submatch)  // the match is recorded for matched(), ngroups()
+      return fmt::format("((int64_t){0}_stpx_regex_match_sub(&_stpx_re_{1}, &_stpx_rp_{1}, {2}, &c->re_scratch, "
+                         "&c->re_last))",
+                         b->op == Op::RegexNoMatch ? "!" : "", it->second, expr(b->lhs));
     return fmt::format("((int64_t){}_stpx_regex_match(&_stpx_re_{}, {}))", b->op == Op::RegexNoMatch ? "!" : "",
                        it->second, expr(b->lhs));
   }
@@ -1135,8 +1141,40 @@ void Codegen::regex_tables() {
     out_.line("static const struct _stpx_dfa _stpx_re_{0} = {{ .classes = _stpx_re_{0}_classes, .trans = "
               "_stpx_re_{0}_trans, .flags = _stpx_re_{0}_flags, .nclasses = {1} }};",
               id, dfa.nclasses);
+    if (prog_.submatch) submatch_tables(id, prog_.submatch_progs.at(*by_id[id]));
   }
   if (!by_id.empty()) out_.blank();
+}
+
+// The sub-match program of pattern `id` (translator/regex/regex.h) as
+// runtime-c/regex.c's struct _stpx_re_prog.
+void Codegen::submatch_tables(size_t id, const regex::Prog& p) {
+  {
+    auto b = out_.block(fmt::format("static const struct _stpx_re_inst _stpx_rp_{}_insts[{}] =", id, p.insts.size()),
+                        "};");
+    std::string line;
+    for (size_t i = 0; i < p.insts.size(); ++i) {
+      const regex::Inst& in = p.insts[i];
+      line += fmt::format("{{{},{},{},{}}},", in.op, in.arg, in.x, in.y);
+      if (i % 8 == 7 || i + 1 == p.insts.size()) {
+        out_.line(line);
+        line.clear();
+      }
+    }
+  }
+  {
+    auto b = out_.block(fmt::format("static const u8 _stpx_rp_{}_sets[{}][32] =", id, std::max<size_t>(1, p.sets.size())),
+                        "};");
+    for (const auto& set : p.sets) {
+      std::string line = "{";
+      for (uint8_t byte : set) line += fmt::format("{},", byte);
+      out_.line(line + "},");
+    }
+    if (p.sets.empty()) out_.line("{0},");
+  }
+  out_.line("static const struct _stpx_re_prog _stpx_rp_{0} = {{ .insts = _stpx_rp_{0}_insts, .sets = "
+            "_stpx_rp_{0}_sets, .ninsts = {1}, .nslots = {2} }};",
+            id, p.insts.size(), p.nslots);
 }
 
 void Codegen::tables() {
@@ -1286,6 +1324,18 @@ std::string Codegen::run() {
       buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
   }
   out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
+  if (prog_.submatch) {  // the context's room for matched() (runtime-c/regex.h)
+    size_t insts = 1, slots = 2, cells = 2;
+    for (const auto& [pattern, p] : prog_.submatch_progs) {
+      insts = std::max(insts, p.insts.size());
+      slots = std::max(slots, static_cast<size_t>(p.nslots));
+      cells = std::max(cells, p.insts.size() * p.nslots);
+    }
+    out_.line("#define STPX_RE_SUBMATCH 1");
+    out_.line("#define STPX_RE_MAX_INSTS {}", insts);
+    out_.line("#define STPX_RE_MAX_SLOTS {}", slots);
+    out_.line("#define STPX_RE_MAX_CELLS {}", cells);
+  }
   out_.line("#include \"runtime_defs.h\"");
   out_.blank();
   for (const Frame& f : frames) frame_struct(f);
