@@ -93,6 +93,7 @@ class Codegen {
   // "l1"/"s1" for an array of one long/string key, whose element
   // functions take that key by value (inlined in the runtime); else "".
   static std::string one_key(const Symbol* sym);
+  static bool is_execname(const Expr* e);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
   std::string inline_embedded(const CallExpr* c);
@@ -185,6 +186,26 @@ std::string Codegen::key_expr(const Expr* k, bool last) {
   return expr(k);
 }
 
+// A call of execname() (tapsets/context.stp): an embedded-C function whose
+// code, comments and blanks aside, is only the comm copy.
+bool Codegen::is_execname(const Expr* e) {
+  if (e->kind != ExprKind::Call) return false;
+  const FunctionDecl* f = static_cast<const CallExpr*>(e)->fn;
+  if (!f || !f->is_embedded || !f->params.empty() || f->type != Type::String) return false;
+  std::string code;
+  const std::string& text = f->embedded_code;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "/*") == 0) {
+      size_t end = text.find("*/", i + 2);
+      if (end == std::string::npos) return false;
+      i = end + 1;
+    } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      code += text[i];
+    }
+  }
+  return code == "_stpx_copy_comm(STAP_RETVALUE,current);";
+}
+
 std::string Codegen::one_key(const Symbol* sym) {
   if (sym->arity != 1 || sym->key_types.size() != 1) return "";
   if (sym->key_types[0] == Type::String) return "s1";
@@ -197,7 +218,12 @@ std::string Codegen::one_key(const Symbol* sym) {
 std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
   std::string v = "v_" + uniq();
   const char* type = ix->type == Type::String ? "char" : "int64_t";
-  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+  if (std::string one = one_key(ix->array->sym); one == "s1" && is_execname(ix->keys[0])) {
+    // m[execname()]: the comm's words are the key (runtime-c/map.c).
+    pre += fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                       in_probe_body_ ? "0" : "c->nesting", where(ix->keys[0]->loc));
+    pre += fmt::format("{} *{} = _stpx_map_ref_comm({}, {}); ", type, v, global(ix->array->sym), string_temp());
+  } else if (!one.empty()) {
     pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym),
                        key_expr(ix->keys[0], true));
   } else {
