@@ -467,8 +467,8 @@ std::string Codegen::assign(const AssignExpr* a) {
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
     std::string add;
     if (std::string one = one_key(ix->array->sym); !one.empty())
-      add = fmt::format("_stpx_pmap_add_{}({}, {}, r_{}, {})", one, global(ix->array->sym), key_expr(ix->keys[0], true),
-                        n, hist(ix->array->sym));
+      add = fmt::format("_stpx_pmap_add_{}(this_cpu_read(_stpx_gm_{}), {}, r_{}, {})", one, ix->array->sym->name,
+                        key_expr(ix->keys[0], true), n, hist(ix->array->sym));
     else
       add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
     return fmt::format(
@@ -1090,16 +1090,19 @@ void Codegen::globals() {
   out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
   out_.line("static struct _stpx_rwlock _stpx_locks[{}];", std::max<size_t>(1, prog_.globals.size()));
   for (const Symbol* g : prog_.globals) {
-    if (g->arity > 0 && is_stat(g))
+    if (g->arity > 0 && is_stat(g)) {
       out_.line("static struct _stpx_pmap *{};", global(g));
-    else if (is_stat(g))
+      if (!one_key(g).empty())  // this CPU's map, for <<< (runtime-c/stat.c)
+        out_.line("static DEFINE_PER_CPU(struct _stpx_map *, _stpx_gm_{});", g->name);
+    } else if (is_stat(g)) {
       out_.line("static struct _stpx_stat __percpu *{};", global(g));
-    else if (g->arity > 0)
+    } else if (g->arity > 0) {
       out_.line("static struct _stpx_map *{};", global(g));
-    else if (g->type == Type::String)
+    } else if (g->type == Type::String) {
       out_.line("static char {}[MAXSTRINGLEN];", global(g));
-    else
+    } else {
       out_.line("static int64_t {};", global(g));
+    }
   }
   for (size_t i = 0; i < foreach_sites_.size(); ++i)
     out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
@@ -1248,6 +1251,7 @@ void Codegen::tables() {
 
   {
     auto b = out_.block("static int _stpx_globals_init(void)");
+    out_.line("int cpu __maybe_unused;");
     for (const Symbol* g : prog_.globals) {
       if (is_stat(g)) {
         std::string types;
@@ -1259,6 +1263,8 @@ void Codegen::tables() {
           out_.line("{} = _stpx_stat_alloc({});", global(g), hist(g));
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->arity > 0 && !one_key(g).empty())
+          out_.line("for_each_possible_cpu(cpu) per_cpu(_stpx_gm_{}, cpu) = {}->cpu[cpu];", g->name, global(g));
         if (g->arity > 0 && g->wrap) out_.line("_stpx_pmap_wrap({});", global(g));
       } else if (g->arity > 0) {
         std::string types;
