@@ -423,49 +423,6 @@ static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k
 	return _stpx_map_insert_s1(m, k, hash);
 }
 
-/*
- * m[execname()] (one string key): the current task's comm as two words,
- * without copying it as a string and looking for its end byte by byte.
- * The kernel keeps comm NUL-terminated within its 16 bytes, but the bytes
- * after the NUL need not be zero (a rename racing with this read, kernels
- * that do not pad): they are masked off, so that the words are those of
- * the string. tmp (MAXSTRINGLEN bytes) receives the string when the key is
- * new, or when the fast path does not apply.
- */
-#ifdef __KERNEL__	/* (not in the unit tests' user-space build) */
-static __always_inline void *_stpx_map_ref_comm(struct _stpx_map *m, char *tmp)
-{
-#if defined(CONFIG_DCACHE_WORD_ACCESS) && defined(__LITTLE_ENDIAN) && MAXSTRINGLEN >= 16
-	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
-	const u64 *comm = (const u64 *)current->comm;
-	u64 w0 = READ_ONCE(comm[0]), w1 = READ_ONCE(comm[1]) & (~0ull >> 8);
-	unsigned long data;
-	struct _stpx_map_node *n;
-	u32 hash;
-
-	BUILD_BUG_ON(sizeof(current->comm) != 16);
-	if (has_zero(w0, &data, &constants)) {
-		w0 &= zero_bytemask(create_zero_mask(prep_zero_mask(w0, data, &constants)));
-		w1 = 0;
-	} else {
-		has_zero(w1, &data, &constants);	/* true: byte 15 is 0 */
-		w1 &= zero_bytemask(create_zero_mask(prep_zero_mask(w1, data, &constants)));
-	}
-	hash = (u32)(_stpx_hash_w2(0, w0, w1) >> 32);
-	n = _stpx_map_find_s1(m, tmp, hash, 0, w0, w1);	/* len < 16: words only */
-	if (likely(n))
-		return _stpx_node_val(n, STPX_VAL_OFF_S1);
-	memset(tmp, 0, 16);
-	memcpy(tmp, &w0, 8);
-	memcpy(tmp + 8, &w1, 8);
-	return _stpx_map_insert_s1(m, tmp, hash);
-#else
-	_stpx_copy_comm(tmp, current);
-	return _stpx_map_ref_s1(m, tmp);
-#endif
-}
-#endif
-
 static __always_inline void *_stpx_map_get_l1(const struct _stpx_map *m, int64_t k)
 {
 	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, _stpx_hash_l(k, 0));
@@ -481,6 +438,89 @@ static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const c
 
 	return n ? (char *)n + STPX_VAL_OFF_S1 : NULL;
 }
+
+/*
+ * m[execname()] (one string key): the current task's comm as two words,
+ * without copying it as a string and looking for its end byte by byte.
+ * The kernel keeps comm NUL-terminated within its 16 bytes, but the bytes
+ * after the NUL need not be zero (a rename racing with this read, kernels
+ * that do not pad): they are masked off, so that the words are those of
+ * the string. tmp (MAXSTRINGLEN bytes) receives the string when the key is
+ * new, or when the fast path does not apply.
+ */
+#ifdef __KERNEL__	/* (not in the unit tests' user-space build) */
+#if defined(CONFIG_DCACHE_WORD_ACCESS) && defined(__LITTLE_ENDIAN) && MAXSTRINGLEN >= 16
+#define STPX_COMM_WORDS 1
+
+/* The comm's words and their hash, as _stpx_hash_s gives them. */
+static __always_inline u32 _stpx_comm_key(u64 *w0p, u64 *w1p)
+{
+	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
+	const u64 *comm = (const u64 *)current->comm;
+	u64 w0 = READ_ONCE(comm[0]), w1 = READ_ONCE(comm[1]) & (~0ull >> 8);
+	unsigned long data;
+
+	BUILD_BUG_ON(sizeof(current->comm) != 16);
+	if (has_zero(w0, &data, &constants)) {
+		w0 &= zero_bytemask(create_zero_mask(prep_zero_mask(w0, data, &constants)));
+		w1 = 0;
+	} else {
+		has_zero(w1, &data, &constants);	/* true: byte 15 is 0 */
+		w1 &= zero_bytemask(create_zero_mask(prep_zero_mask(w1, data, &constants)));
+	}
+	*w0p = w0;
+	*w1p = w1;
+	return (u32)(_stpx_hash_w2(0, w0, w1) >> 32);
+}
+
+/* The node of the comm's key, or NULL; *hash its hash, tmp unused. */
+static __always_inline struct _stpx_map_node *_stpx_map_find_comm(const struct _stpx_map *m, const char *tmp,
+								   u32 *hash, u64 *w0, u64 *w1)
+{
+	*hash = _stpx_comm_key(w0, w1);
+	return _stpx_map_find_s1(m, tmp, *hash, 0, *w0, *w1);	/* len < 16: words only */
+}
+
+/* The comm as a string in tmp, from its words. */
+static __always_inline const char *_stpx_comm_str(char *tmp, u64 w0, u64 w1)
+{
+	memcpy(tmp, &w0, 8);
+	memcpy(tmp + 8, &w1, 8);
+	return tmp;
+}
+#endif
+
+static __always_inline void *_stpx_map_ref_comm(struct _stpx_map *m, char *tmp)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+
+	if (likely(n))
+		return _stpx_node_val(n, STPX_VAL_OFF_S1);
+	return _stpx_map_insert_s1(m, _stpx_comm_str(tmp, w0, w1), hash);
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_map_ref_s1(m, tmp);
+#endif
+}
+
+/* m[execname()] read, and execname() in m: the value slot, or NULL. */
+static __always_inline void *_stpx_map_get_comm(const struct _stpx_map *m, char *tmp)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+
+	return n ? _stpx_node_val(n, STPX_VAL_OFF_S1) : NULL;
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_map_get_s1(m, tmp);
+#endif
+}
+#endif
 
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)
 {

@@ -280,13 +280,48 @@ static __always_inline int _stpx_pmap_add_l1(struct _stpx_map *m, int64_t k, int
 static __always_inline int _stpx_pmap_add_s1(struct _stpx_map *m, const char *k, int64_t v,
 					     const struct _stpx_hist *h)
 {
-	struct _stpx_stat *s = _stpx_map_ref_s1(m, k);
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
+	struct _stpx_stat *s;
 
+	if (likely(n)) {
+		_stpx_stat_add_to(_stpx_node_val(n, STPX_VAL_OFF_S1), v, h, true);
+		return 0;
+	}
+	s = _stpx_map_insert_s1(m, k, hash);
 	if (unlikely(!s))
 		return -ENOSPC;
 	_stpx_stat_add(s, v, h);
 	return 0;
 }
+
+#ifdef __KERNEL__
+/* m[execname()] <<< v (map.c's _stpx_map_ref_comm); tmp as there. */
+static __always_inline int _stpx_pmap_add_comm(struct _stpx_map *m, char *tmp, int64_t v,
+					       const struct _stpx_hist *h)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+	struct _stpx_stat *s;
+
+	if (likely(n)) {
+		_stpx_stat_add_to(_stpx_node_val(n, STPX_VAL_OFF_S1), v, h, true);
+		return 0;
+	}
+	s = _stpx_map_insert_s1(m, _stpx_comm_str(tmp, w0, w1), hash);
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
+	return 0;
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_pmap_add_s1(m, tmp, v, h);
+#endif
+}
+#endif
 
 /* hist: merge the buckets too (agg then needs room for them), or NULL. */
 static const struct _stpx_stat *_stpx_pmap_read(struct _stpx_pmap *p, const union _stpx_key *keys,

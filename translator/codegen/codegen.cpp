@@ -94,6 +94,7 @@ class Codegen {
   // functions take that key by value (inlined in the runtime); else "".
   static std::string one_key(const Symbol* sym);
   static bool is_execname(const Expr* e);
+  std::string one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
   std::string inline_embedded(const CallExpr* c);
@@ -206,6 +207,20 @@ bool Codegen::is_execname(const Expr* e) {
   return code == "_stpx_copy_comm(STAP_RETVALUE,current);";
 }
 
+// The key argument of a one-key element function (_stpx_map_ref_l1 ...),
+// `one` its suffix. m[execname()] (a one-string-key array) uses the
+// functions that read the comm's words themselves (runtime-c/map.c,
+// _stpx_map_ref_comm ...): `one` becomes "comm", the argument a string
+// temporary they may use, and `pre` keeps the call's MAXNESTING check.
+std::string Codegen::one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre) {
+  if (one != "s1" || !is_execname(k)) return key_expr(k, true);
+  (void)sym;
+  one = "comm";
+  pre += fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                     in_probe_body_ ? "0" : "c->nesting", where(k->loc));
+  return string_temp();
+}
+
 std::string Codegen::one_key(const Symbol* sym) {
   if (sym->arity != 1 || sym->key_types.size() != 1) return "";
   if (sym->key_types[0] == Type::String) return "s1";
@@ -218,14 +233,9 @@ std::string Codegen::one_key(const Symbol* sym) {
 std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
   std::string v = "v_" + uniq();
   const char* type = ix->type == Type::String ? "char" : "int64_t";
-  if (std::string one = one_key(ix->array->sym); one == "s1" && is_execname(ix->keys[0])) {
-    // m[execname()]: the comm's words are the key (runtime-c/map.c).
-    pre += fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
-                       in_probe_body_ ? "0" : "c->nesting", where(ix->keys[0]->loc));
-    pre += fmt::format("{} *{} = _stpx_map_ref_comm({}, {}); ", type, v, global(ix->array->sym), string_temp());
-  } else if (!one.empty()) {
-    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym),
-                       key_expr(ix->keys[0], true));
+  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+    std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym), key);
   } else {
     std::string k = keys(ix->keys, ix->array->sym, pre);
     pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
@@ -251,9 +261,9 @@ std::string Codegen::expr(const Expr* e) {
       std::string pre;
       if (std::string one = one_key(ix->array->sym); !one.empty()) {
         std::string n = uniq();
-        pre = fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
-                          ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym),
-                          key_expr(ix->keys[0], true));
+        std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+        pre += fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                           ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym), key);
         if (ix->type == Type::String)
           return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
         return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
@@ -267,9 +277,11 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::InArray: {
       auto* in = static_cast<const InArrayExpr*>(e);
       std::string pre;
-      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym))
-        return fmt::format("((int64_t)(_stpx_map_get_{}({}, {}) != NULL))", one, global(in->array->sym),
-                           key_expr(in->keys[0], true));
+      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
+        std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
+        return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,
+                           global(in->array->sym), key);
+      }
       std::string k = keys(in->keys, in->array->sym, pre);
       if (is_stat(in->array->sym))
         return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
@@ -466,10 +478,11 @@ std::string Codegen::assign(const AssignExpr* a) {
                          hist(static_cast<const VarRef*>(a->lhs)->sym), n);
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
     std::string add;
-    if (std::string one = one_key(ix->array->sym); !one.empty())
+    if (std::string one = one_key(ix->array->sym); !one.empty()) {
+      std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, stmts);
       add = fmt::format("_stpx_pmap_add_{}(this_cpu_read(_stpx_gm_{}), {}, r_{}, {})", one, ix->array->sym->name,
-                        key_expr(ix->keys[0], true), n, hist(ix->array->sym));
-    else
+                        key, n, hist(ix->array->sym));
+    } else
       add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
     return fmt::format(
         "({{ {}if (unlikely({})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
