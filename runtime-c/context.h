@@ -12,6 +12,8 @@
 #ifndef _STPX_CONTEXT_H_
 #define _STPX_CONTEXT_H_
 
+#include "regex.h"
+
 struct _stpx_probe;
 
 /* Room to merge the largest histogram of the script (generated). */
@@ -40,6 +42,10 @@ struct _stpx_context {
 	unsigned long stack_pcs[MAXBACKTRACE];	/* a backtrace (stack.c) */
 	char sym_buf[KSYM_SYMBOL_LEN];	/* a symbol, as sprint_symbol() writes it */
 	int64_t hist_scratch[STPX_STAT_WORDS + STPX_HIST_SCRATCH_BUCKETS];
+#ifdef STPX_RE_SUBMATCH
+	struct _stpx_re_last re_last;	/* matched(), ngroups(): cleared per hit */
+	struct _stpx_re_scratch re_scratch;
+#endif
 	union _stpx_frame frames[MAXNESTING + 1];
 };
 

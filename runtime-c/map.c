@@ -173,31 +173,41 @@ static __always_inline bool _stpx_hash_step(const char *s, u32 *len, u64 *a)
 }
 
 /*
+ * A string's first 16 bytes, zero past its end, as two words: its hash
+ * starts with these, so that a key known to sit NUL-padded in 16 bytes
+ * (execname(): _stpx_map_ref_comm) hashes without looking for its end.
+ */
+static __always_inline u64 _stpx_hash_w2(u32 h, u64 w0, u64 w1)
+{
+	return ((((u64)h ^ w0) * STPX_HASH_MUL) ^ w1) * STPX_HASH_MUL;
+}
+
+/*
  * Also gives the key's first two words, zero past its end (w0, w1): what a
  * one-string-key map compares with its stored keys, which are zero-padded.
+ * Keys of 16 bytes or more hash the rest of their words and their length
+ * too (shorter ones need not: their two words tell them apart).
  */
 static __always_inline u32 _stpx_hash_s(const char *s, u32 h, u32 *lenp, u64 *w0, u64 *w1)
 {
-	u64 acc = h, a;
+	u64 acc, a;
 	u32 len = 0;
+	bool more = _stpx_hash_step(s, &len, &a);
 
+	*w0 = a;
 	*w1 = 0;
-	if (_stpx_hash_step(s, &len, &a)) {
-		*w0 = a;
-		acc = (acc ^ a) * STPX_HASH_MUL;
-		if (_stpx_hash_step(s, &len, &a)) {
-			*w1 = a;
+	if (more) {
+		more = _stpx_hash_step(s, &len, &a);
+		*w1 = a;
+	}
+	acc = _stpx_hash_w2(h, *w0, *w1);
+	if (more) {
+		while (_stpx_hash_step(s, &len, &a))
 			acc = (acc ^ a) * STPX_HASH_MUL;
-			while (_stpx_hash_step(s, &len, &a))
-				acc = (acc ^ a) * STPX_HASH_MUL;
-		} else {
-			*w1 = a;
-		}
-	} else {
-		*w0 = a;
+		acc = (((acc ^ a) * STPX_HASH_MUL) ^ len) * STPX_HASH_MUL;
 	}
 	*lenp = len;
-	return (u32)((((acc ^ a) * STPX_HASH_MUL) ^ len) * STPX_HASH_MUL >> 32);
+	return (u32)(acc >> 32);
 }
 
 /* The key slot's string (NUL-terminated) equals the first len bytes of s. */
@@ -330,8 +340,9 @@ static __always_inline struct _stpx_map_node *_stpx_map_find_l1(const struct _st
 {
 	struct _stpx_map_node *n;
 
+	/* (The key decides; its hash, a function of it, need not be compared.) */
 	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
-		if (n->hash == hash && *(int64_t *)((char *)n + STPX_KEY0_OFF) == k)
+		if (*(int64_t *)((char *)n + STPX_KEY0_OFF) == k)
 			return n;
 	return NULL;
 }
@@ -339,17 +350,18 @@ static __always_inline struct _stpx_map_node *_stpx_map_find_l1(const struct _st
 /*
  * Stored string keys are zero-padded, so the first 16 bytes compare as two
  * words with the key's w0, w1 (MAXSTRINGLEN <= 8: one); only longer keys
- * compare further.
+ * compare their hashes and then further.
  */
-static __always_inline bool _stpx_key_eq_s1(const char *slot, const char *k, u32 len, u64 w0, u64 w1)
+static __always_inline bool _stpx_key_eq_s1(const struct _stpx_map_node *n, const char *slot, const char *k,
+					     u32 len, u32 hash, u64 w0, u64 w1)
 {
 	if (*(const u64 *)slot != w0)
 		return false;
 	if (MAXSTRINGLEN > 8 && *(const u64 *)(slot + 8) != w1)
 		return false;
-	if (likely(len < 16))
+	if (likely(len < 16))	/* the two words decide */
 		return true;
-	return _stpx_str_eq(slot + 16, k + 16, len - 16);
+	return n->hash == hash && _stpx_str_eq(slot + 16, k + 16, len - 16);
 }
 
 static __always_inline struct _stpx_map_node *_stpx_map_find_s1(const struct _stpx_map *m, const char *k,
@@ -358,17 +370,18 @@ static __always_inline struct _stpx_map_node *_stpx_map_find_s1(const struct _st
 	struct _stpx_map_node *n;
 
 	hlist_for_each_entry(n, _stpx_map_bucket(m, hash), hnode)
-		if (n->hash == hash && _stpx_key_eq_s1((char *)n + STPX_KEY0_OFF, k, len, w0, w1))
+		if (_stpx_key_eq_s1(n, (char *)n + STPX_KEY0_OFF, k, len, hash, w0, w1))
 			return n;
 	return NULL;
 }
 
 /* Out of line, so that the inlined lookups keep no key array on the stack. */
-static noinline void *_stpx_map_insert_l1(struct _stpx_map *m, int64_t k, u32 hash)
+static noinline void *_stpx_map_insert_l1(struct _stpx_map *m, int64_t k)
 {
 	union _stpx_key key = { .l = k };
 
-	return _stpx_map_insert(m, &key, hash);
+	/* (Hashed again here: the inlined lookup then keeps no copy of it.) */
+	return _stpx_map_insert(m, &key, _stpx_hash_l(k, 0));
 }
 
 static noinline void *_stpx_map_insert_s1(struct _stpx_map *m, const char *k, u32 hash)
@@ -378,14 +391,25 @@ static noinline void *_stpx_map_insert_s1(struct _stpx_map *m, const char *k, u3
 	return _stpx_map_insert(m, &key, hash);
 }
 
+/* A found node's value slot: never NULL (which the compiler, told so,
+ * need not test again where callers check for a full map). */
+static __always_inline void *_stpx_node_val(struct _stpx_map_node *n, size_t off)
+{
+	void *v = (char *)n + off;
+
+	if (!v)
+		__builtin_unreachable();
+	return v;
+}
+
 static __always_inline void *_stpx_map_ref_l1(struct _stpx_map *m, int64_t k)
 {
 	u32 hash = _stpx_hash_l(k, 0);
 	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, hash);
 
 	if (likely(n))
-		return (char *)n + STPX_VAL_OFF_L1;
-	return _stpx_map_insert_l1(m, k, hash);
+		return _stpx_node_val(n, STPX_VAL_OFF_L1);
+	return _stpx_map_insert_l1(m, k);
 }
 
 static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k)
@@ -395,7 +419,7 @@ static __always_inline void *_stpx_map_ref_s1(struct _stpx_map *m, const char *k
 	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
 
 	if (likely(n))
-		return (char *)n + STPX_VAL_OFF_S1;
+		return _stpx_node_val(n, STPX_VAL_OFF_S1);
 	return _stpx_map_insert_s1(m, k, hash);
 }
 
@@ -414,6 +438,89 @@ static __always_inline void *_stpx_map_get_s1(const struct _stpx_map *m, const c
 
 	return n ? (char *)n + STPX_VAL_OFF_S1 : NULL;
 }
+
+/*
+ * m[execname()] (one string key): the current task's comm as two words,
+ * without copying it as a string and looking for its end byte by byte.
+ * The kernel keeps comm NUL-terminated within its 16 bytes, but the bytes
+ * after the NUL need not be zero (a rename racing with this read, kernels
+ * that do not pad): they are masked off, so that the words are those of
+ * the string. tmp (MAXSTRINGLEN bytes) receives the string when the key is
+ * new, or when the fast path does not apply.
+ */
+#ifdef __KERNEL__	/* (not in the unit tests' user-space build) */
+#if defined(CONFIG_DCACHE_WORD_ACCESS) && defined(__LITTLE_ENDIAN) && MAXSTRINGLEN >= 16
+#define STPX_COMM_WORDS 1
+
+/* The comm's words and their hash, as _stpx_hash_s gives them. */
+static __always_inline u32 _stpx_comm_key(u64 *w0p, u64 *w1p)
+{
+	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
+	const u64 *comm = (const u64 *)current->comm;
+	u64 w0 = READ_ONCE(comm[0]), w1 = READ_ONCE(comm[1]) & (~0ull >> 8);
+	unsigned long data;
+
+	BUILD_BUG_ON(sizeof(current->comm) != 16);
+	if (has_zero(w0, &data, &constants)) {
+		w0 &= zero_bytemask(create_zero_mask(prep_zero_mask(w0, data, &constants)));
+		w1 = 0;
+	} else {
+		has_zero(w1, &data, &constants);	/* true: byte 15 is 0 */
+		w1 &= zero_bytemask(create_zero_mask(prep_zero_mask(w1, data, &constants)));
+	}
+	*w0p = w0;
+	*w1p = w1;
+	return (u32)(_stpx_hash_w2(0, w0, w1) >> 32);
+}
+
+/* The node of the comm's key, or NULL; *hash its hash, tmp unused. */
+static __always_inline struct _stpx_map_node *_stpx_map_find_comm(const struct _stpx_map *m, const char *tmp,
+								   u32 *hash, u64 *w0, u64 *w1)
+{
+	*hash = _stpx_comm_key(w0, w1);
+	return _stpx_map_find_s1(m, tmp, *hash, 0, *w0, *w1);	/* len < 16: words only */
+}
+
+/* The comm as a string in tmp, from its words. */
+static __always_inline const char *_stpx_comm_str(char *tmp, u64 w0, u64 w1)
+{
+	memcpy(tmp, &w0, 8);
+	memcpy(tmp + 8, &w1, 8);
+	return tmp;
+}
+#endif
+
+static __always_inline void *_stpx_map_ref_comm(struct _stpx_map *m, char *tmp)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+
+	if (likely(n))
+		return _stpx_node_val(n, STPX_VAL_OFF_S1);
+	return _stpx_map_insert_s1(m, _stpx_comm_str(tmp, w0, w1), hash);
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_map_ref_s1(m, tmp);
+#endif
+}
+
+/* m[execname()] read, and execname() in m: the value slot, or NULL. */
+static __always_inline void *_stpx_map_get_comm(const struct _stpx_map *m, char *tmp)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+
+	return n ? _stpx_node_val(n, STPX_VAL_OFF_S1) : NULL;
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_map_get_s1(m, tmp);
+#endif
+}
+#endif
 
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)
 {

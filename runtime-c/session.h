@@ -138,10 +138,24 @@ static void _stpx_count_skip(void)
 }
 
 #ifndef STP_NO_OVERLOAD
-/* This CPU's handler cycles in the current overload interval. */
+/*
+ * Overload accounting by sampling: timing every handler (two cycle-counter
+ * reads and a per-CPU sum) cost about 20 instructions a hit, as much as a
+ * counting handler's own work. Instead each CPU times one hit in a
+ * pseudo-random 1 to 32 (16.5 on average) and counts it as that many hits:
+ * the per-CPU countdown is the only work on the other hits. The weight of
+ * a sample is drawn before the sample is taken, independent of what the
+ * handler does, so the estimate's expectation is the true sum, and a
+ * script whose handlers keep a CPU busy past the threshold is stopped as
+ * before (a handler that is slow only now and then is missed now and then,
+ * never systematically).
+ */
 struct _stpx_overload {
-	cycles_t start;
-	cycles_t used;
+	cycles_t start;		/* of the current interval */
+	cycles_t used;		/* estimated handler cycles in it */
+	int countdown;		/* hits until the next timed one */
+	u32 weight;		/* hits the next timed one stands for */
+	u32 rand;		/* xorshift state */
 };
 static DEFINE_PER_CPU(struct _stpx_overload, _stpx_overload);
 
@@ -153,26 +167,75 @@ static noinline void _stpx_overload_exceeded(void)
 		_stpx_stop_on_limit("ERROR: probe overhead exceeded threshold");
 }
 
-/* Adds the cycles since t0 to this CPU's count; stops the script, once,
- * when the count passes STP_OVERLOAD_THRESHOLD within an interval. */
-static __always_inline void _stpx_overload_account(cycles_t t0)
+/* Adds the sampled hit's cycles since t0, times its weight, to this CPU's
+ * count; stops the script, once, when the count passes
+ * STP_OVERLOAD_THRESHOLD within an interval; draws the next sample. */
+static noinline notrace void _stpx_overload_account(cycles_t t0)
 {
+	struct _stpx_overload *o = this_cpu_ptr(&_stpx_overload);
 	cycles_t now = get_cycles();
-	cycles_t used = __this_cpu_read(_stpx_overload.used) + (now - t0);
+	cycles_t used = o->used + (now - t0) * o->weight;
+	u32 x = o->rand ? o->rand : 2463534242u + raw_smp_processor_id();
 
-	if (unlikely(now - __this_cpu_read(_stpx_overload.start) > STP_OVERLOAD_INTERVAL)) {
-		__this_cpu_write(_stpx_overload.start, now);
-		used = now - t0;
+	if (unlikely(now - o->start > STP_OVERLOAD_INTERVAL)) {
+		o->start = now;
+		used = (now - t0) * o->weight;
 	}
-	__this_cpu_write(_stpx_overload.used, used);
+	o->used = used;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	o->rand = x;
+	o->weight = 1 + (x & 31);
+	o->countdown = o->weight - 1;	/* it and weight - 1 untimed hits */
 	if (unlikely(used > STP_OVERLOAD_THRESHOLD))
 		_stpx_overload_exceeded();
 }
-#define STPX_OVERLOAD_START() cycles_t _stpx_t0 = get_cycles()
-#define STPX_OVERLOAD_END() _stpx_overload_account(_stpx_t0)
+NOKPROBE_SYMBOL(_stpx_overload_account);
+
+/*
+ * Runs a handler, timing it if this CPU's countdown says so. The first hit
+ * on each CPU is timed (the countdown starts at 0) with weight 0: it only
+ * seeds the sampling. A timed hit calls the handler out of line, so that
+ * the inlined copy, the one nearly every hit runs, carries nothing of the
+ * timing (no start time kept across it, no test after it).
+ */
+static __always_inline bool _stpx_overload_due(void)
+{
+#if defined(CONFIG_X86_64) && defined(CONFIG_SMP)
+	/* One decrement and a jump on its sign (this_cpu_dec_return takes
+	 * four instructions: xadd, then a subtraction and a test). */
+	asm goto("decl " __percpu_arg(0) "\n\tjs %l[due]"
+		 : : "m"(_stpx_overload.countdown) : "memory", "cc" : due);
+	return false;
+due:
+	return true;
 #else
-#define STPX_OVERLOAD_START() do { } while (0)
-#define STPX_OVERLOAD_END() do { } while (0)
+	return __this_cpu_dec_return(_stpx_overload.countdown) < 0;
+#endif
+}
+
+static __always_inline void _stpx_run_handler(void (*handler)(struct _stpx_context *c),
+					      struct _stpx_context *c)
+{
+	if (unlikely(_stpx_overload_due())) {
+		void (*h)(struct _stpx_context *c) = handler;
+		cycles_t t0;
+
+		OPTIMIZER_HIDE_VAR(h);
+		t0 = get_cycles();
+		h(c);
+		_stpx_overload_account(t0);
+		return;
+	}
+	handler(c);
+}
+#else
+static __always_inline void _stpx_run_handler(void (*handler)(struct _stpx_context *c),
+					      struct _stpx_context *c)
+{
+	handler(c);
+}
 #endif
 
 /*
@@ -205,6 +268,10 @@ static __always_inline bool _stpx_ctx_claim(struct _stpx_context *c, const struc
 	/* Only .return handlers with saved values read it. */
 	if (saved)
 		c->entry_saved = saved;
+#ifdef STPX_RE_SUBMATCH
+	/* matched() before any =~ of this hit finds no match. */
+	c->re_last.result = 0;
+#endif
 	return true;
 }
 
@@ -294,11 +361,7 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 		_stpx_count_skip();
 		goto release;
 	}
-	{
-		STPX_OVERLOAD_START();
-		proto->handler(c);
-		STPX_OVERLOAD_END();
-	}
+	_stpx_run_handler(proto->handler, c);
 	_stpx_unlock(proto->locks, proto->nlocks);
 	if (proto->flags & STPX_PROBE_PRINTS)
 		_stpx_print_flush(c);

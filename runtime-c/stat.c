@@ -59,11 +59,14 @@ static inline u32 _stpx_hist_bucket(const struct _stpx_hist *h, int64_t v)
 	return 1 + div64_u64((u64)(v - h->lo), (u64)h->step);
 }
 
-static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v, const struct _stpx_hist *h)
+/* nonempty: the caller knows s->count > 0 (a key found in a CPU's map:
+ * those are only created by an add), and the first-value tests go. */
+static __always_inline void _stpx_stat_add_to(struct _stpx_stat *s, int64_t v, const struct _stpx_hist *h,
+					      bool nonempty)
 {
-	if (s->count == 0 || v < s->min)
+	if ((!nonempty && s->count == 0) || v < s->min)
 		s->min = v;
-	if (s->count == 0 || v > s->max)
+	if ((!nonempty && s->count == 0) || v > s->max)
 		s->max = v;
 	s->count++;
 	s->sum += v;
@@ -84,6 +87,11 @@ static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v, const struct 
 			s->m2 += delta * (x - s->mean);
 		}
 	}
+}
+
+static inline void _stpx_stat_add(struct _stpx_stat *s, int64_t v, const struct _stpx_hist *h)
+{
+	_stpx_stat_add_to(s, v, h, false);
 }
 
 /*
@@ -179,8 +187,8 @@ static void _stpx_stat_clear(struct _stpx_stat __percpu *s, const struct _stpx_h
 
 /* Arrays of statistics: a map per possible CPU, and the merged view. */
 struct _stpx_pmap {
-	struct _stpx_map **cpu;	/* nr_cpu_ids of them */
-	struct _stpx_map *__percpu *mine;	/* the same, for this_cpu_read() */
+	struct _stpx_map **cpu;	/* nr_cpu_ids of them (the generated module also
+				 * keeps them in a per-CPU variable: _stpx_pmap_add_l1) */
 	struct _stpx_map *agg;
 	const struct _stpx_hist *hist;
 };
@@ -195,7 +203,6 @@ static void _stpx_pmap_free(struct _stpx_pmap *p)
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 			_stpx_map_free(p->cpu[cpu]);
 	kfree(p->cpu);
-	free_percpu(p->mine);
 	_stpx_map_free(p->agg);
 	kfree(p);
 }
@@ -210,17 +217,14 @@ static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 m
 		return NULL;
 	p->hist = h;
 	p->cpu = kcalloc(nr_cpu_ids, sizeof(*p->cpu), GFP_KERNEL);
-	p->mine = (struct _stpx_map *__percpu *)__alloc_percpu(sizeof(struct _stpx_map *),
-								 __alignof__(struct _stpx_map *));
 	p->agg = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries, _stpx_stat_size(h));
-	if (!p->cpu || !p->mine || !p->agg)
+	if (!p->cpu || !p->agg)
 		goto fail;
 	for_each_possible_cpu(cpu) {
 		p->cpu[cpu] = _stpx_map_alloc_sized(nkeys, key_types, STPX_T_STAT, max_entries,
 						     _stpx_stat_size(h));
 		if (!p->cpu[cpu])
 			goto fail;
-		*per_cpu_ptr(p->mine, cpu) = p->cpu[cpu];
 	}
 	return p;
 fail:
@@ -250,27 +254,74 @@ static int _stpx_pmap_add(struct _stpx_pmap *p, const union _stpx_key *keys, int
 }
 
 /* The same for a one-key array, inlined, with its histogram descriptor h. */
-static __always_inline int _stpx_pmap_add_l1(struct _stpx_pmap *p, int64_t k, int64_t v,
+/*
+ * Arrays of one long or string key: m is this CPU's map, which the module
+ * reads from a per-CPU variable of its own (one load, where p->cpu[cpu]
+ * takes three).
+ */
+static __always_inline int _stpx_pmap_add_l1(struct _stpx_map *m, int64_t k, int64_t v,
 					     const struct _stpx_hist *h)
 {
-	struct _stpx_stat *s = _stpx_map_ref_l1(this_cpu_read(*p->mine), k);
+	u32 hash = _stpx_hash_l(k, 0);
+	struct _stpx_map_node *n = _stpx_map_find_l1(m, k, hash);
+	struct _stpx_stat *s;
 
+	if (likely(n)) {
+		_stpx_stat_add_to(_stpx_node_val(n, STPX_VAL_OFF_L1), v, h, true);
+		return 0;
+	}
+	s = _stpx_map_insert_l1(m, k);
 	if (unlikely(!s))
 		return -ENOSPC;
 	_stpx_stat_add(s, v, h);
 	return 0;
 }
 
-static __always_inline int _stpx_pmap_add_s1(struct _stpx_pmap *p, const char *k, int64_t v,
+static __always_inline int _stpx_pmap_add_s1(struct _stpx_map *m, const char *k, int64_t v,
 					     const struct _stpx_hist *h)
 {
-	struct _stpx_stat *s = _stpx_map_ref_s1(this_cpu_read(*p->mine), k);
+	u64 w0, w1;
+	u32 len, hash = _stpx_hash_s(k, 0, &len, &w0, &w1);
+	struct _stpx_map_node *n = _stpx_map_find_s1(m, k, hash, len, w0, w1);
+	struct _stpx_stat *s;
 
+	if (likely(n)) {
+		_stpx_stat_add_to(_stpx_node_val(n, STPX_VAL_OFF_S1), v, h, true);
+		return 0;
+	}
+	s = _stpx_map_insert_s1(m, k, hash);
 	if (unlikely(!s))
 		return -ENOSPC;
 	_stpx_stat_add(s, v, h);
 	return 0;
 }
+
+#ifdef __KERNEL__
+/* m[execname()] <<< v (map.c's _stpx_map_ref_comm); tmp as there. */
+static __always_inline int _stpx_pmap_add_comm(struct _stpx_map *m, char *tmp, int64_t v,
+					       const struct _stpx_hist *h)
+{
+#ifdef STPX_COMM_WORDS
+	u64 w0, w1;
+	u32 hash;
+	struct _stpx_map_node *n = _stpx_map_find_comm(m, tmp, &hash, &w0, &w1);
+	struct _stpx_stat *s;
+
+	if (likely(n)) {
+		_stpx_stat_add_to(_stpx_node_val(n, STPX_VAL_OFF_S1), v, h, true);
+		return 0;
+	}
+	s = _stpx_map_insert_s1(m, _stpx_comm_str(tmp, w0, w1), hash);
+	if (unlikely(!s))
+		return -ENOSPC;
+	_stpx_stat_add(s, v, h);
+	return 0;
+#else
+	_stpx_copy_comm(tmp, current);
+	return _stpx_pmap_add_s1(m, tmp, v, h);
+#endif
+}
+#endif
 
 /* hist: merge the buckets too (agg then needs room for them), or NULL. */
 static const struct _stpx_stat *_stpx_pmap_read(struct _stpx_pmap *p, const union _stpx_key *keys,

@@ -14,6 +14,20 @@ std::string c_for(const std::string& text) {
   return generate_c(prog, p.sm, CodegenOptions{"m", {{"MAXACTION", "5"}}});
 }
 
+// As c_for, for a script with embedded C (parsed as with -g).
+std::string c_for_guru(const std::string& text) {
+  SourceManager sm;
+  ast::Arena arena;
+  std::ostringstream diag_text;
+  DiagSink diags{sm, diag_text};
+  ParseOptions opts;
+  opts.guru = true;
+  ast::Script* script = parse_file(sm, sm.add("<input>", text), arena, diags, opts);
+  Program prog = elaborate({script}, ElaborateOptions{}, arena, diags);
+  EXPECT_EQ(diags.errors(), 0u) << diag_text.str();
+  return generate_c(prog, sm, CodegenOptions{"m", {}});
+}
+
 TEST(Codegen, TunablesComeFirst) {
   std::string c = c_for("probe begin { }");
   EXPECT_LT(c.find("#define MAXACTION 5"), c.find("#include \"runtime_defs.h\""));
@@ -63,6 +77,43 @@ TEST(Codegen, EachRegexIsEmittedOnceAsTables) {
   EXPECT_NE(c.find("((int64_t)_stpx_regex_match(&_stpx_re_0, "), std::string::npos) << c;
   EXPECT_NE(c.find("((int64_t)!_stpx_regex_match(&_stpx_re_0, "), std::string::npos) << c;
   EXPECT_LT(c.find("_stpx_re_0 = {"), c.find("_stpx_regex_match(&_stpx_re_0")) << "tables precede their uses";
+}
+
+// A script that reads sub-matches (a used function says pragma:submatch,
+// as tapsets/regex.stp's do) gets sub-match programs, the context's room
+// for them, and matches that record their groups; others get none.
+TEST(Codegen, SubmatchProgramsOnlyForScriptsThatReadThem) {
+  std::string plain = c_for("probe begin { print(\"ab\" =~ \"(a)b\") }");
+  EXPECT_EQ(plain.find("STPX_RE_SUBMATCH"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("_stpx_rp_0"), std::string::npos) << plain;
+  std::string c = c_for_guru(
+      "function g:long () %{ /* pragma:submatch */ STAP_RETVALUE = CONTEXT->re_last.nslots; %} "
+      "probe begin { if (\"ab\" =~ \"(a)b\") print(g()) }");
+  EXPECT_LT(c.find("#define STPX_RE_SUBMATCH 1"), c.find("#include \"runtime_defs.h\"")) << c;
+  EXPECT_NE(c.find("#define STPX_RE_MAX_SLOTS 4\n"), std::string::npos) << c;
+  EXPECT_NE(c.find("static const struct _stpx_re_prog _stpx_rp_0 = { .insts = _stpx_rp_0_insts, .sets = "
+                   "_stpx_rp_0_sets, .ninsts = "),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("_stpx_regex_match_sub(&_stpx_re_0, &_stpx_rp_0, "), std::string::npos) << c;
+}
+
+// An array of one string key indexed by execname() (embedded C that only
+// copies the comm) reads the comm's words in place, for every element
+// operation; another string function keeps the general path.
+TEST(Codegen, ExecnameKeysReadTheCommWords) {
+  const std::string fn = "function execname:string () %{ /* pure */ _stpx_copy_comm(STAP_RETVALUE, current); %} ";
+  std::string c = c_for_guru(fn +
+                        "global a, s probe begin { a[execname()]++; s[execname()] <<< 1; "
+                        "print(a[execname()], execname() in a) }");
+  EXPECT_NE(c.find("_stpx_map_ref_comm(_stpx_g_a, "), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_map_get_comm(_stpx_g_a, "), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_pmap_add_comm(this_cpu_read(_stpx_gm_s), "), std::string::npos) << c;
+  std::string other = c_for_guru(
+      "function name:string () %{ /* pure */ _stpx_copy_comm(STAP_RETVALUE, current); STAP_RETVALUE[0] = 'x'; %} "
+      "global a probe begin { a[name()]++ }");
+  EXPECT_EQ(other.find("_comm(_stpx_g_a"), std::string::npos) << other;
+  EXPECT_NE(other.find("_stpx_map_ref_s1(_stpx_g_a, "), std::string::npos) << other;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "testsuite/unit/runtime_shim.h"
 #include "translator/regex/regex.h"
@@ -197,6 +198,112 @@ TEST(Regex, AutomatonSizeIsBounded) {
   EXPECT_FALSE(compile("a...........", dfa)) << "2^11 states fit";
   EXPECT_TRUE(stapx::regex::match(dfa, "xxa0123456789ab"));
   EXPECT_FALSE(stapx::regex::match(dfa, "xxa0123456789"));
+}
+
+
+// Sub-matches (matched(), ngroups()): the C++ simulation and the kernel C
+// one (runtime-c/regex.c) against fixed expectations. Each group's text,
+// "-" for a group that took no part; empty for no match.
+struct SubCase {
+  const char* pattern;
+  const char* subject;
+  std::vector<std::string> groups;  // group 0 first
+};
+
+std::vector<std::string> texts(const std::vector<int>& slots, std::string_view base) {
+  std::vector<std::string> out;
+  for (size_t g = 0; g + 1 < slots.size(); g += 2)
+    out.push_back(slots[g] < 0 ? "-" : std::string(base.substr(slots[g], slots[g + 1] - slots[g])));
+  return out;
+}
+
+void expect_submatch(const SubCase& c) {
+  stapx::regex::Prog prog;
+  auto err = stapx::regex::compile_submatch(c.pattern, prog);
+  ASSERT_FALSE(err) << c.pattern << ": " << err->message;
+  const std::string where = std::string("'") + c.subject + "' =~ '" + c.pattern + "'";
+  EXPECT_EQ(texts(stapx::regex::submatch(prog, c.subject, 127), c.subject), c.groups) << where;
+  std::vector<uint16_t> insts;
+  for (const auto& in : prog.insts) insts.insert(insts.end(), {in.op, in.arg, in.x, in.y});
+  std::vector<unsigned char> sets;
+  for (const auto& s : prog.sets) sets.insert(sets.end(), s.begin(), s.end());
+  std::vector<int> slots(prog.nslots);
+  char str[128];
+  int found = shim_regex_submatch(insts.data(), static_cast<unsigned>(prog.insts.size()), sets.data(),
+                                  static_cast<unsigned>(prog.nslots), c.subject, slots.data(), str);
+  EXPECT_EQ(found ? texts(slots, str) : std::vector<std::string>{}, c.groups) << "runtime: " << where;
+  // The DFA agrees on whether there is a match at all.
+  Dfa dfa;
+  ASSERT_FALSE(compile(c.pattern, dfa));
+  EXPECT_EQ(stapx::regex::match(dfa, c.subject, 127), !c.groups.empty()) << where;
+}
+
+TEST(RegexSubmatch, StapsExampleAndBasics) {
+  for (const SubCase& c : std::initializer_list<SubCase>{
+           {"str(ing)", "an example string", {"string", "ing"}},
+           {"str(ing)", "an example strin", {}},
+           {"abc", "xxabcxx", {"abc"}},
+           {"", "abc", {""}},
+           {"(a)(b)(c)", "abc", {"abc", "a", "b", "c"}},
+           {"((a)(b))c", "xabc", {"abc", "ab", "a", "b"}},
+           {"a|(b)", "a", {"a", "-"}},
+           {"a|(b)", "b", {"b", "b"}},
+           {"x()y", "xy", {"xy", ""}},
+           {"([0-9]+)\\.([0-9]+)", "version 12.345 beta", {"12.345", "12", "345"}},
+           {"^([^:]*):([^:]*)$", "key:value", {"key:value", "key", "value"}},
+           {"^([^:]*):([^:]*)$", "key:va:lue", {}},
+       })
+    expect_submatch(c);
+}
+
+TEST(RegexSubmatch, LeftmostLongest) {
+  for (const SubCase& c : std::initializer_list<SubCase>{
+           {"a*", "aaa", {"aaa"}},
+           {"a*", "baaa", {""}},  // leftmost: the empty match at 0
+           {"a+", "baaab", {"aaa"}},
+           {"abcd|b", "abcd", {"abcd"}},  // a later start matches first, the earlier one wins
+           {"b|abcd", "abcd", {"abcd"}},
+           {"(a|ab)(c|bcd)", "abcd", {"abcd", "a", "bcd"}},
+           {"(a|ab)(bc|c)?", "abc", {"abc", "a", "bc"}},  // both parse abc: the first alternative
+           {"(a*)(a*)", "aaa", {"aaa", "aaa", ""}},        // repetitions take what they can
+       })
+    expect_submatch(c);
+}
+
+TEST(RegexSubmatch, RepeatsAndAnchors) {
+  for (const SubCase& c : std::initializer_list<SubCase>{
+           {"(ab)+", "xababab", {"ababab", "ab"}},       // the last round
+           {"(a|b)*c", "abbac", {"abbac", "a"}},
+           {"^(a{2,3})(a*)$", "aaaaa", {"aaaaa", "aaa", "aa"}},
+           {"(x)?y", "y", {"y", "-"}},
+           {"(x){0}y", "y", {"y", "-"}},
+           {"(^a|b)c", "xbc", {"bc", "b"}},
+           {"(^a|b)c", "ac", {"ac", "a"}},
+           {"(c$|cd)", "abcd", {"cd", "cd"}},
+           {"(c$|cd)", "abc", {"c", "c"}},
+           {"([a-z]+)@([a-z]+)\\.com$", "mail bob@example.com", {"bob@example.com", "bob", "example"}},
+           {"(((a)))", "a", {"a", "a", "a", "a"}},
+       })
+    expect_submatch(c);
+}
+
+// The runtime looks at MAXSTRINGLEN - 1 bytes at most (127 in the shim).
+TEST(RegexSubmatch, StopsAtMaxStringLen) {
+  std::string s(126, 'a');
+  s += "xyz";
+  expect_submatch({"(a*)(x?)(y?)$", s.c_str(), {std::string(126, 'a') + "x", std::string(126, 'a'), "x", ""}});
+}
+
+TEST(RegexSubmatch, ProgramSizeIsBounded) {
+  stapx::regex::Prog prog;
+  EXPECT_FALSE(stapx::regex::compile_submatch("(a{1000})", prog));
+  EXPECT_EQ(prog.nslots, 4);
+  auto err = stapx::regex::compile_submatch("(a{1000}){5}", prog);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "regex too complex for matched() (more than 16384 sub-match states)");
+  err = stapx::regex::compile_submatch("(", prog);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->message, "expected ), found end of regex");
 }
 
 }  // namespace

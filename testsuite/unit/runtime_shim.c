@@ -9,6 +9,11 @@ unsigned int nr_cpu_ids = 2;
 int shim_cpu;
 
 #pragma GCC diagnostic ignored "-Wunused-function"
+/* Room for any sub-match program the compiler accepts (kMaxSubmatchCells). */
+#define STPX_RE_SUBMATCH 1
+#define STPX_RE_MAX_INSTS 8192
+#define STPX_RE_MAX_SLOTS 8192
+#define STPX_RE_MAX_CELLS 16384
 #include "map.c"
 #include "stat.c"
 #include "regex.c"
@@ -25,6 +30,24 @@ int64_t shim_regex_match(const unsigned char *classes, const uint16_t *trans, co
 	struct _stpx_dfa re = { .classes = classes, .trans = trans, .flags = flags, .nclasses = nclasses };
 
 	return _stpx_regex_match(&re, s);
+}
+int shim_regex_submatch(const uint16_t *insts, unsigned ninsts, const unsigned char *sets, unsigned nslots,
+			const char *s, int *slots, char *str)
+{
+	static struct _stpx_re_inst code[STPX_RE_MAX_INSTS];
+	static struct _stpx_re_scratch w;
+	static struct _stpx_re_last last;
+	struct _stpx_re_prog re = { .insts = code, .sets = (const u8 (*)[32])sets, .ninsts = ninsts,
+				    .nslots = nslots };
+	unsigned int i;
+
+	for (i = 0; i < ninsts; i++)
+		code[i] = (struct _stpx_re_inst){ insts[4 * i], insts[4 * i + 1], insts[4 * i + 2], insts[4 * i + 3] };
+	if (!_stpx_regex_submatch(&re, s, &w, &last))
+		return 0;
+	memcpy(slots, last.slots, nslots * sizeof(int));
+	strcpy(str, last.str);
+	return 1;
 }
 void shim_map_free(struct _stpx_map *m) { _stpx_map_free(m); }
 void shim_map_wrap(struct _stpx_map *m) { m->wrap = true; }

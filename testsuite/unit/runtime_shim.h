@@ -53,6 +53,11 @@ size_t shim_stat_print(struct shim_stat *s, char *out, size_t len);
 /* runtime-c/regex.c over a DFA's tables (struct _stpx_dfa). */
 int64_t shim_regex_match(const unsigned char *classes, const uint16_t *trans, const unsigned char *flags,
 			 unsigned nclasses, const char *s);
+/* runtime-c/regex.c's Pike VM over a sub-match program (op, arg, x, y per
+ * instruction; 32 bytes per set): 1 and the slots (offsets into str, the
+ * text of the whole match) if s matches, else 0. */
+int shim_regex_submatch(const uint16_t *insts, unsigned ninsts, const unsigned char *sets, unsigned nslots,
+			const char *s, int *slots, char *str);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -92,6 +93,8 @@ class Codegen {
   // "l1"/"s1" for an array of one long/string key, whose element
   // functions take that key by value (inlined in the runtime); else "".
   static std::string one_key(const Symbol* sym);
+  static bool is_execname(const Expr* e);
+  std::string one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
   std::string inline_embedded(const CallExpr* c);
@@ -123,6 +126,7 @@ class Codegen {
   void frame_struct(const Frame& f);
   void globals();
   void regex_tables();
+  void submatch_tables(size_t id, const regex::Prog& p);
   void tables();
   std::string probe_flags(int index) const;
 
@@ -183,6 +187,40 @@ std::string Codegen::key_expr(const Expr* k, bool last) {
   return expr(k);
 }
 
+// A call of execname() (tapsets/context.stp): an embedded-C function whose
+// code, comments and blanks aside, is only the comm copy.
+bool Codegen::is_execname(const Expr* e) {
+  if (e->kind != ExprKind::Call) return false;
+  const FunctionDecl* f = static_cast<const CallExpr*>(e)->fn;
+  if (!f || !f->is_embedded || !f->params.empty() || f->type != Type::String) return false;
+  std::string code;
+  const std::string& text = f->embedded_code;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "/*") == 0) {
+      size_t end = text.find("*/", i + 2);
+      if (end == std::string::npos) return false;
+      i = end + 1;
+    } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      code += text[i];
+    }
+  }
+  return code == "_stpx_copy_comm(STAP_RETVALUE,current);";
+}
+
+// The key argument of a one-key element function (_stpx_map_ref_l1 ...),
+// `one` its suffix. m[execname()] (a one-string-key array) uses the
+// functions that read the comm's words themselves (runtime-c/map.c,
+// _stpx_map_ref_comm ...): `one` becomes "comm", the argument a string
+// temporary they may use, and `pre` keeps the call's MAXNESTING check.
+std::string Codegen::one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre) {
+  if (one != "s1" || !is_execname(k)) return key_expr(k, true);
+  (void)sym;
+  one = "comm";
+  pre += fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                     in_probe_body_ ? "0" : "c->nesting", where(k->loc));
+  return string_temp();
+}
+
 std::string Codegen::one_key(const Symbol* sym) {
   if (sym->arity != 1 || sym->key_types.size() != 1) return "";
   if (sym->key_types[0] == Type::String) return "s1";
@@ -196,8 +234,8 @@ std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
   std::string v = "v_" + uniq();
   const char* type = ix->type == Type::String ? "char" : "int64_t";
   if (std::string one = one_key(ix->array->sym); !one.empty()) {
-    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym),
-                       key_expr(ix->keys[0], true));
+    std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym), key);
   } else {
     std::string k = keys(ix->keys, ix->array->sym, pre);
     pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
@@ -223,9 +261,9 @@ std::string Codegen::expr(const Expr* e) {
       std::string pre;
       if (std::string one = one_key(ix->array->sym); !one.empty()) {
         std::string n = uniq();
-        pre = fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
-                          ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym),
-                          key_expr(ix->keys[0], true));
+        std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+        pre += fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                           ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym), key);
         if (ix->type == Type::String)
           return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
         return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
@@ -239,9 +277,11 @@ std::string Codegen::expr(const Expr* e) {
     case ExprKind::InArray: {
       auto* in = static_cast<const InArrayExpr*>(e);
       std::string pre;
-      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym))
-        return fmt::format("((int64_t)(_stpx_map_get_{}({}, {}) != NULL))", one, global(in->array->sym),
-                           key_expr(in->keys[0], true));
+      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
+        std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
+        return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,
+                           global(in->array->sym), key);
+      }
       std::string k = keys(in->keys, in->array->sym, pre);
       if (is_stat(in->array->sym))
         return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
@@ -390,6 +430,10 @@ std::string Codegen::binary(const BinaryExpr* b) {
   if (b->op == Op::RegexMatch || b->op == Op::RegexNoMatch) {
     const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
     auto [it, fresh] = regex_ids_.emplace(pattern, static_cast<int>(regex_ids_.size()));
+    if (prog_.submatch)  // the match is recorded for matched(), ngroups()
+      return fmt::format("((int64_t){0}_stpx_regex_match_sub(&_stpx_re_{1}, &_stpx_rp_{1}, {2}, &c->re_scratch, "
+                         "&c->re_last))",
+                         b->op == Op::RegexNoMatch ? "!" : "", it->second, expr(b->lhs));
     return fmt::format("((int64_t){}_stpx_regex_match(&_stpx_re_{}, {}))", b->op == Op::RegexNoMatch ? "!" : "",
                        it->second, expr(b->lhs));
   }
@@ -434,10 +478,11 @@ std::string Codegen::assign(const AssignExpr* a) {
                          hist(static_cast<const VarRef*>(a->lhs)->sym), n);
     auto* ix = static_cast<const IndexExpr*>(a->lhs);
     std::string add;
-    if (std::string one = one_key(ix->array->sym); !one.empty())
-      add = fmt::format("_stpx_pmap_add_{}({}, {}, r_{}, {})", one, global(ix->array->sym), key_expr(ix->keys[0], true),
-                        n, hist(ix->array->sym));
-    else
+    if (std::string one = one_key(ix->array->sym); !one.empty()) {
+      std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, stmts);
+      add = fmt::format("_stpx_pmap_add_{}(this_cpu_read(_stpx_gm_{}), {}, r_{}, {})", one, ix->array->sym->name,
+                        key, n, hist(ix->array->sym));
+    } else
       add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
     return fmt::format(
         "({{ {}if (unlikely({})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
@@ -1060,16 +1105,19 @@ void Codegen::globals() {
   out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
   out_.line("static struct _stpx_rwlock _stpx_locks[{}];", std::max<size_t>(1, prog_.globals.size()));
   for (const Symbol* g : prog_.globals) {
-    if (g->arity > 0 && is_stat(g))
+    if (g->arity > 0 && is_stat(g)) {
       out_.line("static struct _stpx_pmap *{};", global(g));
-    else if (is_stat(g))
+      if (!one_key(g).empty())  // this CPU's map, for <<< (runtime-c/stat.c)
+        out_.line("static DEFINE_PER_CPU(struct _stpx_map *, _stpx_gm_{});", g->name);
+    } else if (is_stat(g)) {
       out_.line("static struct _stpx_stat __percpu *{};", global(g));
-    else if (g->arity > 0)
+    } else if (g->arity > 0) {
       out_.line("static struct _stpx_map *{};", global(g));
-    else if (g->type == Type::String)
+    } else if (g->type == Type::String) {
       out_.line("static char {}[MAXSTRINGLEN];", global(g));
-    else
+    } else {
       out_.line("static int64_t {};", global(g));
+    }
   }
   for (size_t i = 0; i < foreach_sites_.size(); ++i)
     out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
@@ -1137,8 +1185,40 @@ void Codegen::regex_tables() {
     out_.line("static const struct _stpx_dfa _stpx_re_{0} = {{ .classes = _stpx_re_{0}_classes, .trans = "
               "_stpx_re_{0}_trans, .flags = _stpx_re_{0}_flags, .nclasses = {1} }};",
               id, dfa.nclasses);
+    if (prog_.submatch) submatch_tables(id, prog_.submatch_progs.at(*by_id[id]));
   }
   if (!by_id.empty()) out_.blank();
+}
+
+// The sub-match program of pattern `id` (translator/regex/regex.h) as
+// runtime-c/regex.c's struct _stpx_re_prog.
+void Codegen::submatch_tables(size_t id, const regex::Prog& p) {
+  {
+    auto b = out_.block(fmt::format("static const struct _stpx_re_inst _stpx_rp_{}_insts[{}] =", id, p.insts.size()),
+                        "};");
+    std::string line;
+    for (size_t i = 0; i < p.insts.size(); ++i) {
+      const regex::Inst& in = p.insts[i];
+      line += fmt::format("{{{},{},{},{}}},", in.op, in.arg, in.x, in.y);
+      if (i % 8 == 7 || i + 1 == p.insts.size()) {
+        out_.line(line);
+        line.clear();
+      }
+    }
+  }
+  {
+    auto b = out_.block(fmt::format("static const u8 _stpx_rp_{}_sets[{}][32] =", id, std::max<size_t>(1, p.sets.size())),
+                        "};");
+    for (const auto& set : p.sets) {
+      std::string line = "{";
+      for (uint8_t byte : set) line += fmt::format("{},", byte);
+      out_.line(line + "},");
+    }
+    if (p.sets.empty()) out_.line("{0},");
+  }
+  out_.line("static const struct _stpx_re_prog _stpx_rp_{0} = {{ .insts = _stpx_rp_{0}_insts, .sets = "
+            "_stpx_rp_{0}_sets, .ninsts = {1}, .nslots = {2} }};",
+            id, p.insts.size(), p.nslots);
 }
 
 void Codegen::tables() {
@@ -1186,6 +1266,7 @@ void Codegen::tables() {
 
   {
     auto b = out_.block("static int _stpx_globals_init(void)");
+    out_.line("int cpu __maybe_unused;");
     for (const Symbol* g : prog_.globals) {
       if (is_stat(g)) {
         std::string types;
@@ -1197,6 +1278,8 @@ void Codegen::tables() {
           out_.line("{} = _stpx_stat_alloc({});", global(g), hist(g));
         out_.line("if (!{})", global(g));
         out_.line("\treturn -ENOMEM;");
+        if (g->arity > 0 && !one_key(g).empty())
+          out_.line("for_each_possible_cpu(cpu) per_cpu(_stpx_gm_{}, cpu) = {}->cpu[cpu];", g->name, global(g));
         if (g->arity > 0 && g->wrap) out_.line("_stpx_pmap_wrap({});", global(g));
       } else if (g->arity > 0) {
         std::string types;
@@ -1288,6 +1371,18 @@ std::string Codegen::run() {
       buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
   }
   out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
+  if (prog_.submatch) {  // the context's room for matched() (runtime-c/regex.h)
+    size_t insts = 1, slots = 2, cells = 2;
+    for (const auto& [pattern, p] : prog_.submatch_progs) {
+      insts = std::max(insts, p.insts.size());
+      slots = std::max(slots, static_cast<size_t>(p.nslots));
+      cells = std::max(cells, p.insts.size() * p.nslots);
+    }
+    out_.line("#define STPX_RE_SUBMATCH 1");
+    out_.line("#define STPX_RE_MAX_INSTS {}", insts);
+    out_.line("#define STPX_RE_MAX_SLOTS {}", slots);
+    out_.line("#define STPX_RE_MAX_CELLS {}", cells);
+  }
   out_.line("#include \"runtime_defs.h\"");
   out_.blank();
   for (const Frame& f : frames) frame_struct(f);

@@ -93,6 +93,8 @@ class Elaborator {
   void infer_all();
   Type infer(Expr* e);
   void compile_regex(const BinaryExpr* b);
+  void compile_submatch();
+  std::map<std::string, const BinaryExpr*> regex_sites_;  // each pattern's first =~
   void infer_stmt(Stmt* s, FunctionDecl* fn);
   void unify(Expr* e, Type t);
   void unify_symbol(Symbol* sym, Type t, SourceLoc site);
@@ -1213,6 +1215,23 @@ void Elaborator::compile_regex(const BinaryExpr* b) {
     return;
   }
   prog_.regexes.emplace(pattern, std::move(dfa));
+  regex_sites_.emplace(pattern, b);
+}
+
+// A script that reads sub-matches needs each pattern's sub-match program,
+// which has a tighter bound than the DFA (memory per CPU).
+void Elaborator::compile_submatch() {
+  prog_.submatch = std::any_of(prog_.functions.begin(), prog_.functions.end(), [](const FunctionDecl* f) {
+    return f->is_embedded && f->embedded_code.find("pragma:submatch") != std::string::npos;
+  });
+  if (!prog_.submatch) return;
+  for (const auto& [pattern, site] : regex_sites_) {
+    regex::Prog p;
+    if (auto err = regex::compile_submatch(pattern, p))
+      diags_.report(DiagId::SemRegex, site->rhs->loc, err->pos, err->message);
+    else
+      prog_.submatch_progs.emplace(pattern, std::move(p));
+  }
 }
 
 void Elaborator::infer_indices(std::vector<TargetComponent>& components) {
@@ -2117,6 +2136,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
   relocate_link_addresses();
   if (!opts.keep_unused)
     std::erase_if(prog_.functions, [](FunctionDecl* f) { return !f->used; });
+  compile_submatch();
 
   // Call depth bounds MAXNESTING: recursion gets ten extra levels, as stap.
   std::map<FunctionDecl*, int> depth;

@@ -34,6 +34,11 @@ struct Program {
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
   // The DFA of every `=~`/`!~` pattern, by pattern text.
   std::map<std::string, regex::Dfa> regexes;
+  // The script reads sub-matches (a used function's embedded C says
+  // /* pragma:submatch */: matched(), ngroups()); then every pattern also
+  // has its sub-match program.
+  bool submatch = false;
+  std::map<std::string, regex::Prog> submatch_progs;
 };
 
 }  // namespace stapx

@@ -81,6 +81,7 @@ class Nfa {
         return {s, e};
       }
       case Node::Repeat: return repeat(n);
+      case Node::Group: return build(n.kids[0]);  // the DFA records no groups
     }
     return {0, 0};
   }

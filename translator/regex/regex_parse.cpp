@@ -68,6 +68,7 @@ class Parser {
     if (pos_ < re_.size()) fail(pos_, fmt::format("unexpected '{}'", re_[pos_]));
     return n;
   }
+  int groups() const { return groups_; }
 
  private:
   [[noreturn]] void fail(size_t pos, std::string message) { throw ParseError{{pos, std::move(message)}}; }
@@ -100,7 +101,9 @@ class Parser {
     char c = peek();
     if (c == '*' || c == '+' || c == '?' || c == '{') fail(pos_, fmt::format("unexpected '{}'", c));
     Node atom_node = atom(depth);
-    bool anchor = atom_node.kind == Node::Bol || atom_node.kind == Node::Eol;
+    const Node* bare = &atom_node;  // a group's contents ("(^)*" is as "^*")
+    while (bare->kind == Node::Group) bare = &bare->kids[0];
+    bool anchor = bare->kind == Node::Bol || bare->kind == Node::Eol;
     while (!at_end()) {
       c = peek();
       int min, max;
@@ -164,10 +167,13 @@ class Parser {
     switch (c) {
       case '(': {
         if (depth >= kMaxDepth) fail(start, "groups nested too deeply");
-        Node inner = at_end() || peek() != ')' ? alternation(depth + 1) : Node{};
+        Node group;
+        group.kind = Node::Group;
+        group.group = ++groups_;  // numbered by their '(', as POSIX does
+        group.kids.push_back(at_end() || peek() != ')' ? alternation(depth + 1) : Node{});
         if (at_end()) fail(start, "expected ), found end of regex");
         ++pos_;  // ')'
-        return inner;
+        return group;
       }
       case '[': return bracket(start);
       case '.': {
@@ -271,13 +277,16 @@ class Parser {
 
   std::string_view re_;
   size_t pos_ = 0;
+  int groups_ = 0;
 };
 
 }  // namespace
 
-std::optional<Error> parse(std::string_view pattern, Node& out) {
+std::optional<Error> parse(std::string_view pattern, Node& out, int* groups) {
   try {
-    out = Parser(pattern).run();
+    Parser parser(pattern);
+    out = parser.run();
+    if (groups) *groups = parser.groups();
   } catch (const ParseError& e) {
     return e.error;
   }
