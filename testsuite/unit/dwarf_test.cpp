@@ -179,13 +179,38 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
             (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_cold_path",
-                                      "fx_consts", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
+                                      "fx_consts", "fx_entry_value", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
                                       "fx_small_sum", "fx_split", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
                                       "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// A parameter dead after a call: at the entry in its register; after the
+// call gcc describes it by its value at the entry (DW_OP_entry_value in
+// DWARF 5, DW_OP_GNU_entry_value in DWARF 4), which is gone there: the
+// reason names the register, so libdw's block was read as it is encoded.
+TEST_P(Dwarf, EntryValueAwayFromTheEntry) {
+  ProbeSite entry = site("fx_entry_value");
+  const Variable* a = find_var(entry.params, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(to_string(a->loc), "reg5");
+  int line = source_line("fx_entry_value: after the call");
+  SiteFilter one;
+  one.line = [&](const std::string&, int l, int) { return l == line; };
+  std::vector<ProbeSite> after = di().statement_sites("fx_entry_value", one);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_FALSE(after[0].at_entry);
+  a = find_var(after[0].params, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(to_string(a->loc),
+            "unavailable: its value here is the one rdi had at the function's entry (DW_OP_entry_value), which is "
+            "not kept past the entry; read it in a probe on the function's entry");
+  const Variable* b = find_var(after[0].params, "b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->loc.kind, Location::Kind::Register);
 }
 
 // A function split into hot and cold parts has DW_AT_ranges and no

@@ -50,6 +50,8 @@ struct SiteFilter {
   std::function<bool(const std::string& file, int line, int decl_line)> line;
   // .exported: only functions with global linkage.
   bool exported_only = false;
+  // function_sites(): false for inlined instances only (.inline).
+  bool out_of_line = true;
 };
 
 class DebugInfo {
@@ -58,8 +60,9 @@ class DebugInfo {
   // "DWARF from /usr/lib/debug/boot/vmlinux-R": for -v.
   virtual std::string source() const = 0;
   // Sites of the functions whose names match the fnmatch(3) pattern: each
-  // out-of-line function's entry, plus each inlined instance when
-  // `inlines` is set. Empty when nothing matches.
+  // out-of-line function's entry (unless filter.out_of_line is false), plus
+  // the entry of each inlined instance when `inlines` is set, one site per
+  // function and address. Empty when nothing matches.
   virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                                 const SiteFilter& filter = {}) = 0;
   // Sites of source lines inside the functions function_sites() would

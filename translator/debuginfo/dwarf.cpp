@@ -21,9 +21,12 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <unordered_map>
 
+#include "frontend/library.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/inline_index.h"
 
 namespace stapx::debug {
 
@@ -127,8 +130,6 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   // An inlined instance at `pc`, inside the out-of-line function `outer`.
   ProbeSite make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc);
   void inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out);
-  void walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
-                    const SiteFilter& filter, std::vector<ProbeSite>& out);
   const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
@@ -155,6 +156,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<FuncSym> funcs_;
   std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
   std::vector<std::pair<const char*, uint64_t>> all_syms_;  // names in the ELF string table
+  std::unique_ptr<InlineIndex> inline_index_;  // opened on first use
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
   std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
@@ -274,58 +276,32 @@ const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
   return *it;
 }
 
-// Inlined instances are found by walking every unit's DIE tree: there is
-// no index from a function to the places it was inlined into. (That reads
-// all of a vmlinux's DWARF; a module's is small.)
+// Inlined instances come from the file's index of them (inline_index.h),
+// built by one walk over all the DWARF and cached. An instance at an
+// address no function symbol holds (code freed after boot, .init.text) is
+// no probe site, as the out-of-line functions there are none.
 void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out) {
-  bool wild = has_wildcard(pattern);
-  Dwarf_Off off = 0, next;
-  size_t hsize;
-  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
-    Dwarf_Die cu;
-    if (dwarf_offdie(dw_, off + hsize, &cu)) walk_inlines(cu, nullptr, pattern, wild, filter, out);
-    off = next;
+  if (!inline_index_) {
+    inline_index_ = InlineIndex::open(dw_, path_, user_cache_dir());
+    if (!inline_index_) return;
   }
-}
-
-void DwarfInfo::walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
-                             const SiteFilter& filter, std::vector<ProbeSite>& out) {
-  Dwarf_Die child;
-  if (dwarf_child(&scope, &child) != 0) return;
-  do {
-    int tag = dwarf_tag(&child);
-    if (tag == DW_TAG_subprogram) {
-      // Only out-of-line code holds instances; an abstract (inline-only)
-      // definition has no address.
-      Dwarf_Addr lo;
-      Dwarf_Addr base, start, end;
-      if (dwarf_lowpc(&child, &lo) == 0 || dwarf_ranges(&child, 0, &base, &start, &end) > 0)
-        walk_inlines(child, &child, pattern, wild, filter, out);
-      continue;
+  load_symbols();
+  std::set<std::pair<std::string_view, uint64_t>> seen;  // one site per function and address
+  inline_index_->find(pattern, [&](std::string_view name, const InlineInstance& inst) {
+    uint64_t pc = inst.pc;
+    const FuncSym* sym = symbol_at(pc);
+    if (!sym || pc >= sym->addr + std::max<uint64_t>(sym->size, 1)) return;
+    Dwarf_Die die, outer;
+    if (!dwarf_offdie(dw_, inst.die, &die) || !dwarf_offdie(dw_, inst.outer, &outer)) return;
+    if (filter.file) {
+      const char* file = dwarf_decl_file(&die);
+      int line = 0;
+      dwarf_decl_line(&die, &line);
+      if (!filter.file(file ? file : "", line)) return;
     }
-    if (!outer) continue;
-    if (tag == DW_TAG_inlined_subroutine) {
-      const char* name = dwarf_diename(&child);
-      Dwarf_Addr pc = 0;
-      bool has_pc = dwarf_entrypc(&child, &pc) == 0;
-      if (!has_pc) {
-        Dwarf_Addr base, start, end;
-        has_pc = dwarf_ranges(&child, 0, &base, &start, &end) > 0;
-        pc = start;
-      }
-      bool match = name && (wild ? fnmatch(pattern.c_str(), name, 0) == 0 : pattern == name);
-      if (match && has_pc && filter.file) {
-        const char* file = dwarf_decl_file(&child);
-        int line = 0;
-        dwarf_decl_line(&child, &line);
-        match = filter.file(file ? file : "", line);
-      }
-      if (match && has_pc) out.push_back(make_inline_site(child, *outer, pc));
-      walk_inlines(child, outer, pattern, wild, filter, out);
-    } else if (tag == DW_TAG_lexical_block) {
-      walk_inlines(child, outer, pattern, wild, filter, out);
-    }
-  } while (dwarf_siblingof(&child, &child) == 0);
+    if (!seen.emplace(name, pc).second) return;
+    out.push_back(make_inline_site(die, outer, pc));
+  });
 }
 
 // Calls f(DIE, symbol) for each out-of-line function whose name matches
@@ -373,7 +349,8 @@ void sort_sites(std::vector<ProbeSite>& sites) {
 std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool inlines,
                                                  const SiteFilter& filter) {
   std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
+  if (filter.out_of_line)
+    for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
   if (inlines) inline_sites(pattern, filter, sites);
   sort_sites(sites);
   return sites;

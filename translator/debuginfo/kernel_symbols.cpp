@@ -39,17 +39,20 @@ namespace {
 class TableSymbols : public KernelSymbols {
  public:
   TableSymbols(std::vector<KernelFunction> fs, std::string source) : fs_(std::move(fs)), source_(std::move(source)) {
-    std::sort(fs_.begin(), fs_.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    // A cached table is sorted already.
+    auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+    if (!std::is_sorted(fs_.begin(), fs_.end(), by_name)) std::sort(fs_.begin(), fs_.end(), by_name);
     // One entry per name; a name is probeable if any of its copies is.
-    std::vector<KernelFunction> uniq;
-    for (auto& f : fs_) {
-      if (!uniq.empty() && uniq.back().name == f.name) {
-        if (f.unprobeable.empty()) uniq.back().unprobeable.clear();
+    size_t kept = 0;
+    for (size_t i = 0; i < fs_.size(); ++i) {
+      if (kept && fs_[kept - 1].name == fs_[i].name) {
+        if (fs_[i].unprobeable.empty()) fs_[kept - 1].unprobeable.clear();
         continue;
       }
-      uniq.push_back(std::move(f));
+      if (kept != i) fs_[kept] = std::move(fs_[i]);
+      ++kept;
     }
-    fs_ = std::move(uniq);
+    fs_.resize(kept);
   }
   const std::vector<KernelFunction>& functions() const override { return fs_; }
   std::string source() const override { return source_; }
@@ -68,18 +71,25 @@ std::string unprobeable_by_name(const std::string& name) {
   return {};
 }
 
-// Cache file format: "stapx-ksyms 1" then one "name\treason" line each.
-constexpr const char* kCacheMagic = "stapx-ksyms 1";
+// Cache file format: "stapx-ksyms 2" then one "name\treason" line each, sorted
+// by name, each name once (version 1 was unsorted).
+constexpr const char* kCacheMagic = "stapx-ksyms 2";
 
 std::optional<std::vector<KernelFunction>> read_cache(const std::string& file) {
-  std::ifstream in(file);
-  std::string line;
-  if (!in || !std::getline(in, line) || line != kCacheMagic) return std::nullopt;
+  std::string text = read_text_file(file);
+  std::string_view rest(text);
+  size_t nl = rest.find('\n');
+  if (nl == std::string_view::npos || rest.substr(0, nl) != kCacheMagic) return std::nullopt;
+  rest.remove_prefix(nl + 1);
   std::vector<KernelFunction> fs;
-  while (std::getline(in, line)) {
+  fs.reserve(std::count(rest.begin(), rest.end(), '\n'));
+  while (!rest.empty()) {
+    nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     size_t tab = line.find('\t');
-    if (tab == std::string::npos) return std::nullopt;
-    fs.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    if (tab == std::string_view::npos) return std::nullopt;
+    fs.push_back({std::string(line.substr(0, tab)), std::string(line.substr(tab + 1))});
   }
   return fs;
 }
@@ -233,8 +243,9 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
   }
   auto fs = read_vmlinux(path, error);
   if (!fs) return nullptr;
-  if (!file.empty()) write_cache(file, *fs);
-  return std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
+  auto table = std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
+  if (!file.empty()) write_cache(file, table->functions());  // sorted: the next read need not sort
+  return table;
 }
 
 std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::string* error) {

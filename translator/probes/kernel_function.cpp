@@ -42,12 +42,17 @@ class KernelFunctionFamily : public KprobeTableFamily {
     Suffix suffix = Suffix::None;
     if (!parse(point, pattern, suffix, diags)) return true;
     bool ret = suffix == Suffix::Return;
-    // As stap: .inline names only inlined instances, .call and .return only
-    // out-of-line functions. Without a suffix stap takes both; here only
-    // out-of-line ones (finding inlined instances reads all the DWARF).
-    bool inlines = suffix == Suffix::Inline;
+    // As stap: without a suffix, out-of-line functions and inlined
+    // instances; .inline only inlined instances; .call, .return and
+    // .exported only out-of-line functions.
+    bool inline_only = suffix == Suffix::Inline;
+    bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
-    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : exported ? ".exported" : "";
+    const char* suffix_text = ret                  ? ".return"
+                              : inline_only        ? ".inline"
+                              : exported           ? ".exported"
+                              : suffix == Suffix::Call ? ".call"
+                                                       : "";
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
@@ -56,6 +61,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     }
     debug::SiteFilter filter;
     filter.exported_only = exported;
+    filter.out_of_line = !inline_only;
     if (!where.file.empty())
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
@@ -66,13 +72,18 @@ class KernelFunctionFamily : public KprobeTableFamily {
     size_t before = out.size();
     // Instances inlined into kernel code that cannot be probed (the kprobe
     // blacklist, noinstr and entry code) are left out, with a warning.
-    const KernelSymbols* syms = inlines && !module_ && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+    // The symbol table is read at the first such instance only.
+    const KernelSymbols* syms = nullptr;
+    bool syms_read = module_ || !ctx.kernel_symbols;
     std::vector<std::string> excluded;
     for (auto& [mod, di] : scopes) {
       std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
-        if (site.inlined != inlines) continue;
-        if (syms) {
+        if (site.inlined && !syms_read) {
+          syms = ctx.kernel_symbols();
+          syms_read = true;
+        }
+        if (syms && site.inlined) {
           const KernelFunction* f = syms->find(site.symbol);
           if (!f || !f->unprobeable.empty()) {
             std::string why = f ? f->unprobeable : "not a kernel function symbol";
