@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -178,14 +179,48 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_cold_path",
-                                      "fx_consts", "fx_entry_value", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
-                                      "fx_small_sum", "fx_split", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
-                                      "fx_void"}));
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_calls_twice", "fx_cloned",
+                                      "fx_cold_path", "fx_consts", "fx_entry_value", "fx_kinds", "fx_many",
+                                      "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_split", "fx_take_bits",
+                                      "fx_take_outer", "fx_twice", "fx_use_opaque", "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// A source line of a function inlined twice and also out of line is a
+// site in each copy, as stap has it: in the out-of-line function and in
+// each instance (in fx_calls_twice, its parameter read from the instance).
+// Lines that share an address are one site, for the first line.
+TEST_P(Dwarf, StatementsInEveryCopy) {
+  int first = source_line("fx_twice: first line");
+  SiteFilter one;
+  one.line = [&](const std::string&, int l, int) { return l == first; };
+  std::vector<ProbeSite> sites = di().statement_sites("fx_twice", one);
+  ASSERT_EQ(sites.size(), 3u);
+  std::optional<uint64_t> caller = di().symbol_address("fx_calls_twice");
+  ASSERT_TRUE(caller.has_value());
+  size_t inlined = 0;
+  for (const ProbeSite& s : sites) {
+    EXPECT_EQ(s.function, "fx_twice");
+    EXPECT_EQ(s.decl_line, first);
+    EXPECT_EQ(s.at_entry, !s.inlined && s.symbol_offset == 0);  // an instance is no frame's entry
+    EXPECT_EQ(s.symbol, s.inlined ? "fx_calls_twice" : "fx_twice");
+    if (s.inlined) {
+      ++inlined;
+      EXPECT_EQ(s.addr, *caller + s.symbol_offset);
+    }
+    ASSERT_EQ(s.params.size(), 1u);
+    EXPECT_EQ(s.params[0].name, "v");
+  }
+  EXPECT_EQ(inlined, 2u);
+  SiteFilter both;
+  both.line = [&](const std::string&, int l, int) { return l == first || l == first + 1; };
+  std::vector<ProbeSite> lines = di().statement_sites("fx_twice", both);
+  EXPECT_GE(lines.size(), 3u);
+  std::set<uint64_t> addrs;
+  for (const ProbeSite& s : lines) EXPECT_TRUE(addrs.insert(s.addr).second) << "two sites at 0x" << std::hex << s.addr;
 }
 
 // A parameter dead after a call: at the entry in its register; after the
@@ -273,10 +308,10 @@ TEST_P(Dwarf, InlinedInstances) {
   }
   EXPECT_NE(sites[0].addr, sites[1].addr);
   EXPECT_TRUE(di().function_sites("fx_inlined_sq", false).empty());
-  // A wildcard takes both kinds.
+  // A wildcard takes both kinds (fx_twice is inlined twice as well).
   size_t inlined = 0, out_of_line = 0;
   for (const ProbeSite& s : di().function_sites("fx_*", true)) ++(s.inlined ? inlined : out_of_line);
-  EXPECT_EQ(inlined, 2u);
+  EXPECT_EQ(inlined, 4u);
   EXPECT_EQ(out_of_line, di().function_sites("fx_*", false).size());
 }
 

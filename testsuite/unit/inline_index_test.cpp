@@ -89,8 +89,13 @@ TEST_F(InlineIndexTest, BuiltThenReadFromTheCache) {
   EXPECT_EQ(cached->origin(), "cached index " + cache_files()[0]);
   EXPECT_EQ(cached->names(), built->names());
   EXPECT_EQ(cached->instances(), built->instances());
-  for (const char* pattern : {"fx_inlined_sq", "fx_*", "*sq", "fx_inlined_s?", "fx_[i]nlined_sq"})
+  for (const char* pattern : {"fx_inlined_sq", "fx_in*", "*sq", "fx_inlined_s?", "fx_[i]nlined_sq"})
     EXPECT_EQ(found(*cached, pattern), sq) << pattern;
+  // By name, then in DIE order: fx_inlined_sq before fx_twice.
+  std::vector<std::string> all = found(*cached, "fx_*");
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(all.begin(), all.begin() + 2), sq);
+  EXPECT_EQ(all[2].rfind("fx_twice@", 0), 0u);
   EXPECT_TRUE(found(*cached, "fx_inlined").empty());  // a prefix is no match
   EXPECT_TRUE(found(*cached, "fx_calls_inline").empty());  // never inlined
   EXPECT_TRUE(found(*cached, "nosuch*").empty());

@@ -127,9 +127,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
-  // An inlined instance at `pc`, inside the out-of-line function `outer`.
-  ProbeSite make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc);
-  void inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out);
+  template <class F>
+  void for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f);
   const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
@@ -277,16 +276,20 @@ const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
 }
 
 // Inlined instances come from the file's index of them (inline_index.h),
-// built by one walk over all the DWARF and cached. An instance at an
-// address no function symbol holds (code freed after boot, .init.text) is
-// no probe site, as the out-of-line functions there are none.
-void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out) {
+// built by one walk over all the DWARF and cached. Calls f(instance,
+// out-of-line function holding it, entry pc, symbol at that pc) for each
+// instance of a function the pattern names, once per function and
+// address. An instance at an address no function symbol holds (code freed
+// after boot, .init.text) is passed over, as the out-of-line functions
+// there are.
+template <class F>
+void DwarfInfo::for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f) {
   if (!inline_index_) {
     inline_index_ = InlineIndex::open(dw_, path_, user_cache_dir());
     if (!inline_index_) return;
   }
   load_symbols();
-  std::set<std::pair<std::string_view, uint64_t>> seen;  // one site per function and address
+  std::set<std::pair<std::string_view, uint64_t>> seen;
   inline_index_->find(pattern, [&](std::string_view name, const InlineInstance& inst) {
     uint64_t pc = inst.pc;
     const FuncSym* sym = symbol_at(pc);
@@ -300,7 +303,7 @@ void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filte
       if (!filter.file(file ? file : "", line)) return;
     }
     if (!seen.emplace(name, pc).second) return;
-    out.push_back(make_inline_site(die, outer, pc));
+    f(die, outer, pc, *sym);
   });
 }
 
@@ -351,18 +354,33 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
   std::vector<ProbeSite> sites;
   if (filter.out_of_line)
     for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
-  if (inlines) inline_sites(pattern, filter, sites);
+  if (inlines)
+    for_each_inline(pattern, filter, [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc, const FuncSym& sym) {
+      ProbeSite site = make_site(inst, sym, &outer, pc);
+      site.inlined = true;
+      sites.push_back(std::move(site));
+    });
   sort_sites(sites);
   return sites;
 }
 
-// Each line's lowest address within the function's own symbol (a ".cold"
-// part lies outside it and is left out), for lines of the function's own
-// file from its declaration on: lines of functions inlined into it are not
-// its statements.
+// Source lines as stap resolves them: each line at its lowest address
+// within one copy of the function (a copy: the out-of-line function within
+// its own symbol, a ".cold" part left out; or an inlined instance within
+// its ranges), for lines of the function's own file from its declaration
+// on (lines of functions inlined into it are not its statements). Where
+// several of the lines asked for share an address, one probe there, for the
+// first of them.
 std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, const SiteFilter& filter) {
-  std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+  struct Line {
+    uint64_t addr;
+    int line;
+    std::string file;
+    Dwarf_Off fn, frame;  // the copy's DIE, and the out-of-line function holding it
+  };
+  std::vector<Line> found;
+  // The lines of one copy, whose addresses `in_copy` keeps.
+  auto lines_of = [&](Dwarf_Die& fn, Dwarf_Off frame, auto&& in_copy) {
     Dwarf_Die cu;
     Dwarf_Lines* lines = nullptr;
     size_t n = 0;
@@ -378,20 +396,40 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
       int lineno = 0;
       if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &lineno) != 0) continue;
       dwarf_lineendsequence(l, &end);
-      if (end || lineno <= decl_line || addr < s.addr || addr >= s.addr + std::max<uint64_t>(s.size, 1)) continue;
+      if (end || lineno <= decl_line || !in_copy(addr)) continue;
       const char* file = dwarf_linesrc(l, nullptr, nullptr);
       if (!file || !decl_file || std::strcmp(file, decl_file) != 0) continue;
       if (filter.line && !filter.line(file, lineno, decl_line)) continue;
       auto [it, fresh] = first.try_emplace({file, lineno}, addr);
       if (!fresh) it->second = std::min<uint64_t>(it->second, addr);
     }
-    for (const auto& [where, addr] : first) {
-      ProbeSite site = make_site(fn, s, &fn, addr);
-      site.decl_file = where.first;
-      site.decl_line = where.second;
-      sites.push_back(std::move(site));
-    }
+    for (const auto& [where, addr] : first)
+      found.push_back({addr, where.second, where.first, dwarf_dieoffset(&fn), frame});
+  };
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+    uint64_t end = s.addr + std::max<uint64_t>(s.size, 1);
+    lines_of(fn, dwarf_dieoffset(&fn), [&](uint64_t a) { return a >= s.addr && a < end; });
   });
+  for_each_inline(pattern, filter, [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t, const FuncSym&) {
+    lines_of(inst, dwarf_dieoffset(&outer), [&](uint64_t a) { return dwarf_haspc(&inst, a) == 1; });
+  });
+  std::sort(found.begin(), found.end(), [](const Line& a, const Line& b) {
+    return a.addr != b.addr ? a.addr < b.addr : a.line < b.line;
+  });
+  found.erase(std::unique(found.begin(), found.end(), [](const Line& a, const Line& b) { return a.addr == b.addr; }),
+              found.end());
+  std::vector<ProbeSite> sites;
+  for (const Line& l : found) {
+    Dwarf_Die fn, frame;
+    const FuncSym* sym = symbol_at(l.addr);
+    if (!sym || !dwarf_offdie(dw_, l.fn, &fn) || !dwarf_offdie(dw_, l.frame, &frame)) continue;
+    if (l.addr >= sym->addr + std::max<uint64_t>(sym->size, 1)) continue;
+    ProbeSite site = l.fn == l.frame ? make_site(fn, *sym, &fn, l.addr) : make_site(fn, *sym, &frame, l.addr);
+    site.inlined = l.fn != l.frame;
+    site.decl_file = l.file;
+    site.decl_line = l.line;
+    sites.push_back(std::move(site));
+  }
   sort_sites(sites);
   return sites;
 }
@@ -485,15 +523,6 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   }
   free(frame);
   return out;
-}
-
-ProbeSite DwarfInfo::make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc) {
-  const FuncSym* sym = symbol_at(pc);
-  FuncSym at{sym ? sym->name : "", sym ? sym->addr : pc};
-  ProbeSite site = make_site(inst, at, &outer, pc);
-  site.inlined = true;
-  site.symbol_offset = pc - at.addr;
-  return site;
 }
 
 ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) { return make_site(fn, sym, &fn, sym.addr); }

@@ -70,28 +70,11 @@ class KernelFunctionFamily : public KprobeTableFamily {
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
     if (scopes.empty()) return true;
     size_t before = out.size();
-    // Instances inlined into kernel code that cannot be probed (the kprobe
-    // blacklist, noinstr and entry code) are left out, with a warning.
-    // The symbol table is read at the first such instance only.
-    const KernelSymbols* syms = nullptr;
-    bool syms_read = module_ || !ctx.kernel_symbols;
-    std::vector<std::string> excluded;
+    InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
       std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
-        if (site.inlined && !syms_read) {
-          syms = ctx.kernel_symbols();
-          syms_read = true;
-        }
-        if (syms && site.inlined) {
-          const KernelFunction* f = syms->find(site.symbol);
-          if (!f || !f->unprobeable.empty()) {
-            std::string why = f ? f->unprobeable : "not a kernel function symbol";
-            std::string entry = site.function + " in " + site.symbol + " (" + why + ")";
-            if (std::find(excluded.begin(), excluded.end(), entry) == excluded.end()) excluded.push_back(entry);
-            continue;
-          }
-        }
+        if (!check.keep(site)) continue;
         ProbeSpec spec = tmpl;
         spec.family = this;
         spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
@@ -107,12 +90,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
         out.push_back(std::move(spec));
       }
     }
-    if (!excluded.empty()) {
-      std::string names;
-      for (size_t i = 0; i < excluded.size() && i < 5; ++i) names += (i ? ", " : "") + excluded[i];
-      if (excluded.size() > 5) names += fmt::format(", and {} more", excluded.size() - 5);
-      diags.report(DiagId::WarnUnprobeable, point.components[1].arg->loc, excluded.size(), pattern, names);
-    }
+    check.report(diags, point.components[1].arg->loc, pattern);
     if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
     return true;
   }

@@ -2,7 +2,8 @@
 // module("m").statement("function@file:line"):
 // probes on source lines inside kernel functions, resolved through the
 // target's DWARF line tables, so that handlers can read the variables in
-// scope there ($var). Each line becomes one kprobe at its lowest address,
+// scope there ($var). Each line becomes one kprobe at its lowest address
+// in each copy of the function (out of line, and each inlined instance),
 // attached by symbol and offset. kernel.statement(ADDRESS).absolute (guru)
 // probes a raw address without looking at variables.
 #include <fmt/format.h>
@@ -74,7 +75,9 @@ class KernelStatementFamily : public KprobeTableFamily {
       if (!point.optional) diags.report(DiagId::SemNoMatch, at);
       return true;
     }
+    InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, site] : sites) {
+      if (!check.keep(site)) continue;
       ProbeSpec spec = tmpl;
       spec.family = this;
       spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
@@ -91,6 +94,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
       out.push_back(std::move(spec));
     }
+    check.report(diags, at, arg.pattern);
     return true;
   }
 

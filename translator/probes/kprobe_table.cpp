@@ -1,6 +1,10 @@
 #include "translator/probes/kprobe_table.h"
 
+#include <algorithm>
 #include <map>
+
+#include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 
 namespace stapx {
 
@@ -32,6 +36,29 @@ void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, co
 
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (!probes.empty()) w.line("_stpx_kprobes_disarm({0}, ARRAY_SIZE({0}));", array);
+}
+
+bool InlinedSiteCheck::keep(const debug::ProbeSite& site) {
+  if (!site.inlined) return true;
+  if (!read_) {
+    syms_ = ctx_.kernel_symbols();
+    read_ = true;
+  }
+  if (!syms_) return true;
+  const KernelFunction* f = syms_->find(site.symbol);
+  if (f && f->unprobeable.empty()) return true;
+  std::string entry = site.function + " in " + site.symbol + " (" +
+                      (f ? f->unprobeable : std::string("not a kernel function symbol")) + ")";
+  if (std::find(excluded_.begin(), excluded_.end(), entry) == excluded_.end()) excluded_.push_back(entry);
+  return false;
+}
+
+void InlinedSiteCheck::report(DiagSink& diags, SourceLoc at, const std::string& pattern) const {
+  if (excluded_.empty()) return;
+  std::string names;
+  for (size_t i = 0; i < excluded_.size() && i < 5; ++i) names += (i ? ", " : "") + excluded_[i];
+  if (excluded_.size() > 5) names += fmt::format(", and {} more", excluded_.size() - 5);
+  diags.report(DiagId::WarnUnprobeable, at, excluded_.size(), pattern, names);
 }
 
 }  // namespace stapx
