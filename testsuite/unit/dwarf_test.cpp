@@ -181,12 +181,33 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_*"),
             (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_calls_twice", "fx_cloned",
                                       "fx_cold_path", "fx_consts", "fx_entry_value", "fx_kinds", "fx_many",
-                                      "fx_opaque_get", "fx_pair_sum", "fx_small_sum", "fx_split", "fx_take_bits",
+                                      "fx_opaque_get", "fx_pair_sum", "fx_same_name", "fx_same_name", "fx_small_sum",
+                                      "fx_split", "fx_take_bits",
                                       "fx_take_outer", "fx_twice", "fx_use_opaque", "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// Kprobes are registered by name, and the kernel takes a name's first
+// symbol: the two static fx_same_name functions are each attached by a
+// function before them whose name is unique, at their own address. A
+// function whose name is unique needs no anchor.
+TEST_P(Dwarf, SharedNamesAreAttachedByAUniqueNeighbour) {
+  std::vector<ProbeSite> sites = di().function_sites("fx_same_name", false);
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_NE(sites[0].addr, sites[1].addr);
+  for (const ProbeSite& s : sites) {
+    EXPECT_EQ(s.symbol, "fx_same_name");
+    ASSERT_FALSE(s.anchor.empty());
+    EXPECT_NE(s.anchor, "fx_same_name");
+    std::optional<uint64_t> a = di().symbol_address(s.anchor);
+    ASSERT_TRUE(a.has_value()) << s.anchor;
+    EXPECT_EQ(*a + s.anchor_offset, s.addr) << s.anchor;
+    EXPECT_EQ(di().function_sites(s.anchor, false).size(), 1u) << s.anchor;
+  }
+  EXPECT_TRUE(site("fx_void").anchor.empty());
 }
 
 // A source line of a function inlined twice and also out of line is a

@@ -30,6 +30,12 @@ struct ProbeSite {
   std::string symbol;          // the ELF symbol the probe is attached to
   uint64_t symbol_offset = 0;  // address - symbol's address
   uint64_t addr = 0;           // link-time address
+  // The symbol to register the kprobe by, and the address's offset from
+  // it, when `symbol`'s name is not unique in the file (static functions
+  // of one name in several units): the kernel resolves a name to its
+  // first symbol. Empty: `symbol` itself.
+  std::string anchor;
+  uint64_t anchor_offset = 0;
   std::string decl_file;       // as DWARF names it
   int decl_line = 0;
   bool inlined = false;        // an inlined instance

@@ -122,6 +122,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
     uint64_t addr;
     uint64_t size;
     bool global = false;  // STB_GLOBAL: what .exported names, as stap
+    uint32_t section = 0;
   };
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
@@ -130,6 +131,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   template <class F>
   void for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f);
   const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
+  void anchor_sites(std::vector<ProbeSite>& sites);
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
   template <class Unit, class Found>
@@ -187,7 +189,7 @@ void DwarfInfo::load_symbols() {
       Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
       const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
       if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
-      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
+      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, shndx});
     }
     return;
   }
@@ -220,7 +222,7 @@ void DwarfInfo::load_symbols() {
       all_syms_.emplace_back(name, s.st_value);
       if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
       if (s.st_shndx < init_section.size() && init_section[s.st_shndx]) continue;
-      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
+      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, s.st_shndx});
     }
   }
 }
@@ -273,6 +275,61 @@ const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
   uint64_t addr = (*--it)->addr;
   while (it != by_addr_.begin() && (*(it - 1))->addr == addr) --it;
   return *it;
+}
+
+// Kprobes are registered by symbol name, and the kernel resolves a name
+// to its first symbol: a site in a function whose name the file has more
+// than once (static functions of one name in several units) is attached by
+// the nearest function before it, in its section, whose name is unique.
+void DwarfInfo::anchor_sites(std::vector<ProbeSite>& sites) {
+  if (sites.empty()) return;
+  // How often each name occurs among all the file's symbols: one pass, in
+  // which only names of a length asked about are looked up.
+  std::unordered_map<std::string_view, int> count;
+  std::vector<bool> lengths;
+  auto count_names = [&] {
+    for (auto& [name, n] : count) {
+      n = 0;
+      if (lengths.size() <= name.size()) lengths.resize(name.size() + 1);
+      lengths[name.size()] = true;
+    }
+    for (const auto& [name, addr] : all_syms_) {
+      size_t len = std::strlen(name);
+      if (len >= lengths.size() || !lengths[len]) continue;
+      if (auto it = count.find(std::string_view(name, len)); it != count.end()) ++it->second;
+    }
+  };
+  for (const ProbeSite& site : sites) count.emplace(site.symbol, 0);
+  count_names();
+  std::vector<ProbeSite*> shared;
+  for (ProbeSite& site : sites)
+    if (count[site.symbol] > 1) shared.push_back(&site);
+  if (shared.empty()) return;
+  symbol_at(0);  // sorts by_addr_
+  // Candidates: the functions before each shared one, nearest first.
+  std::vector<std::vector<const FuncSym*>> before(shared.size());
+  count.clear();
+  for (size_t i = 0; i < shared.size(); ++i) {
+    uint64_t start = shared[i]->addr - shared[i]->symbol_offset;
+    auto it = std::lower_bound(by_addr_.begin(), by_addr_.end(), start,
+                               [](const FuncSym* f, uint64_t v) { return f->addr < v; });
+    const FuncSym* self = it != by_addr_.end() && (*it)->addr == start ? *it : nullptr;
+    for (int k = 0; it != by_addr_.begin() && k < 64; ++k) {
+      const FuncSym* f = *--it;
+      if (self && f->section != self->section) break;
+      before[i].push_back(f);
+      count.emplace(f->name, 0);
+    }
+  }
+  count_names();
+  for (size_t i = 0; i < shared.size(); ++i) {
+    for (const FuncSym* f : before[i]) {
+      if (count[f->name] != 1) continue;
+      shared[i]->anchor = f->name;
+      shared[i]->anchor_offset = shared[i]->addr - f->addr;
+      break;
+    }
+  }
 }
 
 // Inlined instances come from the file's index of them (inline_index.h),
@@ -361,6 +418,7 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
       sites.push_back(std::move(site));
     });
   sort_sites(sites);
+  anchor_sites(sites);
   return sites;
 }
 
@@ -431,6 +489,7 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
     sites.push_back(std::move(site));
   }
   sort_sites(sites);
+  anchor_sites(sites);
   return sites;
 }
 
@@ -445,7 +504,9 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     site.addr = addr;
     site.symbol_offset = addr - best->addr;
     site.at_entry = addr == best->addr;
-    return site;
+    std::vector<ProbeSite> one{std::move(site)};
+    anchor_sites(one);
+    return std::move(one[0]);
   }
   ProbeSite site = make_site(fn, *best, &fn, addr);
   Dwarf_Die cu;
@@ -454,7 +515,9 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     if (const char* file = dwarf_linesrc(l, nullptr, nullptr)) site.decl_file = file;
     dwarf_lineno(l, &site.decl_line);
   }
-  return site;
+  std::vector<ProbeSite> one{std::move(site)};
+  anchor_sites(one);
+  return std::move(one[0]);
 }
 
 // Top-level DW_TAG_variable entries of each unit (of the matching source

@@ -76,7 +76,14 @@ std::string unprobeable_by_name(const std::string& name) {
 constexpr const char* kCacheMagic = "stapx-ksyms 2";
 
 std::optional<std::vector<KernelFunction>> read_cache(const std::string& file) {
-  std::string text = read_text_file(file);
+  std::string text;
+  {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (!in) return std::nullopt;
+    text.resize(static_cast<size_t>(in.tellg()));
+    in.seekg(0);
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) return std::nullopt;
+  }
   std::string_view rest(text);
   size_t nl = rest.find('\n');
   if (nl == std::string_view::npos || rest.substr(0, nl) != kCacheMagic) return std::nullopt;

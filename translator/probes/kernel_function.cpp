@@ -79,6 +79,10 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.family = this;
         spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
         spec.offset = site.symbol_offset;
+        if (!site.anchor.empty()) {
+          spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+          spec.attach_offset = site.anchor_offset;
+        }
         spec.is_return = ret;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);

@@ -82,6 +82,10 @@ class KernelStatementFamily : public KprobeTableFamily {
       spec.family = this;
       spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
       spec.offset = site.symbol_offset;
+      if (!site.anchor.empty()) {
+        spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+        spec.attach_offset = site.anchor_offset;
+      }
       std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
         spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");

@@ -21,9 +21,11 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
   auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", name), "};");
   for (const ProbeSpec* p : probes) {
     std::string pre = p->is_return ? "" : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
-    std::string offset = p->offset ? fmt::format(", .offset = {}", p->offset) : "";
-    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, p->symbol,
-           offset, p->is_return ? 1 : 0, pre);
+    const std::string& symbol = p->attach.empty() ? p->symbol : p->attach;
+    uint64_t off = p->attach.empty() ? p->offset : p->attach_offset;
+    std::string offset = off ? fmt::format(", .offset = {}", off) : "";
+    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, symbol, offset,
+           p->is_return ? 1 : 0, pre);
   }
 }
 
