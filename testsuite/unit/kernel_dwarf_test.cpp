@@ -22,6 +22,7 @@
 
 #include "test_util.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 #include "translator/elaborate/target_access.h"
 
 namespace stapx::test {
@@ -172,6 +173,33 @@ TEST(KernelDwarf, InlinedCopiesAndEntryValues) {
   EXPECT_EQ(debug::to_string(count->loc),
             "unavailable: its value here is the one rdx had at the function's entry (DW_OP_entry_value), which is "
             "not kept past the entry; read it in a probe on the function's entry");
+}
+
+// What inlined sites are checked against: exactly the functions the full
+// symbol table says the kernel will not kprobe, with the same reasons.
+TEST(KernelDwarf, UnprobeableFunctionsAreTheFullTablesOnes) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<KernelSymbols> all = vmlinux_symbols(path, &error);
+  ASSERT_NE(all, nullptr) << error;
+  std::unique_ptr<KernelSymbols> refused = vmlinux_unprobeable(path, &error);
+  ASSERT_NE(refused, nullptr) << error;
+  size_t n = 0;
+  for (const KernelFunction& f : all->functions()) {
+    const KernelFunction* r = refused->find(f.name);
+    if (f.unprobeable.empty()) {
+      EXPECT_EQ(r, nullptr) << f.name;
+      continue;
+    }
+    ++n;
+    ASSERT_NE(r, nullptr) << f.name;
+    EXPECT_EQ(r->unprobeable, f.unprobeable) << f.name;
+  }
+  EXPECT_EQ(refused->functions().size(), n);
+  ASSERT_NE(refused->find("sysvec_reschedule_ipi"), nullptr);
+  EXPECT_EQ(refused->find("sysvec_reschedule_ipi")->unprobeable, "in .noinstr.text");
+  EXPECT_EQ(refused->find("vfs_read"), nullptr);
 }
 
 // @var: a file-scope variable by name and source file, at its link-time

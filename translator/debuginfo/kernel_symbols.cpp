@@ -230,6 +230,25 @@ std::optional<std::vector<KernelFunction>> read_vmlinux(const std::string& path,
   return out;
 }
 
+// The cache file `kind`-KEY.txt of a vmlinux, KEY naming its path, size
+// and modification time; empty without a cache directory.
+std::string cache_file(const std::string& path, const struct stat& st, const char* kind) {
+  std::string dir = user_cache_dir();
+  if (dir.empty()) return {};
+  std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
+                                                              std::to_string(st.st_size) + "|" +
+                                                              std::to_string(st.st_mtim.tv_sec) + "." +
+                                                              std::to_string(st.st_mtim.tv_nsec)));
+  return dir + "/" + kind + "-" + key + ".txt";
+}
+
+std::vector<KernelFunction> unprobeable_of(const std::vector<KernelFunction>& fs) {
+  std::vector<KernelFunction> out;
+  for (const KernelFunction& f : fs)
+    if (!f.unprobeable.empty()) out.push_back(f);
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::string* error) {
@@ -238,12 +257,7 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
     *error = "cannot read " + path;
     return nullptr;
   }
-  std::string dir = user_cache_dir();
-  std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
-                                                              std::to_string(st.st_size) + "|" +
-                                                              std::to_string(st.st_mtim.tv_sec) + "." +
-                                                              std::to_string(st.st_mtim.tv_nsec)));
-  std::string file = dir.empty() ? "" : dir + "/ksyms-" + key + ".txt";
+  std::string file = cache_file(path, st, "ksyms");
   if (!file.empty()) {
     if (auto cached = read_cache(file))
       return std::make_unique<TableSymbols>(std::move(*cached), "vmlinux " + path + " (cached index " + file + ")");
@@ -251,8 +265,30 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
   auto fs = read_vmlinux(path, error);
   if (!fs) return nullptr;
   auto table = std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
-  if (!file.empty()) write_cache(file, table->functions());  // sorted: the next read need not sort
+  if (!file.empty()) {
+    write_cache(file, table->functions());  // sorted: the next read need not sort
+    write_cache(cache_file(path, st, "kunprobe"), unprobeable_of(table->functions()));
+  }
   return table;
+}
+
+std::unique_ptr<KernelSymbols> vmlinux_unprobeable(const std::string& path, std::string* error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *error = "cannot read " + path;
+    return nullptr;
+  }
+  std::string file = cache_file(path, st, "kunprobe");
+  if (!file.empty()) {
+    if (auto cached = read_cache(file))
+      return std::make_unique<TableSymbols>(std::move(*cached),
+                                            "unprobeable functions of vmlinux " + path + " (cached index " + file + ")");
+  }
+  std::unique_ptr<KernelSymbols> all = vmlinux_symbols(path, error);
+  if (!all) return nullptr;
+  std::vector<KernelFunction> out = unprobeable_of(all->functions());
+  if (!file.empty()) write_cache(file, out);
+  return std::make_unique<TableSymbols>(std::move(out), "unprobeable functions of vmlinux " + path);
 }
 
 std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::string* error) {

@@ -5,6 +5,7 @@
 
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/kernel_symbols.h"
+#include "translator/probes/probe_env.h"
 
 namespace stapx {
 
@@ -43,14 +44,12 @@ void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes,
 bool InlinedSiteCheck::keep(const debug::ProbeSite& site) {
   if (!site.inlined) return true;
   if (!read_) {
-    syms_ = ctx_.kernel_symbols();
+    syms_ = ctx_.env->unprobeable_kernel_functions();
     read_ = true;
   }
-  if (!syms_) return true;
-  const KernelFunction* f = syms_->find(site.symbol);
-  if (f && f->unprobeable.empty()) return true;
-  std::string entry = site.function + " in " + site.symbol + " (" +
-                      (f ? f->unprobeable : std::string("not a kernel function symbol")) + ")";
+  const KernelFunction* f = syms_ ? syms_->find(site.symbol) : nullptr;
+  if (!f || f->unprobeable.empty()) return true;
+  std::string entry = site.function + " in " + site.symbol + " (" + f->unprobeable + ")";
   if (std::find(excluded_.begin(), excluded_.end(), entry) == excluded_.end()) excluded_.push_back(entry);
   return false;
 }

@@ -43,11 +43,11 @@ struct ProbeSite;
 // Kernel code inlined into functions the kernel will not kprobe (the kprobe
 // blacklist, noinstr and entry code): such inlined sites are left out of a
 // kernel.function or kernel.statement point, and one warning names them.
-// The kernel's symbol table is read at the first inlined site only; a
-// module's sites are all kept.
+// The list of those functions (of the vmlinux the sites' DWARF is from) is
+// read at the first inlined site only; a module's sites are all kept.
 class InlinedSiteCheck {
  public:
-  InlinedSiteCheck(const ProbeContext& ctx, bool module) : ctx_(ctx), read_(module || !ctx.kernel_symbols) {}
+  InlinedSiteCheck(const ProbeContext& ctx, bool module) : ctx_(ctx), read_(module || !ctx.env) {}
   // False (and noted) when the site is an inlined one the kernel refuses.
   bool keep(const debug::ProbeSite& site);
   // The warning, if any site was left out.
