@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -178,14 +179,94 @@ TEST_P(Dwarf, Wildcards) {
   EXPECT_EQ(names("fx_?oid"), (std::vector<std::string>{"fx_void"}));
   EXPECT_EQ(names("fx_[mv]*"), (std::vector<std::string>{"fx_many", "fx_void"}));
   EXPECT_EQ(names("fx_*"),
-            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_cloned", "fx_cold_path",
-                                      "fx_consts", "fx_kinds", "fx_many", "fx_opaque_get", "fx_pair_sum",
-                                      "fx_small_sum", "fx_split", "fx_take_bits", "fx_take_outer", "fx_use_opaque",
-                                      "fx_void"}));
+            (std::vector<std::string>{"fx_build", "fx_calls_clone", "fx_calls_inline", "fx_calls_twice", "fx_cloned",
+                                      "fx_cold_path", "fx_consts", "fx_entry_value", "fx_kinds", "fx_many",
+                                      "fx_opaque_get", "fx_pair_sum", "fx_same_name", "fx_same_name", "fx_small_sum",
+                                      "fx_split", "fx_take_bits",
+                                      "fx_take_outer", "fx_twice", "fx_use_opaque", "fx_void"}));
   EXPECT_TRUE(names("nosuch*").empty());
   EXPECT_TRUE(names("fx_take").empty());  // a prefix is not a match
   EXPECT_TRUE(names("fx_sink").empty());  // a variable, not a function
   EXPECT_TRUE(names("nosuch").empty());
+}
+
+// Kprobes are registered by name, and the kernel takes a name's first
+// symbol: the two static fx_same_name functions are each attached by a
+// function before them whose name is unique, at their own address. A
+// function whose name is unique needs no anchor.
+TEST_P(Dwarf, SharedNamesAreAttachedByAUniqueNeighbour) {
+  std::vector<ProbeSite> sites = di().function_sites("fx_same_name", false);
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_NE(sites[0].addr, sites[1].addr);
+  for (const ProbeSite& s : sites) {
+    EXPECT_EQ(s.symbol, "fx_same_name");
+    ASSERT_FALSE(s.anchor.empty());
+    EXPECT_NE(s.anchor, "fx_same_name");
+    std::optional<uint64_t> a = di().symbol_address(s.anchor);
+    ASSERT_TRUE(a.has_value()) << s.anchor;
+    EXPECT_EQ(*a + s.anchor_offset, s.addr) << s.anchor;
+    EXPECT_EQ(di().function_sites(s.anchor, false).size(), 1u) << s.anchor;
+  }
+  EXPECT_TRUE(site("fx_void").anchor.empty());
+}
+
+// A source line of a function inlined twice and also out of line is a
+// site in each copy, as stap has it: in the out-of-line function and in
+// each instance (in fx_calls_twice, its parameter read from the instance).
+// Lines that share an address are one site, for the first line.
+TEST_P(Dwarf, StatementsInEveryCopy) {
+  int first = source_line("fx_twice: first line");
+  SiteFilter one;
+  one.line = [&](const std::string&, int l, int) { return l == first; };
+  std::vector<ProbeSite> sites = di().statement_sites("fx_twice", one);
+  ASSERT_EQ(sites.size(), 3u);
+  std::optional<uint64_t> caller = di().symbol_address("fx_calls_twice");
+  ASSERT_TRUE(caller.has_value());
+  size_t inlined = 0;
+  for (const ProbeSite& s : sites) {
+    EXPECT_EQ(s.function, "fx_twice");
+    EXPECT_EQ(s.decl_line, first);
+    EXPECT_EQ(s.at_entry, !s.inlined && s.symbol_offset == 0);  // an instance is no frame's entry
+    EXPECT_EQ(s.symbol, s.inlined ? "fx_calls_twice" : "fx_twice");
+    if (s.inlined) {
+      ++inlined;
+      EXPECT_EQ(s.addr, *caller + s.symbol_offset);
+    }
+    ASSERT_EQ(s.params.size(), 1u);
+    EXPECT_EQ(s.params[0].name, "v");
+  }
+  EXPECT_EQ(inlined, 2u);
+  SiteFilter both;
+  both.line = [&](const std::string&, int l, int) { return l == first || l == first + 1; };
+  std::vector<ProbeSite> lines = di().statement_sites("fx_twice", both);
+  EXPECT_GE(lines.size(), 3u);
+  std::set<uint64_t> addrs;
+  for (const ProbeSite& s : lines) EXPECT_TRUE(addrs.insert(s.addr).second) << "two sites at 0x" << std::hex << s.addr;
+}
+
+// A parameter dead after a call: at the entry in its register; after the
+// call gcc describes it by its value at the entry (DW_OP_entry_value in
+// DWARF 5, DW_OP_GNU_entry_value in DWARF 4), which is gone there: the
+// reason names the register, so libdw's block was read as it is encoded.
+TEST_P(Dwarf, EntryValueAwayFromTheEntry) {
+  ProbeSite entry = site("fx_entry_value");
+  const Variable* a = find_var(entry.params, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(to_string(a->loc), "reg5");
+  int line = source_line("fx_entry_value: after the call");
+  SiteFilter one;
+  one.line = [&](const std::string&, int l, int) { return l == line; };
+  std::vector<ProbeSite> after = di().statement_sites("fx_entry_value", one);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_FALSE(after[0].at_entry);
+  a = find_var(after[0].params, "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(to_string(a->loc),
+            "unavailable: its value here is the one rdi had at the function's entry (DW_OP_entry_value), which is "
+            "not kept past the entry; read it in a probe on the function's entry");
+  const Variable* b = find_var(after[0].params, "b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->loc.kind, Location::Kind::Register);
 }
 
 // A function split into hot and cold parts has DW_AT_ranges and no
@@ -248,10 +329,10 @@ TEST_P(Dwarf, InlinedInstances) {
   }
   EXPECT_NE(sites[0].addr, sites[1].addr);
   EXPECT_TRUE(di().function_sites("fx_inlined_sq", false).empty());
-  // A wildcard takes both kinds.
+  // A wildcard takes both kinds (fx_twice is inlined twice as well).
   size_t inlined = 0, out_of_line = 0;
   for (const ProbeSite& s : di().function_sites("fx_*", true)) ++(s.inlined ? inlined : out_of_line);
-  EXPECT_EQ(inlined, 2u);
+  EXPECT_EQ(inlined, 4u);
   EXPECT_EQ(out_of_line, di().function_sites("fx_*", false).size());
 }
 

@@ -22,6 +22,7 @@
 
 #include "test_util.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 #include "translator/elaborate/target_access.h"
 
 namespace stapx::test {
@@ -126,6 +127,80 @@ TEST(KernelDwarf, VfsReadStatements) {
   EXPECT_FALSE(di->address_site(1).has_value());
 }
 
+
+// Inlined instances, through the cached index: rw_verify_area is out of
+// line and inlined once, into kernel_read at +5; its line 360 is in both
+// copies. Installed stap 4.8 lists the same addresses:
+//   stap -p2 -e 'probe kernel.function("rw_verify_area") {...}'
+//   -> pc=_stext+0x364eb0 and pc=_stext+0x366945 (kernel_read+5)
+//   ... kernel.statement("rw_verify_area@fs/read_write.c:360")
+//   -> pc=_stext+0x364ebf and pc=_stext+0x36695c
+// And vfs_read's count after its last use is its entry value there, which
+// is refused, naming the register (stap: "unhandled DW_OP operation").
+TEST(KernelDwarf, InlinedCopiesAndEntryValues) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<debug::DebugInfo> di = debug::open_dwarf(path, error);
+  ASSERT_NE(di, nullptr) << error;
+  std::vector<debug::ProbeSite> sites = di->function_sites("rw_verify_area", true);
+  ASSERT_EQ(sites.size(), 2u);
+  std::optional<uint64_t> stext = di->symbol_address("_stext");
+  ASSERT_TRUE(stext.has_value());
+  EXPECT_FALSE(sites[0].inlined);
+  EXPECT_EQ(sites[0].addr - *stext, 0x364eb0u);
+  EXPECT_TRUE(sites[1].inlined);
+  EXPECT_EQ(sites[1].symbol, "kernel_read");
+  EXPECT_EQ(sites[1].symbol_offset, 5u);
+  std::vector<std::string> params;
+  for (const debug::Variable& v : sites[1].params) params.push_back(v.name + "@" + debug::to_string(v.loc));
+  EXPECT_EQ(params.size(), 4u);
+  debug::SiteFilter line;
+  line.line = [](const std::string&, int l, int) { return l == 360; };
+  std::vector<debug::ProbeSite> at = di->statement_sites("rw_verify_area", line);
+  ASSERT_EQ(at.size(), 2u);
+  EXPECT_EQ(at[0].addr - *stext, 0x364ebfu);
+  EXPECT_EQ(at[1].addr - *stext, 0x36695cu);
+
+  debug::SiteFilter after;
+  after.line = [](const std::string&, int l, int) { return l == 478; };
+  std::vector<debug::ProbeSite> read = di->statement_sites("vfs_read", after);
+  ASSERT_EQ(read.size(), 1u);
+  const debug::Variable* count = nullptr;
+  for (const debug::Variable& v : read[0].params)
+    if (v.name == "count") count = &v;
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(debug::to_string(count->loc),
+            "unavailable: its value here is the one rdx had at the function's entry (DW_OP_entry_value), which is "
+            "not kept past the entry; read it in a probe on the function's entry");
+}
+
+// What inlined sites are checked against: exactly the functions the full
+// symbol table says the kernel will not kprobe, with the same reasons.
+TEST(KernelDwarf, UnprobeableFunctionsAreTheFullTablesOnes) {
+  std::string path = vmlinux_path();
+  if (path.empty()) GTEST_SKIP() << "no kernel vmlinux with DWARF under " << STAPX_KERNEL_DIR << " (make deps)";
+  std::string error;
+  std::unique_ptr<KernelSymbols> all = vmlinux_symbols(path, &error);
+  ASSERT_NE(all, nullptr) << error;
+  std::unique_ptr<KernelSymbols> refused = vmlinux_unprobeable(path, &error);
+  ASSERT_NE(refused, nullptr) << error;
+  size_t n = 0;
+  for (const KernelFunction& f : all->functions()) {
+    const KernelFunction* r = refused->find(f.name);
+    if (f.unprobeable.empty()) {
+      EXPECT_EQ(r, nullptr) << f.name;
+      continue;
+    }
+    ++n;
+    ASSERT_NE(r, nullptr) << f.name;
+    EXPECT_EQ(r->unprobeable, f.unprobeable) << f.name;
+  }
+  EXPECT_EQ(refused->functions().size(), n);
+  ASSERT_NE(refused->find("sysvec_reschedule_ipi"), nullptr);
+  EXPECT_EQ(refused->find("sysvec_reschedule_ipi")->unprobeable, "in .noinstr.text");
+  EXPECT_EQ(refused->find("vfs_read"), nullptr);
+}
 
 // @var: a file-scope variable by name and source file, at its link-time
 // address (DW_OP_addr), which matches the symbol table's.

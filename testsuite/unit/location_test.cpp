@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,19 @@ Dwarf_Op op(uint8_t atom, Dwarf_Word number = 0, Dwarf_Word number2 = 0) {
 // A signed operand as libdw stores it (sign-extended into Dwarf_Word).
 Dwarf_Word s(int64_t v) { return static_cast<Dwarf_Word>(v); }
 
-// An operation whose operand is a block (entry_value, implicit_value):
-// number = its length, number2 = a pointer to its bytes.
-Dwarf_Op block_op(uint8_t atom, const std::vector<uint8_t>& bytes) {
-  return op(atom, bytes.size(), static_cast<Dwarf_Word>(reinterpret_cast<uintptr_t>(bytes.data())));
+// An operation whose operand is a block (entry_value, implicit_value), as
+// libdw gives it: number = the block's length, number2 = a pointer to the
+// block as DWARF encodes it, its ULEB128 length first, then its bytes.
+// `length` overrides the encoded length (malformed input).
+Dwarf_Op block_op(uint8_t atom, const std::vector<uint8_t>& bytes, int64_t length = -1) {
+  static std::deque<std::vector<uint8_t>> blocks;  // alive for the whole run
+  std::vector<uint8_t>& b = blocks.emplace_back();
+  for (uint64_t n = length < 0 ? bytes.size() : static_cast<uint64_t>(length);; n >>= 7) {
+    b.push_back((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    if (n < 0x80) break;
+  }
+  b.insert(b.end(), bytes.begin(), bytes.end());
+  return op(atom, bytes.size(), static_cast<Dwarf_Word>(reinterpret_cast<uintptr_t>(b.data())));
 }
 
 std::string tr(const std::vector<Dwarf_Op>& ops, const LocContext& ctx = {}) {
@@ -367,12 +377,36 @@ TEST(Location, EntryValueAtEntryIsTheRegister) {
   EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx128), op(DW_OP_stack_value)}, entry), "value(reg128)");
 }
 
+// Away from the entry the register holds something else: refused, saying
+// why and naming the register.
 TEST(Location, EntryValueElsewhereIsUnavailable) {
+  const std::string why =
+      "unavailable: its value here is the one rsi had at the function's entry (DW_OP_entry_value), which is not "
+      "kept past the entry; read it in a probe on the function's entry";
   std::vector<uint8_t> reg4{DW_OP_reg4};
-  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}),
-            "unavailable: its value at function entry is not kept here");
-  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}),
-            "unavailable: its value at function entry is not kept here");
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}), why);
+  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}), why);
+  // Also inside a larger expression (gcc's min(count, MAX_RW_COUNT) in
+  // vfs_read), before any other operation is looked at.
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_const4u, 0x7ffff000), op(DW_OP_bra, 1),
+                op(DW_OP_stack_value)}),
+            why);
+  std::vector<uint8_t> regx40{DW_OP_regx, 40};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx40), op(DW_OP_stack_value)}),
+            "unavailable: its value here is the one register 40 had at the function's entry (DW_OP_entry_value), "
+            "which is not kept past the entry; read it in a probe on the function's entry");
+}
+
+// The block's length as encoded must be the one libdw reports.
+TEST(Location, BlockLengthsThatDisagreeAreRefused) {
+  LocContext entry;
+  entry.at_entry = true;
+  std::vector<uint8_t> reg5{DW_OP_reg5};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg5, 2), op(DW_OP_stack_value)}, entry),
+            "unsupported: an entry value of an expression (DW_OP_entry_value)");
+  std::vector<uint8_t> four{1, 2, 3, 4};
+  EXPECT_EQ(tr({block_op(DW_OP_implicit_value, four, 3)}),
+            "unsupported: a malformed implicit value (DW_OP_implicit_value)");
 }
 
 TEST(Location, EntryValueOfAnExpressionIsRefused) {

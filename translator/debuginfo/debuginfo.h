@@ -30,6 +30,12 @@ struct ProbeSite {
   std::string symbol;          // the ELF symbol the probe is attached to
   uint64_t symbol_offset = 0;  // address - symbol's address
   uint64_t addr = 0;           // link-time address
+  // The symbol to register the kprobe by, and the address's offset from
+  // it, when `symbol`'s name is not unique in the file (static functions
+  // of one name in several units): the kernel resolves a name to its
+  // first symbol. Empty: `symbol` itself.
+  std::string anchor;
+  uint64_t anchor_offset = 0;
   std::string decl_file;       // as DWARF names it
   int decl_line = 0;
   bool inlined = false;        // an inlined instance
@@ -50,6 +56,8 @@ struct SiteFilter {
   std::function<bool(const std::string& file, int line, int decl_line)> line;
   // .exported: only functions with global linkage.
   bool exported_only = false;
+  // function_sites(): false for inlined instances only (.inline).
+  bool out_of_line = true;
 };
 
 class DebugInfo {
@@ -58,8 +66,9 @@ class DebugInfo {
   // "DWARF from /usr/lib/debug/boot/vmlinux-R": for -v.
   virtual std::string source() const = 0;
   // Sites of the functions whose names match the fnmatch(3) pattern: each
-  // out-of-line function's entry, plus each inlined instance when
-  // `inlines` is set. Empty when nothing matches.
+  // out-of-line function's entry (unless filter.out_of_line is false), plus
+  // the entry of each inlined instance when `inlines` is set, one site per
+  // function and address. Empty when nothing matches.
   virtual std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                                 const SiteFilter& filter = {}) = 0;
   // Sites of source lines inside the functions function_sites() would

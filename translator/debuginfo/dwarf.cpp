@@ -21,9 +21,12 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <unordered_map>
 
+#include "frontend/library.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/inline_index.h"
 
 namespace stapx::debug {
 
@@ -119,17 +122,16 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
     uint64_t addr;
     uint64_t size;
     bool global = false;  // STB_GLOBAL: what .exported names, as stap
+    uint32_t section = 0;
   };
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
-  // An inlined instance at `pc`, inside the out-of-line function `outer`.
-  ProbeSite make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc);
-  void inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out);
-  void walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
-                    const SiteFilter& filter, std::vector<ProbeSite>& out);
+  template <class F>
+  void for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f);
   const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
+  void anchor_sites(std::vector<ProbeSite>& sites);
   template <class F>
   void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
   template <class Unit, class Found>
@@ -155,6 +157,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<FuncSym> funcs_;
   std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
   std::vector<std::pair<const char*, uint64_t>> all_syms_;  // names in the ELF string table
+  std::unique_ptr<InlineIndex> inline_index_;  // opened on first use
   TypeTable types_;
   std::unordered_map<Dwarf_Off, const DType*> converted_;
   std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
@@ -186,7 +189,7 @@ void DwarfInfo::load_symbols() {
       Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
       const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
       if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
-      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
+      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, shndx});
     }
     return;
   }
@@ -219,7 +222,7 @@ void DwarfInfo::load_symbols() {
       all_syms_.emplace_back(name, s.st_value);
       if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
       if (s.st_shndx < init_section.size() && init_section[s.st_shndx]) continue;
-      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL});
+      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, s.st_shndx});
     }
   }
 }
@@ -274,58 +277,91 @@ const DwarfInfo::FuncSym* DwarfInfo::symbol_at(uint64_t pc) {
   return *it;
 }
 
-// Inlined instances are found by walking every unit's DIE tree: there is
-// no index from a function to the places it was inlined into. (That reads
-// all of a vmlinux's DWARF; a module's is small.)
-void DwarfInfo::inline_sites(const std::string& pattern, const SiteFilter& filter, std::vector<ProbeSite>& out) {
-  bool wild = has_wildcard(pattern);
-  Dwarf_Off off = 0, next;
-  size_t hsize;
-  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
-    Dwarf_Die cu;
-    if (dwarf_offdie(dw_, off + hsize, &cu)) walk_inlines(cu, nullptr, pattern, wild, filter, out);
-    off = next;
+// Kprobes are registered by symbol name, and the kernel resolves a name
+// to its first symbol: a site in a function whose name the file has more
+// than once (static functions of one name in several units) is attached by
+// the nearest function before it, in its section, whose name is unique.
+void DwarfInfo::anchor_sites(std::vector<ProbeSite>& sites) {
+  if (sites.empty()) return;
+  // How often each name occurs among all the file's symbols: one pass, in
+  // which only names of a length asked about are looked up.
+  std::unordered_map<std::string_view, int> count;
+  std::vector<bool> lengths;
+  auto count_names = [&] {
+    for (auto& [name, n] : count) {
+      n = 0;
+      if (lengths.size() <= name.size()) lengths.resize(name.size() + 1);
+      lengths[name.size()] = true;
+    }
+    for (const auto& [name, addr] : all_syms_) {
+      size_t len = std::strlen(name);
+      if (len >= lengths.size() || !lengths[len]) continue;
+      if (auto it = count.find(std::string_view(name, len)); it != count.end()) ++it->second;
+    }
+  };
+  for (const ProbeSite& site : sites) count.emplace(site.symbol, 0);
+  count_names();
+  std::vector<ProbeSite*> shared;
+  for (ProbeSite& site : sites)
+    if (count[site.symbol] > 1) shared.push_back(&site);
+  if (shared.empty()) return;
+  symbol_at(0);  // sorts by_addr_
+  // Candidates: the functions before each shared one, nearest first.
+  std::vector<std::vector<const FuncSym*>> before(shared.size());
+  count.clear();
+  for (size_t i = 0; i < shared.size(); ++i) {
+    uint64_t start = shared[i]->addr - shared[i]->symbol_offset;
+    auto it = std::lower_bound(by_addr_.begin(), by_addr_.end(), start,
+                               [](const FuncSym* f, uint64_t v) { return f->addr < v; });
+    const FuncSym* self = it != by_addr_.end() && (*it)->addr == start ? *it : nullptr;
+    for (int k = 0; it != by_addr_.begin() && k < 64; ++k) {
+      const FuncSym* f = *--it;
+      if (self && f->section != self->section) break;
+      before[i].push_back(f);
+      count.emplace(f->name, 0);
+    }
+  }
+  count_names();
+  for (size_t i = 0; i < shared.size(); ++i) {
+    for (const FuncSym* f : before[i]) {
+      if (count[f->name] != 1) continue;
+      shared[i]->anchor = f->name;
+      shared[i]->anchor_offset = shared[i]->addr - f->addr;
+      break;
+    }
   }
 }
 
-void DwarfInfo::walk_inlines(Dwarf_Die& scope, Dwarf_Die* outer, const std::string& pattern, bool wild,
-                             const SiteFilter& filter, std::vector<ProbeSite>& out) {
-  Dwarf_Die child;
-  if (dwarf_child(&scope, &child) != 0) return;
-  do {
-    int tag = dwarf_tag(&child);
-    if (tag == DW_TAG_subprogram) {
-      // Only out-of-line code holds instances; an abstract (inline-only)
-      // definition has no address.
-      Dwarf_Addr lo;
-      Dwarf_Addr base, start, end;
-      if (dwarf_lowpc(&child, &lo) == 0 || dwarf_ranges(&child, 0, &base, &start, &end) > 0)
-        walk_inlines(child, &child, pattern, wild, filter, out);
-      continue;
+// Inlined instances come from the file's index of them (inline_index.h),
+// built by one walk over all the DWARF and cached. Calls f(instance,
+// out-of-line function holding it, entry pc, symbol at that pc) for each
+// instance of a function the pattern names, once per function and
+// address. An instance at an address no function symbol holds (code freed
+// after boot, .init.text) is passed over, as the out-of-line functions
+// there are.
+template <class F>
+void DwarfInfo::for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f) {
+  if (!inline_index_) {
+    inline_index_ = InlineIndex::open(dw_, path_, user_cache_dir());
+    if (!inline_index_) return;
+  }
+  load_symbols();
+  std::set<std::pair<std::string_view, uint64_t>> seen;
+  inline_index_->find(pattern, [&](std::string_view name, const InlineInstance& inst) {
+    uint64_t pc = inst.pc;
+    const FuncSym* sym = symbol_at(pc);
+    if (!sym || pc >= sym->addr + std::max<uint64_t>(sym->size, 1)) return;
+    Dwarf_Die die, outer;
+    if (!dwarf_offdie(dw_, inst.die, &die) || !dwarf_offdie(dw_, inst.outer, &outer)) return;
+    if (filter.file) {
+      const char* file = dwarf_decl_file(&die);
+      int line = 0;
+      dwarf_decl_line(&die, &line);
+      if (!filter.file(file ? file : "", line)) return;
     }
-    if (!outer) continue;
-    if (tag == DW_TAG_inlined_subroutine) {
-      const char* name = dwarf_diename(&child);
-      Dwarf_Addr pc = 0;
-      bool has_pc = dwarf_entrypc(&child, &pc) == 0;
-      if (!has_pc) {
-        Dwarf_Addr base, start, end;
-        has_pc = dwarf_ranges(&child, 0, &base, &start, &end) > 0;
-        pc = start;
-      }
-      bool match = name && (wild ? fnmatch(pattern.c_str(), name, 0) == 0 : pattern == name);
-      if (match && has_pc && filter.file) {
-        const char* file = dwarf_decl_file(&child);
-        int line = 0;
-        dwarf_decl_line(&child, &line);
-        match = filter.file(file ? file : "", line);
-      }
-      if (match && has_pc) out.push_back(make_inline_site(child, *outer, pc));
-      walk_inlines(child, outer, pattern, wild, filter, out);
-    } else if (tag == DW_TAG_lexical_block) {
-      walk_inlines(child, outer, pattern, wild, filter, out);
-    }
-  } while (dwarf_siblingof(&child, &child) == 0);
+    if (!seen.emplace(name, pc).second) return;
+    f(die, outer, pc, *sym);
+  });
 }
 
 // Calls f(DIE, symbol) for each out-of-line function whose name matches
@@ -373,19 +409,36 @@ void sort_sites(std::vector<ProbeSite>& sites) {
 std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, bool inlines,
                                                  const SiteFilter& filter) {
   std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
-  if (inlines) inline_sites(pattern, filter, sites);
+  if (filter.out_of_line)
+    for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
+  if (inlines)
+    for_each_inline(pattern, filter, [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc, const FuncSym& sym) {
+      ProbeSite site = make_site(inst, sym, &outer, pc);
+      site.inlined = true;
+      sites.push_back(std::move(site));
+    });
   sort_sites(sites);
+  anchor_sites(sites);
   return sites;
 }
 
-// Each line's lowest address within the function's own symbol (a ".cold"
-// part lies outside it and is left out), for lines of the function's own
-// file from its declaration on: lines of functions inlined into it are not
-// its statements.
+// Source lines as stap resolves them: each line at its lowest address
+// within one copy of the function (a copy: the out-of-line function within
+// its own symbol, a ".cold" part left out; or an inlined instance within
+// its ranges), for lines of the function's own file from its declaration
+// on (lines of functions inlined into it are not its statements). Where
+// several of the lines asked for share an address, one probe there, for the
+// first of them.
 std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, const SiteFilter& filter) {
-  std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+  struct Line {
+    uint64_t addr;
+    int line;
+    std::string file;
+    Dwarf_Off fn, frame;  // the copy's DIE, and the out-of-line function holding it
+  };
+  std::vector<Line> found;
+  // The lines of one copy, whose addresses `in_copy` keeps.
+  auto lines_of = [&](Dwarf_Die& fn, Dwarf_Off frame, auto&& in_copy) {
     Dwarf_Die cu;
     Dwarf_Lines* lines = nullptr;
     size_t n = 0;
@@ -401,21 +454,42 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
       int lineno = 0;
       if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &lineno) != 0) continue;
       dwarf_lineendsequence(l, &end);
-      if (end || lineno <= decl_line || addr < s.addr || addr >= s.addr + std::max<uint64_t>(s.size, 1)) continue;
+      if (end || lineno <= decl_line || !in_copy(addr)) continue;
       const char* file = dwarf_linesrc(l, nullptr, nullptr);
       if (!file || !decl_file || std::strcmp(file, decl_file) != 0) continue;
       if (filter.line && !filter.line(file, lineno, decl_line)) continue;
       auto [it, fresh] = first.try_emplace({file, lineno}, addr);
       if (!fresh) it->second = std::min<uint64_t>(it->second, addr);
     }
-    for (const auto& [where, addr] : first) {
-      ProbeSite site = make_site(fn, s, &fn, addr);
-      site.decl_file = where.first;
-      site.decl_line = where.second;
-      sites.push_back(std::move(site));
-    }
+    for (const auto& [where, addr] : first)
+      found.push_back({addr, where.second, where.first, dwarf_dieoffset(&fn), frame});
+  };
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+    uint64_t end = s.addr + std::max<uint64_t>(s.size, 1);
+    lines_of(fn, dwarf_dieoffset(&fn), [&](uint64_t a) { return a >= s.addr && a < end; });
   });
+  for_each_inline(pattern, filter, [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t, const FuncSym&) {
+    lines_of(inst, dwarf_dieoffset(&outer), [&](uint64_t a) { return dwarf_haspc(&inst, a) == 1; });
+  });
+  std::sort(found.begin(), found.end(), [](const Line& a, const Line& b) {
+    return a.addr != b.addr ? a.addr < b.addr : a.line < b.line;
+  });
+  found.erase(std::unique(found.begin(), found.end(), [](const Line& a, const Line& b) { return a.addr == b.addr; }),
+              found.end());
+  std::vector<ProbeSite> sites;
+  for (const Line& l : found) {
+    Dwarf_Die fn, frame;
+    const FuncSym* sym = symbol_at(l.addr);
+    if (!sym || !dwarf_offdie(dw_, l.fn, &fn) || !dwarf_offdie(dw_, l.frame, &frame)) continue;
+    if (l.addr >= sym->addr + std::max<uint64_t>(sym->size, 1)) continue;
+    ProbeSite site = l.fn == l.frame ? make_site(fn, *sym, &fn, l.addr) : make_site(fn, *sym, &frame, l.addr);
+    site.inlined = l.fn != l.frame;
+    site.decl_file = l.file;
+    site.decl_line = l.line;
+    sites.push_back(std::move(site));
+  }
   sort_sites(sites);
+  anchor_sites(sites);
   return sites;
 }
 
@@ -430,7 +504,9 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     site.addr = addr;
     site.symbol_offset = addr - best->addr;
     site.at_entry = addr == best->addr;
-    return site;
+    std::vector<ProbeSite> one{std::move(site)};
+    anchor_sites(one);
+    return std::move(one[0]);
   }
   ProbeSite site = make_site(fn, *best, &fn, addr);
   Dwarf_Die cu;
@@ -439,7 +515,9 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
     if (const char* file = dwarf_linesrc(l, nullptr, nullptr)) site.decl_file = file;
     dwarf_lineno(l, &site.decl_line);
   }
-  return site;
+  std::vector<ProbeSite> one{std::move(site)};
+  anchor_sites(one);
+  return std::move(one[0]);
 }
 
 // Top-level DW_TAG_variable entries of each unit (of the matching source
@@ -508,15 +586,6 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
   }
   free(frame);
   return out;
-}
-
-ProbeSite DwarfInfo::make_inline_site(Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc) {
-  const FuncSym* sym = symbol_at(pc);
-  FuncSym at{sym ? sym->name : "", sym ? sym->addr : pc};
-  ProbeSite site = make_site(inst, at, &outer, pc);
-  site.inlined = true;
-  site.symbol_offset = pc - at.addr;
-  return site;
 }
 
 ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) { return make_site(fn, sym, &fn, sym.addr); }

@@ -39,17 +39,20 @@ namespace {
 class TableSymbols : public KernelSymbols {
  public:
   TableSymbols(std::vector<KernelFunction> fs, std::string source) : fs_(std::move(fs)), source_(std::move(source)) {
-    std::sort(fs_.begin(), fs_.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    // A cached table is sorted already.
+    auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+    if (!std::is_sorted(fs_.begin(), fs_.end(), by_name)) std::sort(fs_.begin(), fs_.end(), by_name);
     // One entry per name; a name is probeable if any of its copies is.
-    std::vector<KernelFunction> uniq;
-    for (auto& f : fs_) {
-      if (!uniq.empty() && uniq.back().name == f.name) {
-        if (f.unprobeable.empty()) uniq.back().unprobeable.clear();
+    size_t kept = 0;
+    for (size_t i = 0; i < fs_.size(); ++i) {
+      if (kept && fs_[kept - 1].name == fs_[i].name) {
+        if (fs_[i].unprobeable.empty()) fs_[kept - 1].unprobeable.clear();
         continue;
       }
-      uniq.push_back(std::move(f));
+      if (kept != i) fs_[kept] = std::move(fs_[i]);
+      ++kept;
     }
-    fs_ = std::move(uniq);
+    fs_.resize(kept);
   }
   const std::vector<KernelFunction>& functions() const override { return fs_; }
   std::string source() const override { return source_; }
@@ -68,18 +71,32 @@ std::string unprobeable_by_name(const std::string& name) {
   return {};
 }
 
-// Cache file format: "stapx-ksyms 1" then one "name\treason" line each.
-constexpr const char* kCacheMagic = "stapx-ksyms 1";
+// Cache file format: "stapx-ksyms 2" then one "name\treason" line each, sorted
+// by name, each name once (version 1 was unsorted).
+constexpr const char* kCacheMagic = "stapx-ksyms 2";
 
 std::optional<std::vector<KernelFunction>> read_cache(const std::string& file) {
-  std::ifstream in(file);
-  std::string line;
-  if (!in || !std::getline(in, line) || line != kCacheMagic) return std::nullopt;
+  std::string text;
+  {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (!in) return std::nullopt;
+    text.resize(static_cast<size_t>(in.tellg()));
+    in.seekg(0);
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) return std::nullopt;
+  }
+  std::string_view rest(text);
+  size_t nl = rest.find('\n');
+  if (nl == std::string_view::npos || rest.substr(0, nl) != kCacheMagic) return std::nullopt;
+  rest.remove_prefix(nl + 1);
   std::vector<KernelFunction> fs;
-  while (std::getline(in, line)) {
+  fs.reserve(std::count(rest.begin(), rest.end(), '\n'));
+  while (!rest.empty()) {
+    nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     size_t tab = line.find('\t');
-    if (tab == std::string::npos) return std::nullopt;
-    fs.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    if (tab == std::string_view::npos) return std::nullopt;
+    fs.push_back({std::string(line.substr(0, tab)), std::string(line.substr(tab + 1))});
   }
   return fs;
 }
@@ -213,6 +230,25 @@ std::optional<std::vector<KernelFunction>> read_vmlinux(const std::string& path,
   return out;
 }
 
+// The cache file `kind`-KEY.txt of a vmlinux, KEY naming its path, size
+// and modification time; empty without a cache directory.
+std::string cache_file(const std::string& path, const struct stat& st, const char* kind) {
+  std::string dir = user_cache_dir();
+  if (dir.empty()) return {};
+  std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
+                                                              std::to_string(st.st_size) + "|" +
+                                                              std::to_string(st.st_mtim.tv_sec) + "." +
+                                                              std::to_string(st.st_mtim.tv_nsec)));
+  return dir + "/" + kind + "-" + key + ".txt";
+}
+
+std::vector<KernelFunction> unprobeable_of(const std::vector<KernelFunction>& fs) {
+  std::vector<KernelFunction> out;
+  for (const KernelFunction& f : fs)
+    if (!f.unprobeable.empty()) out.push_back(f);
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::string* error) {
@@ -221,20 +257,38 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
     *error = "cannot read " + path;
     return nullptr;
   }
-  std::string dir = user_cache_dir();
-  std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
-                                                              std::to_string(st.st_size) + "|" +
-                                                              std::to_string(st.st_mtim.tv_sec) + "." +
-                                                              std::to_string(st.st_mtim.tv_nsec)));
-  std::string file = dir.empty() ? "" : dir + "/ksyms-" + key + ".txt";
+  std::string file = cache_file(path, st, "ksyms");
   if (!file.empty()) {
     if (auto cached = read_cache(file))
       return std::make_unique<TableSymbols>(std::move(*cached), "vmlinux " + path + " (cached index " + file + ")");
   }
   auto fs = read_vmlinux(path, error);
   if (!fs) return nullptr;
-  if (!file.empty()) write_cache(file, *fs);
-  return std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
+  auto table = std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
+  if (!file.empty()) {
+    write_cache(file, table->functions());  // sorted: the next read need not sort
+    write_cache(cache_file(path, st, "kunprobe"), unprobeable_of(table->functions()));
+  }
+  return table;
+}
+
+std::unique_ptr<KernelSymbols> vmlinux_unprobeable(const std::string& path, std::string* error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *error = "cannot read " + path;
+    return nullptr;
+  }
+  std::string file = cache_file(path, st, "kunprobe");
+  if (!file.empty()) {
+    if (auto cached = read_cache(file))
+      return std::make_unique<TableSymbols>(std::move(*cached),
+                                            "unprobeable functions of vmlinux " + path + " (cached index " + file + ")");
+  }
+  std::unique_ptr<KernelSymbols> all = vmlinux_symbols(path, error);
+  if (!all) return nullptr;
+  std::vector<KernelFunction> out = unprobeable_of(all->functions());
+  if (!file.empty()) write_cache(file, out);
+  return std::make_unique<TableSymbols>(std::move(out), "unprobeable functions of vmlinux " + path);
 }
 
 std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::string* error) {

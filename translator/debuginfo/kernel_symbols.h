@@ -34,6 +34,12 @@ class KernelSymbols {
 // Null with *error set when the file can't be read as an ELF vmlinux.
 std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::string* error);
 
+// Only the functions of the vmlinux's symbol table that cannot be probed,
+// each with why: what probe sites inlined into other functions are checked
+// against. A small cache file, kept beside vmlinux_symbols()'s, so that
+// the check does not read the whole table.
+std::unique_ptr<KernelSymbols> vmlinux_unprobeable(const std::string& path, std::string* error);
+
 // /proc/kallsyms (or another file in its format), with the kprobe blacklist
 // of debugfs when it is readable.
 std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::string* error);

@@ -38,18 +38,35 @@ Location fail(Location::Kind kind, std::string why) {
   return l;
 }
 
-// The register an entry value names, from its raw sub-expression: only the
+// The bytes of an operation whose operand is a block (DW_OP_entry_value,
+// DW_OP_implicit_value). libdw gives the block as DW_FORM_block/exprloc
+// data: number2 points at its ULEB128 length, which number repeats, and
+// the bytes follow. Null when the two lengths disagree.
+const uint8_t* op_block(const Dwarf_Op& op) {
+  auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(op.number2));
+  if (!p) return nullptr;
+  uint64_t len = 0;
+  unsigned shift = 0;
+  for (size_t i = 0; i < 10; ++i) {
+    len |= static_cast<uint64_t>(p[i] & 0x7f) << shift;
+    shift += 7;
+    if (!(p[i] & 0x80)) return len == op.number ? p + i + 1 : nullptr;
+  }
+  return nullptr;
+}
+
+// The register an entry value names, from its sub-expression: only the
 // form compilers emit, a single DW_OP_regN or DW_OP_regx N.
 bool entry_value_reg(const Dwarf_Op& op, unsigned& reg) {
-  auto* block = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(op.number2));
-  if (!block) return false;
+  const uint8_t* block = op_block(op);
+  if (!block || op.number == 0) return false;
   if (op.number == 1 && block[0] >= DW_OP_reg0 && block[0] <= DW_OP_reg31) {
     reg = block[0] - DW_OP_reg0;
     return true;
   }
   if (op.number >= 2 && block[0] == DW_OP_regx) {  // ULEB128 register
     unsigned v = 0, shift = 0;
-    for (size_t i = 1; i < op.number; ++i) {
+    for (size_t i = 1; i < op.number && shift < 32; ++i) {
       v |= (block[i] & 0x7f) << shift;
       shift += 7;
       if (!(block[i] & 0x80)) {
@@ -252,9 +269,9 @@ Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx
         return l;
       }
       case DW_OP_implicit_value: {
-        auto* bytes = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(op.number2));
-        if (op.number > 8 || !bytes)
-          return fail(Location::Kind::Unsupported, "an implicit value wider than 8 bytes");
+        if (op.number > 8) return fail(Location::Kind::Unsupported, "an implicit value wider than 8 bytes");
+        const uint8_t* bytes = op_block(op);
+        if (!bytes) return fail(Location::Kind::Unsupported, "a malformed implicit value (DW_OP_implicit_value)");
         uint64_t v = 0;
         for (size_t k = 0; k < op.number; ++k) v |= static_cast<uint64_t>(bytes[k]) << (8 * k);
         Location l;
@@ -267,8 +284,15 @@ Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx
         unsigned reg;
         if (!entry_value_reg(op, reg))
           return fail(Location::Kind::Unsupported, "an entry value of an expression (DW_OP_entry_value)");
-        if (!ctx.at_entry)
-          return fail(Location::Kind::Unavailable, "its value at function entry is not kept here");
+        // Elsewhere the register may hold anything by now, and nothing
+        // kept its value from the entry (stap refuses these too).
+        if (!ctx.at_entry) {
+          const char* name = dwarf_reg_name(reg);
+          return fail(Location::Kind::Unavailable,
+                      fmt::format("its value here is the one {} had at the function's entry (DW_OP_entry_value), "
+                                  "which is not kept past the entry; read it in a probe on the function's entry",
+                                  name ? name : fmt::format("register {}", reg)));
+        }
         stack.push_back(make(Op::Reg, reg));
         break;
       }

@@ -42,12 +42,17 @@ class KernelFunctionFamily : public KprobeTableFamily {
     Suffix suffix = Suffix::None;
     if (!parse(point, pattern, suffix, diags)) return true;
     bool ret = suffix == Suffix::Return;
-    // As stap: .inline names only inlined instances, .call and .return only
-    // out-of-line functions. Without a suffix stap takes both; here only
-    // out-of-line ones (finding inlined instances reads all the DWARF).
-    bool inlines = suffix == Suffix::Inline;
+    // As stap: without a suffix, out-of-line functions and inlined
+    // instances; .inline only inlined instances; .call, .return and
+    // .exported only out-of-line functions.
+    bool inline_only = suffix == Suffix::Inline;
+    bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
-    const char* suffix_text = ret ? ".return" : inlines ? ".inline" : exported ? ".exported" : "";
+    const char* suffix_text = ret                  ? ".return"
+                              : inline_only        ? ".inline"
+                              : exported           ? ".exported"
+                              : suffix == Suffix::Call ? ".call"
+                                                       : "";
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
@@ -56,6 +61,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     }
     debug::SiteFilter filter;
     filter.exported_only = exported;
+    filter.out_of_line = !inline_only;
     if (!where.file.empty())
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
@@ -64,27 +70,19 @@ class KernelFunctionFamily : public KprobeTableFamily {
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
     if (scopes.empty()) return true;
     size_t before = out.size();
-    // Instances inlined into kernel code that cannot be probed (the kprobe
-    // blacklist, noinstr and entry code) are left out, with a warning.
-    const KernelSymbols* syms = inlines && !module_ && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
-    std::vector<std::string> excluded;
+    InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
       std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
-        if (site.inlined != inlines) continue;
-        if (syms) {
-          const KernelFunction* f = syms->find(site.symbol);
-          if (!f || !f->unprobeable.empty()) {
-            std::string why = f ? f->unprobeable : "not a kernel function symbol";
-            std::string entry = site.function + " in " + site.symbol + " (" + why + ")";
-            if (std::find(excluded.begin(), excluded.end(), entry) == excluded.end()) excluded.push_back(entry);
-            continue;
-          }
-        }
+        if (!check.keep(site)) continue;
         ProbeSpec spec = tmpl;
         spec.family = this;
         spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
         spec.offset = site.symbol_offset;
+        if (!site.anchor.empty()) {
+          spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+          spec.attach_offset = site.anchor_offset;
+        }
         spec.is_return = ret;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
@@ -96,12 +94,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
         out.push_back(std::move(spec));
       }
     }
-    if (!excluded.empty()) {
-      std::string names;
-      for (size_t i = 0; i < excluded.size() && i < 5; ++i) names += (i ? ", " : "") + excluded[i];
-      if (excluded.size() > 5) names += fmt::format(", and {} more", excluded.size() - 5);
-      diags.report(DiagId::WarnUnprobeable, point.components[1].arg->loc, excluded.size(), pattern, names);
-    }
+    check.report(diags, point.components[1].arg->loc, pattern);
     if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
     return true;
   }

@@ -2,7 +2,8 @@
 // module("m").statement("function@file:line"):
 // probes on source lines inside kernel functions, resolved through the
 // target's DWARF line tables, so that handlers can read the variables in
-// scope there ($var). Each line becomes one kprobe at its lowest address,
+// scope there ($var). Each line becomes one kprobe at its lowest address
+// in each copy of the function (out of line, and each inlined instance),
 // attached by symbol and offset. kernel.statement(ADDRESS).absolute (guru)
 // probes a raw address without looking at variables.
 #include <fmt/format.h>
@@ -74,11 +75,17 @@ class KernelStatementFamily : public KprobeTableFamily {
       if (!point.optional) diags.report(DiagId::SemNoMatch, at);
       return true;
     }
+    InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, site] : sites) {
+      if (!check.keep(site)) continue;
       ProbeSpec spec = tmpl;
       spec.family = this;
       spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
       spec.offset = site.symbol_offset;
+      if (!site.anchor.empty()) {
+        spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+        spec.attach_offset = site.anchor_offset;
+      }
       std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
         spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");
@@ -91,6 +98,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
       out.push_back(std::move(spec));
     }
+    check.report(diags, at, arg.pattern);
     return true;
   }
 

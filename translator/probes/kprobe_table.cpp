@@ -1,6 +1,11 @@
 #include "translator/probes/kprobe_table.h"
 
+#include <algorithm>
 #include <map>
+
+#include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
+#include "translator/probes/probe_env.h"
 
 namespace stapx {
 
@@ -17,9 +22,11 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
   auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", name), "};");
   for (const ProbeSpec* p : probes) {
     std::string pre = p->is_return ? "" : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
-    std::string offset = p->offset ? fmt::format(", .offset = {}", p->offset) : "";
-    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, p->symbol,
-           offset, p->is_return ? 1 : 0, pre);
+    const std::string& symbol = p->attach.empty() ? p->symbol : p->attach;
+    uint64_t off = p->attach.empty() ? p->offset : p->attach_offset;
+    std::string offset = off ? fmt::format(", .offset = {}", off) : "";
+    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, symbol, offset,
+           p->is_return ? 1 : 0, pre);
   }
 }
 
@@ -32,6 +39,27 @@ void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, co
 
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (!probes.empty()) w.line("_stpx_kprobes_disarm({0}, ARRAY_SIZE({0}));", array);
+}
+
+bool InlinedSiteCheck::keep(const debug::ProbeSite& site) {
+  if (!site.inlined) return true;
+  if (!read_) {
+    syms_ = ctx_.env->unprobeable_kernel_functions();
+    read_ = true;
+  }
+  const KernelFunction* f = syms_ ? syms_->find(site.symbol) : nullptr;
+  if (!f || f->unprobeable.empty()) return true;
+  std::string entry = site.function + " in " + site.symbol + " (" + f->unprobeable + ")";
+  if (std::find(excluded_.begin(), excluded_.end(), entry) == excluded_.end()) excluded_.push_back(entry);
+  return false;
+}
+
+void InlinedSiteCheck::report(DiagSink& diags, SourceLoc at, const std::string& pattern) const {
+  if (excluded_.empty()) return;
+  std::string names;
+  for (size_t i = 0; i < excluded_.size() && i < 5; ++i) names += (i ? ", " : "") + excluded_[i];
+  if (excluded_.size() > 5) names += fmt::format(", and {} more", excluded_.size() - 5);
+  diags.report(DiagId::WarnUnprobeable, at, excluded_.size(), pattern, names);
 }
 
 }  // namespace stapx

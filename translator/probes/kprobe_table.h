@@ -3,6 +3,7 @@
 // offset, armed and disarmed by the runtime (runtime-c/probes/kprobes.c).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "translator/codegen/cwriter.h"
@@ -33,6 +34,30 @@ class KprobeTableFamily : public ProbeFamily {
 
  protected:
   virtual const char* table() const = 0;
+};
+
+namespace debug {
+struct ProbeSite;
+}
+
+// Kernel code inlined into functions the kernel will not kprobe (the kprobe
+// blacklist, noinstr and entry code): such inlined sites are left out of a
+// kernel.function or kernel.statement point, and one warning names them.
+// The list of those functions (of the vmlinux the sites' DWARF is from) is
+// read at the first inlined site only; a module's sites are all kept.
+class InlinedSiteCheck {
+ public:
+  InlinedSiteCheck(const ProbeContext& ctx, bool module) : ctx_(ctx), read_(module || !ctx.env) {}
+  // False (and noted) when the site is an inlined one the kernel refuses.
+  bool keep(const debug::ProbeSite& site);
+  // The warning, if any site was left out.
+  void report(DiagSink& diags, SourceLoc at, const std::string& pattern) const;
+
+ private:
+  const ProbeContext& ctx_;
+  bool read_;
+  const KernelSymbols* syms_ = nullptr;
+  std::vector<std::string> excluded_;
 };
 
 }  // namespace stapx

@@ -3,9 +3,27 @@
 
 #include <iostream>
 
+#include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
 
 namespace stapx {
+
+ProbeEnv::~ProbeEnv() {
+  if (!keep_) return;
+  (void)debuginfo_.release();
+  (void)btf_.release();
+  for (auto& [path, m] : modules_) (void)m.release();
+}
+
+const KernelSymbols* ProbeEnv::unprobeable_kernel_functions() {
+  if (!unprobeable_tried_) {
+    unprobeable_tried_ = true;
+    std::string error;
+    if (!vmlinux_.empty()) unprobeable_ = vmlinux_unprobeable(vmlinux_, &error);
+    if (verbose_ >= 1 && unprobeable_) std::cerr << "Kernel functions not probed: " << unprobeable_->source() << "\n";
+  }
+  return unprobeable_.get();
+}
 
 debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
   if (tried_) {
@@ -18,6 +36,7 @@ debug::DebugInfo* ProbeEnv::debuginfo(DiagSink& diags, SourceLoc loc) {
   std::optional<std::string> path = prefer_btf_ ? std::nullopt : find_vmlinux(release_, dirs_);
   std::string error;
   if (path) debuginfo_ = debug::open_dwarf(*path, error);
+  if (debuginfo_) vmlinux_ = *path;
   if (!debuginfo_) {
     std::optional<std::string> btf = find_btf(release_, dirs_);
     if (!btf && prefer_btf_) {

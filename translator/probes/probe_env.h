@@ -10,6 +10,7 @@
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/kernel_symbols.h"
 
 namespace stapx {
 
@@ -21,12 +22,7 @@ class ProbeEnv {
       : release_(std::move(release)), dirs_(std::move(debuginfo_dirs)), verbose_(verbose), prefer_btf_(prefer_btf) {}
   ProbeEnv(const ProbeEnv&) = delete;
   ProbeEnv& operator=(const ProbeEnv&) = delete;
-  ~ProbeEnv() {
-    if (!keep_) return;
-    (void)debuginfo_.release();
-    (void)btf_.release();
-    for (auto& [path, m] : modules_) (void)m.release();
-  }
+  ~ProbeEnv();
   // Leaves the debug information to the process's exit: freeing libdw's
   // bookkeeping for a 633 MB vmlinux costs a tenth of pass 2.
   void keep_until_exit() { keep_ = true; }
@@ -50,6 +46,10 @@ class ProbeEnv {
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
+  // The functions of the vmlinux whose DWARF debuginfo() opened that the
+  // kernel will not kprobe (vmlinux_unprobeable()), read on first use;
+  // null without such a vmlinux.
+  const KernelSymbols* unprobeable_kernel_functions();
   // For unit tests: answer from this instead.
   void set_debuginfo(std::unique_ptr<debug::DebugInfo> d) {
     debuginfo_ = std::move(d);
@@ -64,6 +64,9 @@ class ProbeEnv {
   bool keep_ = false;
   bool tried_ = false;
   std::unique_ptr<debug::DebugInfo> debuginfo_;
+  std::string vmlinux_;  // the file debuginfo_ is the DWARF of
+  bool unprobeable_tried_ = false;
+  std::unique_ptr<KernelSymbols> unprobeable_;
   bool btf_tried_ = false;
   bool debuginfo_is_btf_ = false;
   std::unique_ptr<debug::DebugInfo> btf_;

@@ -42,6 +42,10 @@ struct ProbeSpec {
   // Family-specific data.
   std::string symbol;       // kprobe: function symbol
   uint64_t offset = 0;      // kernel.function: address - symbol
+  // kernel.function/statement: the kprobe is registered by this symbol
+  // and attach_offset instead, when `symbol` names more than one function.
+  std::string attach;
+  uint64_t attach_offset = 0;
   std::shared_ptr<const debug::ProbeSite> site;  // kernel.function: the address's variables
   bool is_return = false;   // kprobe: .return
   int64_t interval_ns = 0;  // timer (for timer.jiffies: in jiffies)
