@@ -946,7 +946,8 @@ void Codegen::function_body(const FunctionDecl* f, Frame& frame) {
   frame_ = &frame;
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_fn_{}(struct _stpx_context *c)", f->cname()));
-  w.line("{} *l = &c->frames[c->nesting].{};", frame.type, frame.member);
+  // Unused in an embedded-C body with no parameters and no value.
+  w.line("{} *l __attribute__((unused)) = &c->frames[c->nesting].{};", frame.type, frame.member);
   if (!f->is_embedded) w.line("enum { stpx_count_actions = 1 };");
   if (f->is_embedded) {
     embedded_function(f, frame);
