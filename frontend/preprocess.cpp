@@ -63,7 +63,8 @@ class Preprocessor {
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
   bool changed_ = false;  // a macro, argument or conditional was processed
-  const PTok* cond_end_ = nullptr;  // the '%?' ending the condition being read
+  const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
+  const PTok* cond_after_ = nullptr;  // the token after it, if any
   // The command-line arguments as a source of tokens: for argument i, its
   // text and then its text as a string literal; last, their number.
   uint32_t args_file_ = 0;
@@ -306,6 +307,17 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     return false;
   }
   static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
+  if (i + 1 >= c.size() && l.tok.kind == TokKind::Ident) {
+    // A fact alone (`%( CONFIG_SMP %? ...`): stap takes the '%?' for the
+    // operator and reports the token after it as the wrong right operand.
+    std::string_view name = text(l);
+    error(cond_after_ ? *cond_after_ : *cond_end_,
+          name.rfind("CONFIG_", 0) == 0 ? "string, number literal or other CONFIG_... as right side operand"
+          : name == "guru_mode"         ? "number"
+                                        : "string literal");
+    i = c.size();
+    return false;
+  }
   if (i + 1 >= c.size() || !ops.count(std::string(text(c[i + 1])))) {
     error(at(i + 1), "a comparison operator");
     i = c.size();
@@ -476,6 +488,7 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
       return false;
     }
     cond_end_ = &in[i];
+    cond_after_ = i + 1 < in.size() ? &in[i + 1] : nullptr;
     bool taken = out && condition(cond);
     ++i;
     if (!conditionals(in, i, taken ? out : nullptr, true)) return false;
