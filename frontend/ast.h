@@ -384,6 +384,7 @@ struct FunctionDecl : Node {
   std::vector<Symbol*> param_syms;
   std::vector<Symbol*> locals;  // params first
   std::vector<int> global_reads, global_writes;  // directly, by Symbol::index
+  std::vector<int> global_adds;  // statistics it adds to with <<< (shared, not a write lock)
   std::vector<FunctionDecl*> callees;
   bool used = false;
   // The C name of an overload (functions may share a name if their

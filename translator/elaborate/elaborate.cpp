@@ -143,6 +143,14 @@ class Elaborator {
   std::deque<FunctionDecl> pseudo_fns_;
   std::map<ProbeDecl*, FunctionDecl*> probe_bodies_;
   std::vector<Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
+  // Calls made inside foreach loops, with the arrays being iterated there:
+  // checked once every function is resolved (check_foreach_calls).
+  struct ForeachCall {
+    CallExpr* call;
+    std::vector<Symbol*> arrays;
+  };
+  std::vector<ForeachCall> foreach_calls_;
+  void check_foreach_calls();
   std::set<FunctionDecl*> foreach_in_functions_;
 };
 
@@ -895,6 +903,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
             c->fn->embedded_code.find("/* guru */") != std::string::npos)
           diags_.report(DiagId::SemFunctionNeedsGuru, c->loc);
         sc.fn->callees.push_back(c->fn);
+        if (!foreach_arrays_.empty()) foreach_calls_.push_back({c, foreach_arrays_});
       } else if (is_user_stack_function(c->name)) {
         diags_.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
       } else {
@@ -963,8 +972,11 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
           diags_.report(DiagId::SemNotLvalue, a->lhs->loc);
         else if (v->sym && v->sym->scope != Symbol::Scope::Global)
           diags_.report(DiagId::SemStatLocal, v->loc);
-        else if (v->sym)
+        else if (v->sym) {
           v->sym->assigned = true;
+          if (sc.fn) sc.fn->global_adds.push_back(v->sym->index);
+          check_foreach_modification(v);
+        }
         break;
       }
       if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
@@ -1698,6 +1710,23 @@ void Elaborator::check_stmt(Stmt* s) {
   }
 }
 
+// A function called inside a foreach may not change the array being
+// iterated (stap's rule, which looks at what the called function itself
+// writes or adds to, not at the functions it calls in turn).
+void Elaborator::check_foreach_calls() {
+  for (const ForeachCall& fc : foreach_calls_) {
+    const FunctionDecl* f = fc.call->fn;
+    for (Symbol* a : fc.arrays) {
+      if (!a) continue;
+      auto has = [&](const std::vector<int>& v) { return std::find(v.begin(), v.end(), a->index) != v.end(); };
+      if (has(f->global_writes) || has(f->global_adds)) {
+        diags_.report(DiagId::SemForeachCallModify, fc.call->loc, a->name);
+        break;
+      }
+    }
+  }
+}
+
 // A probe's lock set is what its body touches plus what every function it
 // can reach touches.
 void Elaborator::compute_access() {
@@ -2121,6 +2150,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
   for (FunctionDecl* f : prog_.functions) check_stmt(f->body);
   for (Script* script : prog_.scripts)
     for (ProbeDecl* p : script->probes) check_stmt(p->body);
+  check_foreach_calls();
   if (!opts.keep_unused && diags_.errors() == 0) elide_dead_code();
   drop_unreferenced_globals();
   apply_global_values(opts.global_values);
