@@ -26,7 +26,7 @@ struct _stpx_stat {
  * buckets are "under", [lo, lo+step), ..., [hi, hi+step) ... "over".
  */
 enum { STPX_HIST_NONE, STPX_HIST_LOG, STPX_HIST_LINEAR };
-#define STPX_HIST_LOG_BUCKETS 129	/* 64 negative, zero, 64 positive */
+#define STPX_HIST_LOG_BUCKETS 128	/* 64 negative, zero, 63 positive */
 
 struct _stpx_hist {
 	int kind;
@@ -52,11 +52,16 @@ static inline u32 _stpx_hist_bucket(const struct _stpx_hist *h, int64_t v)
 			return 65 + ilog2((u64)v);
 		return 63 - ilog2(0 - (u64)v);
 	}
+	/* buckets - 2 steps from lo, the last one starting at hi (or below
+	 * it when hi - lo is not a multiple of step): [hi, hi + step) is in
+	 * range, as in stap. */
 	if (v < h->lo)
 		return 0;
-	if (v > h->hi)
-		return h->buckets - 1;
-	return 1 + div64_u64((u64)(v - h->lo), (u64)h->step);
+	{
+		u64 k = div64_u64((u64)v - (u64)h->lo, (u64)h->step);
+
+		return k < h->buckets - 2 ? 1 + (u32)k : h->buckets - 1;
+	}
 }
 
 /* nonempty: the caller knows s->count > 0 (a key found in a CPU's map:

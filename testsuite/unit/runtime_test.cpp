@@ -185,8 +185,24 @@ TEST(RuntimeStat, LinearBuckets) {
   EXPECT_EQ(shim_stat_bucket_of(s, 4), 1u);
   EXPECT_EQ(shim_stat_bucket_of(s, 5), 2u);
   EXPECT_EQ(shim_stat_bucket_of(s, 20), 5u);
-  EXPECT_EQ(shim_stat_bucket_of(s, 21), 6u);
+  EXPECT_EQ(shim_stat_bucket_of(s, 24), 5u) << "the last bucket is [hi, hi + step)";
+  EXPECT_EQ(shim_stat_bucket_of(s, 25), 6u);
   EXPECT_EQ(shim_stat_bucket_of(s, INT64_MIN), 0u);
+  EXPECT_EQ(shim_stat_bucket_of(s, INT64_MAX), 6u);
+  shim_stat_free(s);
+  // 0..17 by 5: buckets from 0, 5, 10 and 15; 20 and past overflow.
+  s = shim_stat_new(2, 0, 17, 5, 0, 0);
+  EXPECT_EQ(shim_stat_bucket_of(s, 19), 4u);
+  EXPECT_EQ(shim_stat_bucket_of(s, 20), 5u);
+  shim_stat_free(s);
+  // Negative bounds, and a range wider than int64_t's positive half.
+  s = shim_stat_new(2, -10, 10, 5, 0, 0);
+  EXPECT_EQ(shim_stat_bucket_of(s, -10), 1u);
+  EXPECT_EQ(shim_stat_bucket_of(s, 12), 5u);
+  EXPECT_EQ(shim_stat_bucket_of(s, 15), 6u);
+  shim_stat_free(s);
+  s = shim_stat_new(2, INT64_MIN / 2, INT64_MAX / 2, INT64_MAX / 4, 0, 0);
+  EXPECT_EQ(shim_stat_bucket_of(s, INT64_MIN / 2), 1u);
   EXPECT_EQ(shim_stat_bucket_of(s, INT64_MAX), 6u);
   shim_stat_free(s);
 }

@@ -112,7 +112,7 @@ class Codegen {
   std::string hist(const Symbol* s) const {
     return s->hist == Symbol::Hist::None && !s->variance ? "NULL" : "&_stpx_h_" + s->name;
   }
-  std::string print_histogram(const AtOpExpr* a);
+  std::string print_histogram(const AtOpExpr* a, SourceLoc call);
   std::string assign(const AssignExpr* a);
   std::string compound(const AssignExpr* a, const std::string& old, const std::string& R, std::string& stmts);
   std::string target_assign(const AssignExpr* a);
@@ -120,6 +120,11 @@ class Codegen {
   std::string string_temp() { return fmt::format("l->t{}", frame_->string_temps++); }
   std::string uniq() { return std::to_string(uniq_++); }
   std::string where(SourceLoc loc);  // C literal "operator '/' at file:l:c"
+  // stap's text for a full array: a sized one names its size.
+  static std::string overflow_message(const Symbol* array) {
+    return array->max_entries ? fmt::format("Array overflow, check size limit ({})", array->max_entries)
+                              : "Array overflow, check MAXMAPENTRIES";
+  }
   std::string global(const Symbol* s) { return "_stpx_g_" + s->name; }
 
   // Declarations.
@@ -240,8 +245,8 @@ std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
     std::string k = keys(ix->keys, ix->array->sym, pre);
     pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
   }
-  pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); ",
-                     v, where(ix->array->loc));
+  pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"{}\", {}); ", v, overflow_message(ix->array->sym),
+                     where(ix->array->loc));
   return v;
 }
 
@@ -381,29 +386,31 @@ std::string Codegen::bucket_read(const AtOpExpr* a) {
     std::string k = keys(ix->keys, g, stmts);
     stmts += fmt::format("_stpx_pmap_read({}, {}, hs_{}, {}); ", global(g), k, n, hist(g));
   }
-  stmts += fmt::format(
-      "if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) {{ snprintf(c->error_buf, MAXSTRINGLEN, "
-      "\"histogram bucket index %lld out of range\", (long long)i_{0}); STPX_ERROR(c->error_buf, {2}); }} ",
-      n, hist(g).substr(1), where(a->loc));
+  // As stap: an empty statistic (or an absent element) has no buckets.
+  stmts += fmt::format("if (unlikely(!hs_{0}->count)) STPX_ERROR(\"empty aggregate\", {1}); ", n, where(a->loc));
+  stmts += fmt::format("if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) STPX_ERROR(\"histogram index out of range\", {2}); ",
+                       n, hist(g).substr(1), where(a->loc));
   return fmt::format("({{ {}hs_{}->hist[i_{}]; }})", stmts, n, n);
 }
 
 // print(@hist_log(s)): merge every CPU's buckets into the context's
-// scratch space and draw them (runtime-c/stat.c).
-std::string Codegen::print_histogram(const AtOpExpr* a) {
+// scratch space and draw them (runtime-c/stat.c). An empty statistic is
+// stap's "empty aggregate" error, at the print call.
+std::string Codegen::print_histogram(const AtOpExpr* a, SourceLoc call) {
   const Expr* arg = a->args[0];
   std::string stmts = "{ struct _stpx_stat *hs = (struct _stpx_stat *)c->hist_scratch; ";
+  const Symbol* g;
   if (arg->kind == ExprKind::Var) {
-    const Symbol* g = static_cast<const VarRef*>(arg)->sym;
-    stmts += fmt::format("_stpx_stat_read({}, hs, {}); _stpx_hist_print(c, hs, {}); ", global(g), hist(g), hist(g));
+    g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs, {}); ", global(g), hist(g));
   } else {
     auto* ix = static_cast<const IndexExpr*>(arg);
-    const Symbol* g = ix->array->sym;
+    g = ix->array->sym;
     std::string k = keys(ix->keys, g, stmts);
-    stmts += fmt::format("_stpx_pmap_read({}, {}, hs, {}); _stpx_hist_print(c, hs, {}); ", global(g), k, hist(g),
-                         hist(g));
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs, {}); ", global(g), k, hist(g));
   }
-  return stmts + "} ";
+  stmts += fmt::format("if (unlikely(!hs->count)) STPX_ERROR(\"empty aggregate\", {}); ", where(call));
+  return stmts + fmt::format("_stpx_hist_print(c, hs, {}); }} ", hist(g));
 }
 
 std::string Codegen::incdec(const UnaryExpr* u) {
@@ -484,9 +491,8 @@ std::string Codegen::assign(const AssignExpr* a) {
                         key, n, hist(ix->array->sym));
     } else
       add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
-    return fmt::format(
-        "({{ {}if (unlikely({})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {}); r_{}; }})",
-        stmts, add, where(ix->array->loc), n);
+    return fmt::format("({{ {}if (unlikely({})) STPX_ERROR(\"{}\", {}); r_{}; }})", stmts, add,
+                       overflow_message(ix->array->sym), where(ix->array->loc), n);
   }
   if (a->lhs->kind == ExprKind::Target) return target_assign(a);
   std::string R = "r_" + n;
@@ -605,7 +611,7 @@ std::string Codegen::builtin(const CallExpr* c) {
     case Builtin::Println: {
       for (size_t i = 0; i < args.size(); ++i)
         stmts += c->args[i]->type == Type::Void
-                     ? print_histogram(static_cast<const AtOpExpr*>(c->args[i]))
+                     ? print_histogram(static_cast<const AtOpExpr*>(c->args[i]), c->loc)
                  : c->args[i]->type == Type::String
                      ? fmt::format("_stpx_print_str(c, {}); ", args[i])
                      : fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
@@ -876,7 +882,7 @@ void Codegen::foreach(const ForeachStmt* f) {
     // Statistics: iterate over the merge of every CPU's map.
     w.line("int err_{};", n);
     w.line("struct _stpx_map *m_{} = _stpx_pmap_merge({}, &err_{});", n, global(a), n);
-    w.line("if (unlikely(err_{})) STPX_ERROR(\"Array overflow, check MAXMAPENTRIES\", {});", n, where(f->array->loc));
+    w.line("if (unlikely(err_{})) STPX_ERROR(\"{}\", {});", n, overflow_message(a), where(f->array->loc));
   } else {
     w.line("struct _stpx_map *m_{} = {};", n, global(a));
   }
@@ -1367,7 +1373,7 @@ std::string Codegen::run() {
   if (prog_.kaslr_anchor) out_.line("#define STPX_KASLR_ANCHOR {:#x}UL", *prog_.kaslr_anchor);
   int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) {
-    if (g->hist == Symbol::Hist::Log) buckets = std::max<int64_t>(buckets, 129);
+    if (g->hist == Symbol::Hist::Log) buckets = std::max<int64_t>(buckets, 128);
     if (g->hist == Symbol::Hist::Linear)
       buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
   }
