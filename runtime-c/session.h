@@ -120,12 +120,12 @@ static void _stpx_report_error(struct _stpx_context *c)
 	}
 }
 
-/* A limit the session cannot go past: reported, counted as an error, and
- * the script stopped (end probes give way to error probes). */
+/* A limit the session cannot go past: reported and the script stopped
+ * (end probes give way to error probes, and the run's status is 1). As in
+ * stap it is not one of the handler errors that the summary counts. */
 static void _stpx_stop_on_limit(const char *msg)
 {
 	_stpx_report(STPX_MSG_ERROR, "%s", msg);
-	atomic_inc(&_stpx_errors);
 	atomic_set(&_stpx_error_exit, 1);
 	_stpx_request_exit();
 }

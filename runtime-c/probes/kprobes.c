@@ -99,15 +99,20 @@ static notrace int _stpx_kretprobe_entry(struct kretprobe_instance *ri, struct p
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_entry);
 
+/* The kernel's missed counts join the session's skipped probes, as in
+ * stap's summary ("skipped probes: M"); each probe's share is named too. */
 static void _stpx_kprobes_report_missed(const struct _stpx_kprobe *k)
 {
 	if (k->is_return) {
-		if (k->u.krp.nmissed)
+		if (k->u.krp.nmissed) {
+			atomic_add(k->u.krp.nmissed, &_stpx_skipped);
 			_stpx_report(STPX_MSG_WARNING,
 				     "WARNING: Missed %d kretprobe instances of %s (maxactive %d)",
 				     k->u.krp.nmissed, k->probe->pp, k->u.krp.maxactive);
+		}
 	} else if (k->u.kp.nmissed) {
 		/* Hits while another kprobe ran on that CPU (nested). */
+		atomic_add((int)k->u.kp.nmissed, &_stpx_skipped);
 		_stpx_report(STPX_MSG_WARNING, "WARNING: Missed %lu kprobe hits of %s",
 			     k->u.kp.nmissed, k->probe->pp);
 	}
