@@ -344,7 +344,9 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
       if (is_return) alts.push_back("$return");
       if (site.from_btf) {
         diags.report(DiagId::SemTargetNotParam, t.loc, name, site.function,
-                     alts.empty() ? "none" : join_names(alts));
+                     alts.empty() ? "none" : join_names(alts),
+                     site.dwarf_hint.empty() ? "install the kernel's -dbg package, or use --debuginfo"
+                                             : site.dwarf_hint);
         return std::nullopt;
       }
       diags.report(DiagId::SemTargetUnknown, t.loc, name, site.addr, site.function, site.decl_file,

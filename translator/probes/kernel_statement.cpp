@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/locate.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
@@ -60,7 +61,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       }
       if (!di->has_lines()) {
         diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
-                     "install the kernel's -dbg package (make deps), or use --debuginfo DIR");
+                     debuginfo_hint(ctx.env->release()));
         return true;
       }
       debug::SiteFilter filter;
