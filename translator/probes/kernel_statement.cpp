@@ -42,7 +42,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       return true;
     }
     if (arg.absolute && !ctx.guru) {
-      diags.report(DiagId::SemNeedGuru, point.components[2].loc, "probe point kernel.statement(ADDRESS).absolute");
+      diags.report(DiagId::SemNeedGuru, point.components[2].loc, "absolute statement probe");
       return true;
     }
     SourceSpec where = SourceSpec::parse(arg.pattern);
