@@ -392,6 +392,17 @@ TEST(TargetVars, PrettyAndEntryForms) {
   Resolved pretty("fx_take_outer", "$p$");
   ASSERT_TRUE(pretty.access) << pretty.message();
   EXPECT_TRUE(pretty.access->is_pretty);
+  // As stap: $$parms$ shows a pointer's structure as $p$ does, and an
+  // anonymous member is named by its kind.
+  Resolved parms1("fx_take_outer", "$$parms$");
+  ASSERT_TRUE(parms1.access) << parms1.message();
+  EXPECT_EQ(parms1.access->format.rfind("p={.tag=", 0), 0u) << parms1.access->format;
+  EXPECT_NE(parms1.access->format.find(", <class>={...}, "), std::string::npos) << parms1.access->format;
+  EXPECT_NE(parms1.access->format.find("} idx=%lld"), std::string::npos) << parms1.access->format;
+  Resolved pretty2("fx_take_outer", "$p$$");
+  ASSERT_TRUE(pretty2.access) << pretty2.message();
+  EXPECT_NE(pretty2.access->format.find(", <class>={.ax=%lld, .ay=%lld}, "), std::string::npos)
+      << pretty2.access->format;
   // A parameter in a .return probe is read from what the entry half saved.
   Resolved entry("fx_many", "$a1", true);
   ASSERT_TRUE(entry.access) << entry.message();

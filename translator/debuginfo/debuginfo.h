@@ -41,6 +41,7 @@ struct ProbeSite {
   bool inlined = false;        // an inlined instance
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
   bool from_btf = false;       // described by BTF: parameters only, no source position
+  std::string dwarf_hint;      // from BTF: how to install the DWARF that has the rest
   const DType* return_type = nullptr;  // null: void
   std::vector<Variable> params;
   std::vector<Variable> locals;

@@ -115,12 +115,14 @@ void pretty(const Cur& cur, int depth, TargetAccess& out) {
         }
         if (!first) add_literal(out, ", ");
         first = false;
-        if (!m.name.empty()) add_literal(out, "." + m.name + "=");
         const DType* mt = m.type->strip();
+        // As stap: an anonymous member is named by its kind.
+        add_literal(out, m.name.empty() ? (mt->kind == DType::Kind::Union ? "<union>=" : "<class>=")
+                                        : "." + m.name + "=");
         // As stap: at depth 1 a char array member is an array too.
         bool aggregate = mt->kind == DType::Kind::Struct || mt->kind == DType::Kind::Union ||
                          (mt->kind == DType::Kind::Array && (!is_char_array(mt) || depth < 2));
-        if (aggregate && depth < 2 && !m.name.empty()) {
+        if (aggregate && depth < 2) {
           add_literal(out, mt->kind == DType::Kind::Array ? "[...]" : "{...}");
           continue;
         }
@@ -169,6 +171,19 @@ void pretty(const Cur& cur, int depth, TargetAccess& out) {
   }
 }
 
+// The pretty form of a variable: a pointer to a structure shows the
+// structure, as stap's $p$ and $$parms$ do.
+void pretty_pointee(Cur cur, int depth, TargetAccess& out) {
+  const DType* ty = cur.type->strip();
+  const DType* pointee = ty->kind == DType::Kind::Pointer && ty->target() ? ty->target()->strip() : nullptr;
+  if (!cur.bitfield && pointee && (pointee->kind == DType::Kind::Struct || pointee->kind == DType::Kind::Union)) {
+    cur.e = scalar_value(cur);
+    cur.lvalue = true;
+    cur.type = ty->target();
+  }
+  pretty(cur, depth, out);
+}
+
 }  // namespace
 
 // $$vars, $$parms, $$locals, $$return (and their $ / $$ pretty forms):
@@ -205,7 +220,7 @@ std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::Prob
       return;
     }
     if (!t.pretty.empty()) {
-      pretty(cur, t.pretty == "$$" ? 2 : 1, out);
+      pretty_pointee(cur, t.pretty == "$$" ? 2 : 1, out);
       return;
     }
     const DType* ty = type->strip();
@@ -344,7 +359,9 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
       if (is_return) alts.push_back("$return");
       if (site.from_btf) {
         diags.report(DiagId::SemTargetNotParam, t.loc, name, site.function,
-                     alts.empty() ? "none" : join_names(alts));
+                     alts.empty() ? "none" : join_names(alts),
+                     site.dwarf_hint.empty() ? "install the kernel's -dbg package, or use --debuginfo"
+                                             : site.dwarf_hint);
         return std::nullopt;
       }
       diags.report(DiagId::SemTargetUnknown, t.loc, name, site.addr, site.function, site.decl_file,
@@ -510,15 +527,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
   if (!ch.pretty.empty()) {
     TargetAccess out;
     out.is_pretty = true;
-    // A pointer to a structure shows the structure, as stap's $p$ does.
-    const DType* ty = cur.type->strip();
-    const DType* pointee = ty->kind == DType::Kind::Pointer && ty->target() ? ty->target()->strip() : nullptr;
-    if (!cur.bitfield && pointee && (pointee->kind == DType::Kind::Struct || pointee->kind == DType::Kind::Union)) {
-      cur.e = scalar_value(cur);
-      cur.lvalue = true;
-      cur.type = ty->target();
-    }
-    pretty(cur, ch.pretty == "$$" ? 2 : 1, out);
+    pretty_pointee(cur, ch.pretty == "$$" ? 2 : 1, out);
     return out;
   }
   const DType* ty = cur.type->strip();

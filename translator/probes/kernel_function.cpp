@@ -8,6 +8,7 @@
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/kernel_symbols.h"
+#include "translator/debuginfo/locate.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
@@ -90,6 +91,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
                       ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
                       : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
                                     site.decl_line, suffix_text);
+        if (site.from_btf) site.dwarf_hint = debuginfo_hint(ctx.env->release());
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }

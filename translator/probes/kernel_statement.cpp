@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "translator/debuginfo/debuginfo.h"
+#include "translator/debuginfo/locate.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
@@ -41,7 +42,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       return true;
     }
     if (arg.absolute && !ctx.guru) {
-      diags.report(DiagId::SemNeedGuru, point.components[2].loc, "probe point kernel.statement(ADDRESS).absolute");
+      diags.report(DiagId::SemNeedGuru, point.components[2].loc, "absolute statement probe");
       return true;
     }
     SourceSpec where = SourceSpec::parse(arg.pattern);
@@ -60,7 +61,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       }
       if (!di->has_lines()) {
         diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
-                     "install the kernel's -dbg package (make deps), or use --debuginfo DIR");
+                     debuginfo_hint(ctx.env->release()));
         return true;
       }
       debug::SiteFilter filter;
