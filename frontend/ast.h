@@ -155,6 +155,9 @@ struct CallExpr : Expr {
   std::vector<Expr*> args;
   FunctionDecl* fn = nullptr;    // user or tapset function
   Builtin builtin = Builtin::None;
+  // --privilege=stapusr and a /* myproc-unprivileged */ function: the call
+  // first checks that the current process is the user's.
+  bool check_myproc = false;
 };
 
 struct UnaryExpr : Expr {
@@ -372,6 +375,7 @@ struct Param {
 
 struct FunctionDecl : Node {
   std::string name;
+  SourceLoc name_loc;  // the name in "function NAME (...)"
   bool is_private = false;
   bool is_embedded = false;  // the body is embedded C
   std::string embedded_code;

@@ -61,6 +61,19 @@ static long _stpx_daemon_pid;
  */
 static long _stpx_tz_gmtoff;
 module_param(_stpx_tz_gmtoff, long, 0);
+/*
+ * The real user ID of the daemon that loaded the module (a module
+ * parameter too): is_myproc(), and the check --privilege=stapusr puts in
+ * front of every myproc-unprivileged function, compare the current task's
+ * effective user ID with it. Without it: root.
+ */
+static long _stpx_user_uid;
+module_param(_stpx_user_uid, long, 0);
+
+static inline bool _stpx_is_myproc(void)
+{
+	return from_kuid_munged(&init_user_ns, current_euid()) == _stpx_user_uid;
+}
 static char _stpx_tz_name[STPX_TZ_NAME_MAX] = "UTC";
 module_param_string(_stpx_tz_name, _stpx_tz_name, sizeof(_stpx_tz_name), 0);
 

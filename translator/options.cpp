@@ -31,6 +31,8 @@ const char kUsage[] =
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
     "  -x PID         target() returns PID\n"
     "  -g             guru mode: allow embedded C in the script\n"
+    "  --privilege=stapusr|stapsys|stapdev, --unprivileged (= stapusr)\n"
+    "                 refuse what that privilege level may not use\n"
     "  -u             keep unused functions and globals\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
@@ -50,6 +52,14 @@ const char kUsage[] =
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
+
+}  // namespace
+
+const char* privilege_name(Options::Privilege p) {
+  return p == Options::Privilege::Usr ? "stapusr" : p == Options::Privilege::Sys ? "stapsys" : "stapdev";
+}
+
+namespace {
 
 int fail(const std::string& msg) {
   std::cerr << "stapx: " << msg << "\nTry 'stapx --help' for more information.\n";
@@ -71,6 +81,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"dump-probe-aliases", no_argument, nullptr, 1005},
                                      {"dump-probe-types", no_argument, nullptr, 1006},
                                      {"suppress-time-limits", no_argument, nullptr, 1007},
+                                     {"privilege", optional_argument, nullptr, 1008},
+                                     {"unprivileged", no_argument, nullptr, 1009},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -161,6 +173,18 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1005: o.dump = Options::Dump::ProbeAliases; break;
       case 1006: o.dump = Options::Dump::ProbeTypes; break;
       case 1007: suppress_time_limits = true; break;
+      case 1008: {
+        std::string level = optarg ? optarg : "stapusr";
+        if (level == "stapusr") o.privilege = Options::Privilege::Usr;
+        else if (level == "stapsys") o.privilege = Options::Privilege::Sys;
+        else if (level == "stapdev") o.privilege = Options::Privilege::Dev;
+        else {
+          exit_code = fail("Invalid argument '" + level + "' for --privilege.");
+          return std::nullopt;
+        }
+        break;
+      }
+      case 1009: o.privilege = Options::Privilege::Usr; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;
@@ -179,6 +203,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
           exit_code = fail(std::string("unrecognized option '") + argv[optind - 1] + "'");
         return std::nullopt;
     }
+  }
+  if (o.guru && o.privilege != Options::Privilege::Dev) {
+    exit_code = fail(std::string("You can't specify -g and --privilege=") + privilege_name(o.privilege) + " together.");
+    return std::nullopt;
   }
   if (!o.target_cmd.empty() && o.target_pid) {
     exit_code = fail("you can't specify -c and -x options together");

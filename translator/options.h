@@ -28,6 +28,10 @@ struct Options {
   std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
   bool prefer_btf = false;                  // --btf
   bool guru = false;               // -g
+  // --privilege=LEVEL / --unprivileged: what the script may use (stap's
+  // groups): stapusr only begin/end/error/never/timer probes and tapset
+  // functions marked unprivileged; stapsys every probe; stapdev anything.
+  enum class Privilege { Usr, Sys, Dev } privilege = Privilege::Dev;
   bool keep_unused = false;        // -u
   bool suppress_warnings = false;  // -w
   bool warnings_as_errors = false; // -W
@@ -35,6 +39,9 @@ struct Options {
   enum class Dump { None, Functions, ProbeAliases, ProbeTypes } dump = Dump::None;  // --dump-*
   int list_probes = 0;  // -l PATTERN: 1; -L PATTERN: 2 (the script is "probe PATTERN {}")
 };
+
+// "stapusr", "stapsys" or "stapdev".
+const char* privilege_name(Options::Privilege p);
 
 // Returns the options, or nullopt after printing help, the version or an
 // error; `exit_code` then says how to exit.

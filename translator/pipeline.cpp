@@ -147,6 +147,7 @@ int run_pipeline(const Options& opts) {
   facts.config = kernel_config(*kernel);
   facts.args = opts.script_args;
   facts.guru = opts.guru;
+  facts.privilege = privilege_name(opts.privilege);
 
   // Pass 1: parse.
   std::string text = opts.script_text;
@@ -208,6 +209,7 @@ int run_pipeline(const Options& opts) {
   std::unique_ptr<KernelSymbols> ksyms;
   bool ksyms_tried = false;
   ElaborateOptions eopts{opts.keep_unused, {}, opts.global_values};
+  eopts.stapusr = opts.privilege == Options::Privilege::Usr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {

@@ -610,6 +610,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
     void operator()(const x3ast::Function& f) const {
       auto* fn = l.arena_.make<FunctionDecl>(l.loc(f.pos));
       fn->name = f.name.name;
+      fn->name_loc = l.loc(f.name.pos);
       auto type_of = [](const std::string& t) {
         return t == "long" ? Type::Long : t == "string" ? Type::String : Type::Unknown;
       };

@@ -218,12 +218,14 @@ static void tz_params(char *buf, size_t size)
 static int insert_module(const char *path, const char *name, char **params,
 			 int nparams)
 {
-	char tz[128];
+	char tz[192];
 	size_t len;
 	char *args, *p;
 	int fd, i, rc, err;
 
 	tz_params(tz, sizeof(tz));
+	snprintf(tz + strlen(tz), sizeof(tz) - strlen(tz), " %s=%ld",
+		 STPX_PARAM_USER_UID, (long)getuid());
 	len = strlen(tz) + 1;
 	for (i = 0; i < nparams; i++)
 		len += strlen(params[i]) + 1;

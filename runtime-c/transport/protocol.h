@@ -65,6 +65,8 @@ struct stpx_rec_hdr {
  */
 #define STPX_PARAM_TZ_GMTOFF "_stpx_tz_gmtoff"
 #define STPX_PARAM_TZ_NAME "_stpx_tz_name"
+/* And the daemon's real user ID, e.g. _stpx_user_uid=1000 (is_myproc()). */
+#define STPX_PARAM_USER_UID "_stpx_user_uid"
 #define STPX_TZ_NAME_MAX 32
 
 #endif /* _STPX_PROTOCOL_H_ */

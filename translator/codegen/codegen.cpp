@@ -97,6 +97,7 @@ class Codegen {
   std::string one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
+  std::string call_unchecked(const CallExpr* c, bool borrow);
   std::string inline_embedded(const CallExpr* c);
   std::string script_line(SourceLoc code) const;
   std::string resume_lines(const std::string& text) const;
@@ -660,6 +661,19 @@ std::string Codegen::builtin(const CallExpr* c) {
 // next call at this level) instead of being copied out.
 std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
+  if (c->check_myproc) {
+    // --privilege=stapusr: a myproc-unprivileged function only in the
+    // user's own processes; elsewhere the script ends with an error.
+    uses_context_ = true;
+    return fmt::format(
+        "({{ if (unlikely(!_stpx_is_myproc())) STPX_ERROR(\"{}() may only be called in the user's own "
+        "processes (--privilege=stapusr)\", {}); {}; }})",
+        c->name, where(c->loc), call_unchecked(c, borrow));
+  }
+  return call_unchecked(c, borrow);
+}
+
+std::string Codegen::call_unchecked(const CallExpr* c, bool borrow) {
   const FunctionDecl* f = c->fn;
   if (std::string in = inline_embedded(c); !in.empty()) return in;
   may_print_ = uses_context_ = true;  // what the function does is not known here

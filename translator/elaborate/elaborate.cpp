@@ -150,6 +150,19 @@ class Elaborator {
     std::vector<Symbol*> arrays;
   };
   std::vector<ForeachCall> foreach_calls_;
+  bool stapusr_ = false;  // --privilege=stapusr
+  // What --privilege=stapusr refuses, found while resolving; reported for
+  // probe bodies and the functions they reach only (report_privileged).
+  struct Privileged {
+    FunctionDecl* in;  // the probe body's pseudo-function, or the function
+    DiagId id;
+    SourceLoc loc;
+    std::string what;  // "@cast", ...; empty for SemFunctionNeedsPrivilege
+  };
+  std::vector<Privileged> privileged_;
+  void check_unprivileged_call(CallExpr* c, FunctionDecl* in);
+  void note_kernel_memory(Expr* e, const std::string& what, Scope& sc);
+  void report_privileged();
   void check_foreach_calls();
   std::set<FunctionDecl*> foreach_in_functions_;
 };
@@ -457,12 +470,16 @@ void Elaborator::resolve_probes() {
         tmpl.pp = point->to_string();
         bool claimed = false;
         diags_.set_context(DiagId::SemWhileResolving, point->loc);
+        size_t first_spec = specs.size();
         for (const ProbeFamily* fam : probe_families()) {
           if (fam->expand(*point, tmpl, probe_ctx_, specs, diags_)) {
             claimed = true;
             break;
           }
         }
+        // stap points at the point's last component.
+        if (stapusr_ && specs.size() > first_spec && !specs[first_spec].family->unprivileged())
+          diags_.report(DiagId::SemProbeNeedsPrivilege, point->components.back().loc, "stapusr");
         // An optional point ("?") that names nothing is simply left out.
         if (!claimed && !point->optional)
           diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + tmpl.pp + "'");
@@ -773,11 +790,13 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::String:
       break;
     case ExprKind::Target:
+      note_kernel_memory(e, "a target variable", sc);
       resolve_indices(static_cast<TargetExpr*>(e)->components, sc);
       resolve_target_expr(static_cast<TargetExpr*>(e), sc);
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "cast" || a->name == "var") note_kernel_memory(e, "@" + a->name, sc);
       if (a->name == "cast" || a->name == "var") resolve_indices(a->components, sc);
       if (a->name == "entry") {
         resolve_entry_expr(a, sc);
@@ -902,6 +921,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         if (c->fn->is_embedded && !probe_ctx_.guru && in_user_code(c->loc) &&
             c->fn->embedded_code.find("/* guru */") != std::string::npos)
           diags_.report(DiagId::SemFunctionNeedsGuru, c->loc);
+        if (stapusr_) check_unprivileged_call(c, sc.fn);
         sc.fn->callees.push_back(c->fn);
         if (!foreach_arrays_.empty()) foreach_calls_.push_back({c, foreach_arrays_});
       } else if (is_user_stack_function(c->name)) {
@@ -1710,6 +1730,40 @@ void Elaborator::check_stmt(Stmt* s) {
   }
 }
 
+// --privilege=stapusr: an embedded-C function (only tapsets have them then)
+// is usable only if it says it is safe for an unprivileged user:
+// /* unprivileged */, or /* myproc-unprivileged */ (it may only look at the
+// user's own processes, which the module checks when it is called). As
+// stap, the error points at the function, once.
+void Elaborator::check_unprivileged_call(CallExpr* c, FunctionDecl* in) {
+  const FunctionDecl* f = c->fn;
+  if (!f->is_embedded) return;
+  if (f->embedded_code.find("/* unprivileged */") != std::string::npos) return;
+  if (f->embedded_code.find("/* myproc-unprivileged */") != std::string::npos) {
+    c->check_myproc = true;
+    return;
+  }
+  privileged_.push_back({in, DiagId::SemFunctionNeedsPrivilege, f->name_loc.valid() ? f->name_loc : f->loc, ""});
+}
+
+void Elaborator::note_kernel_memory(Expr* e, const std::string& what, Scope& sc) {
+  if (stapusr_) privileged_.push_back({sc.fn, DiagId::SemKernelMemoryNeedsPrivilege, e->loc, what});
+}
+
+// After compute_access has marked what the probes reach: library
+// functions nothing calls may use anything.
+void Elaborator::report_privileged() {
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (const Privileged& p : privileged_) {
+    if (p.in && !p.in->name.empty() && !p.in->used) continue;
+    if (!seen.insert({p.loc.file, p.loc.offset}).second) continue;
+    if (p.what.empty())
+      diags_.report(p.id, p.loc, "stapusr");
+    else
+      diags_.report(p.id, p.loc, p.what, "stapusr");
+  }
+}
+
 // A function called inside a foreach may not change the array being
 // iterated (stap's rule, which looks at what the called function itself
 // writes or adds to, not at the functions it calls in turn).
@@ -2098,6 +2152,7 @@ void Elaborator::relocate_link_addresses() {
 
 void Elaborator::run(const ElaborateOptions& opts) {
   probe_ctx_ = opts.probes;
+  stapusr_ = opts.stapusr;
   if (!probe_ctx_.env) probe_ctx_.env = &own_env_;
   collect();
   expand_aliases();
@@ -2162,6 +2217,7 @@ void Elaborator::run(const ElaborateOptions& opts) {
       diags_.report(DiagId::SemUnresolvedType, g->decl);
   }
   compute_access();
+  report_privileged();
   check_entry_exprs();
   relocate_link_addresses();
   if (!opts.keep_unused)

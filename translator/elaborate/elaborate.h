@@ -14,6 +14,10 @@ struct ElaborateOptions {
   ProbeContext probes;       // what probe families may consult (probes.env: null for a bare one)
   // -G NAME=VALUE: a global's initial value, taken as its type requires.
   std::vector<std::pair<std::string, std::string>> global_values;
+  // --privilege=stapusr: only the probe families and tapset functions an
+  // unprivileged user may use, and no kernel memory through $var, @cast or
+  // @var.
+  bool stapusr = false;
 };
 
 // `arena` receives the probes that alias expansion instantiates.

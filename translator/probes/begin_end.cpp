@@ -13,6 +13,7 @@ namespace {
 
 class BeginEndFamily : public ProbeFamily {
  public:
+  bool unprivileged() const override { return true; }
   explicit BeginEndFamily(const char* name) : name_(name) {}
   const char* name() const override { return name_; }
   const char* run_state() const override {

@@ -83,6 +83,9 @@ class ProbeFamily {
   virtual std::vector<std::string> point_types() const { return {}; }
   // Probe handlers run in this runtime state (begin: STARTING, end: STOPPING).
   virtual const char* run_state() const { return "STPX_STATE_RUNNING"; }
+  // May a script checked with --privilege=stapusr use this family's points?
+  // (stap's list: begin, end, error, never, timer.{jiffies,s,ms,us,ns,hz}.)
+  virtual bool unprivileged() const { return false; }
 };
 
 const std::vector<const ProbeFamily*>& probe_families();

@@ -20,6 +20,7 @@ const ast::NumberLit* number_arg(const ast::ProbePointComponent& c) {
 
 class TimerFamily : public ProbeFamily {
  public:
+  bool unprivileged() const override { return true; }
   const char* name() const override { return "timer"; }
 
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
@@ -172,6 +173,7 @@ class ProfileFamily : public ProbeFamily {
 // "never": a probe that is checked like any other but never armed.
 class NeverFamily : public ProbeFamily {
  public:
+  bool unprivileged() const override { return true; }
   const char* name() const override { return "never"; }
   bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
     const auto& c = point.components;

@@ -1,0 +1,30 @@
+#!/bin/sh
+# privilege.sh STAPX KERNEL_DIR: --privilege and --unprivileged, as stap's.
+# A tapset function that is not marked unprivileged is refused at its
+# definition (in the library, which a stage case cannot point at); a
+# myproc-unprivileged one gets a check in front of its call; -g and a
+# privilege level below stapdev do not go together; a bad level is named.
+set -u
+stapx=$1
+fail() { printf '%s\n' "$*"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+out=$("$stapx" -p2 --privilege=stapusr -e 'probe begin { println(pid(), kernel_long(0)) }' 2>&1) &&
+  fail "kernel_long accepted with --privilege=stapusr: $out"
+printf '%s\n' "$out" | grep -q "^semantic error: function may not be used when --privilege=stapusr is specified: identifier 'kernel_long' at .*/memory.stp:[0-9]*:10$" ||
+  fail "unexpected error for kernel_long: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^semantic error')" = 1 ] || fail "pid() refused too: $out"
+
+"$stapx" -p3 --privilege=stapusr -e 'probe begin { println(user_int(0)) }' >"$tmp/u.c" 2>&1 ||
+  fail "user_int refused: $(cat "$tmp/u.c")"
+grep -q '_stpx_is_myproc()' "$tmp/u.c" || fail "no myproc check before user_int"
+"$stapx" -p3 -e 'probe begin { println(user_int(0)) }' >"$tmp/d.c" 2>&1 || fail "user_int refused as stapdev"
+grep -q 'if (unlikely(!_stpx_is_myproc()))' "$tmp/d.c" && fail "myproc check without --privilege"
+
+out=$("$stapx" -p2 -g --privilege=stapsys -e 'probe begin { }' 2>&1) && fail "-g with stapsys accepted"
+printf '%s\n' "$out" | grep -qxF "stapx: You can't specify -g and --privilege=stapsys together." ||
+  fail "unexpected -g message: $out"
+out=$("$stapx" -p2 --privilege=root -e 'probe begin { }' 2>&1) && fail "--privilege=root accepted"
+printf '%s\n' "$out" | grep -qxF "stapx: Invalid argument 'root' for --privilege." || fail "unexpected message: $out"
+exit 0
