@@ -28,6 +28,19 @@ std::string c_for_guru(const std::string& text) {
   return generate_c(prog, sm, CodegenOptions{"m", {}});
 }
 
+TEST(Codegen, StableFunctionsAreComputedOncePerProbeHit) {
+  std::string c = c_for_guru(
+      "function stamp:long () %{ /* stable */ STAP_RETVALUE = 42; %}\n"
+      "function twice:long () { return stamp() + stamp() }\n"
+      "probe begin { a = stamp(); b = stamp() + twice(); println(a + b) }");
+  EXPECT_NE(c.find("int64_t stable_stamp = 0; bool have_stable_stamp = 0;"), std::string::npos) << c;
+  size_t cached = 0;
+  for (size_t at = c.find("(have_stable_stamp ? stable_stamp : (have_stable_stamp = 1, stable_stamp = ");
+       at != std::string::npos; at = c.find("(have_stable_stamp ? stable_stamp", at + 1))
+    ++cached;
+  EXPECT_EQ(cached, 2u) << "the probe body's two calls; twice() calls it plainly\n" << c;
+}
+
 TEST(Codegen, TunablesComeFirst) {
   std::string c = c_for("probe begin { }");
   EXPECT_LT(c.find("#define MAXACTION 5"), c.find("#include \"runtime_defs.h\""));

@@ -97,6 +97,7 @@ class Codegen {
   std::string one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre);
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
+  std::string call_checked(const CallExpr* c, bool borrow);
   std::string call_unchecked(const CallExpr* c, bool borrow);
   std::string inline_embedded(const CallExpr* c);
   std::string script_line(SourceLoc code) const;
@@ -150,6 +151,10 @@ class Codegen {
   int action_sites_ = 0;
   bool actions_unbounded_ = false;
   bool in_probe_body_ = false;  // c->nesting is 0 there
+  // /* stable */ functions called in the probe body being generated: their
+  // value is computed once per hit and kept in a C local (stable_call).
+  std::set<std::string> stable_calls_;
+  std::string stable_call(const CallExpr* c, const std::string& computed);
   bool may_print_ = false;       // the body may write the print buffer
   bool uses_context_ = false;    // ... may read c->probe or c->regs
   std::set<int> context_probes_;  // handler indices whose bodies may
@@ -659,8 +664,26 @@ std::string Codegen::builtin(const CallExpr* c) {
 
 // borrow: a string result may stay in the callee's frame (valid until the
 // next call at this level) instead of being copied out.
+// A zero-argument function marked /* stable */ returns the same value
+// throughout a probe hit (pid(), cpu() ...): in a probe body the first call
+// computes it, later ones read it back.
+std::string Codegen::stable_call(const CallExpr* c, const std::string& computed) {
+  std::string v = "stable_" + c->fn->cname();
+  stable_calls_.insert(c->fn->cname());
+  return fmt::format("(have_{0} ? {0} : (have_{0} = 1, {0} = {1}))", v, computed);
+}
+
 std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
+  const FunctionDecl* f = c->fn;
+  if (in_probe_body_ && f->is_embedded && f->params.empty() && f->type == Type::Long &&
+      f->embedded_code.find("/* stable */") != std::string::npos) {
+    return stable_call(c, call_checked(c, borrow));
+  }
+  return call_checked(c, borrow);
+}
+
+std::string Codegen::call_checked(const CallExpr* c, bool borrow) {
   if (c->check_myproc) {
     // --privilege=stapusr: a myproc-unprivileged function only in the
     // user's own processes; elsewhere the script ends with an error.
@@ -1042,6 +1065,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   may_print_ = false;
   uses_context_ = false;
   zero_locals(frame);
+  stable_calls_.clear();
   stmt(p->body);
   in_probe_body_ = false;
   w_ = &w;
@@ -1054,6 +1078,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
   w.line("enum {{ stpx_count_actions = {} }};", counts ? 1 : 0);
   w.line("(void)l;");
+  for (const std::string& f : stable_calls_) w.line("int64_t stable_{0} = 0; bool have_stable_{0} = 0;", f);
   w.append(body);
   // Errors are reported here, where only the error paths go.
   w.line("goto out;");
