@@ -41,6 +41,16 @@ TEST(Codegen, StableFunctionsAreComputedOncePerProbeHit) {
   EXPECT_EQ(cached, 2u) << "the probe body's two calls; twice() calls it plainly\n" << c;
 }
 
+TEST(Codegen, UnmodifiedFnargsPassStringsByPointer) {
+  std::string c = c_for_guru(
+      "function len2:long (s:string) %{ /* unmodified-fnargs */ STAP_RETVALUE = 2 * strlen(STAP_ARG_s); %}\n"
+      "function len3:long (s:string) %{ STAP_RETVALUE = 3 * strlen(STAP_ARG_s); %}\n"
+      "probe begin { x = \"ab\"; println(len2(x) + len3(x)) }");
+  EXPECT_NE(c.find("const char *v_s;"), std::string::npos) << c;
+  EXPECT_EQ(c.find("_stpx_strcpy(c->frames[c->nesting + 1].f_len2.v_s"), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_strcpy(c->frames[c->nesting + 1].f_len3.v_s"), std::string::npos) << c;
+}
+
 TEST(Codegen, TunablesComeFirst) {
   std::string c = c_for("probe begin { }");
   EXPECT_LT(c.find("#define MAXACTION 5"), c.find("#include \"runtime_defs.h\""));

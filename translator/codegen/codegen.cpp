@@ -66,6 +66,7 @@ struct Frame {
   std::string member;  // union member name
   std::string type;    // "struct _stpx_l_..."
   std::vector<Symbol*> locals;
+  bool borrows_strings = false;  // string parameters are pointers (unmodified_fnargs)
   int string_temps = 0;
   Type ret = Type::Void;
 };
@@ -98,6 +99,12 @@ class Codegen {
   std::string map_ref(const IndexExpr* ix, std::string& pre);
   std::string call(const CallExpr* c, bool borrow = false);
   std::string call_checked(const CallExpr* c, bool borrow);
+  // An embedded-C function marked /* unmodified-fnargs */ promises not to
+  // write its parameters: string arguments are passed as pointers to the
+  // caller's values (which outlive the call) instead of copied.
+  static bool unmodified_fnargs(const FunctionDecl* f) {
+    return f->is_embedded && f->embedded_code.find("/* unmodified-fnargs */") != std::string::npos;
+  }
   std::string call_unchecked(const CallExpr* c, bool borrow);
   std::string inline_embedded(const CallExpr* c);
   std::string script_line(SourceLoc code) const;
@@ -712,9 +719,10 @@ std::string Codegen::call_unchecked(const CallExpr* c, bool borrow) {
   std::string callee = fmt::format("c->frames[c->nesting + 1].f_{}", f->cname());
   stmts += fmt::format("if (unlikely(c->nesting >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
                        where(c->loc));
+  bool borrow_args = unmodified_fnargs(f);
   for (size_t i = 0; i < args.size(); ++i) {
     const Symbol* p = f->param_syms[i];
-    if (p->type == Type::String)
+    if (p->type == Type::String && !borrow_args)
       stmts += fmt::format("_stpx_strcpy({}.v_{}, {}); ", callee, p->name, args[i]);
     else
       stmts += fmt::format("{}.v_{} = {}; ", callee, p->name, args[i]);
@@ -1137,7 +1145,9 @@ void Codegen::entry_function(const ProbeDecl* p, int index) {
 void Codegen::frame_struct(const Frame& f) {
   auto b = out_.block(f.type, "};");
   for (const Symbol* s : f.locals) {
-    if (s->type == Type::String)
+    if (s->type == Type::String && f.borrows_strings && s->scope == Symbol::Scope::Param)
+      out_.line("const char *v_{};", s->name);
+    else if (s->type == Type::String)
       out_.line("char v_{}[MAXSTRINGLEN];", s->name);
     else
       out_.line("int64_t v_{};", s->name);
@@ -1386,6 +1396,7 @@ std::string Codegen::run() {
     fr.type = "struct _stpx_l_f_" + f->cname();
     fr.locals = f->locals;
     fr.ret = f->type;
+    fr.borrows_strings = unmodified_fnargs(f);
     function_body(f, fr);
     bodies.blank();
   }
