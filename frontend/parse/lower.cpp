@@ -23,32 +23,42 @@ struct BinaryInfo {
 };
 
 // stap's binary levels, loosest first: || && | ^ & in comparisons shifts . + - * / %
-const std::map<std::string, BinaryInfo>& binary_table() {
-  static const std::map<std::string, BinaryInfo> table = {
-      {"||", {1, false, Op::LogOr}},      {"&&", {2, false, Op::LogAnd}},
-      {"|", {3, false, Op::BitOr}},       {"^", {4, false, Op::BitXor}},
-      {"&", {5, false, Op::BitAnd}},      {"in", {6, true, Op::Add}},
-      {"==", {7, false, Op::Eq}},         {"!=", {7, false, Op::Ne}},
-      {"<", {7, false, Op::Lt}},          {"<=", {7, false, Op::Le}},
-      {">", {7, false, Op::Gt}},          {">=", {7, false, Op::Ge}},
-      {"=~", {7, false, Op::RegexMatch}}, {"!~", {7, false, Op::RegexNoMatch}},
-      {"<<", {8, false, Op::Shl}},        {">>", {8, false, Op::Shr}},
-      {">>>", {8, false, Op::UShr}},      {".", {9, false, Op::Concat}},
-      {"+", {10, false, Op::Add}},        {"-", {10, false, Op::Sub}},
-      {"*", {11, false, Op::Mul}},        {"/", {11, false, Op::Div}},
-      {"%", {11, false, Op::Mod}},
-  };
-  return table;
+// A switch on the operator's text, not a map of strings: every operator of
+// every chain is looked up (twice), and a map lookup compares strings.
+const BinaryInfo& binary_info(std::string_view op) {
+  static constexpr BinaryInfo kLogOr{1, false, Op::LogOr}, kLogAnd{2, false, Op::LogAnd},
+      kBitOr{3, false, Op::BitOr}, kBitXor{4, false, Op::BitXor}, kBitAnd{5, false, Op::BitAnd},
+      kIn{6, true, Op::Add}, kEq{7, false, Op::Eq}, kNe{7, false, Op::Ne}, kLt{7, false, Op::Lt},
+      kLe{7, false, Op::Le}, kGt{7, false, Op::Gt}, kGe{7, false, Op::Ge},
+      kMatch{7, false, Op::RegexMatch}, kNoMatch{7, false, Op::RegexNoMatch}, kShl{8, false, Op::Shl},
+      kShr{8, false, Op::Shr}, kUShr{8, false, Op::UShr}, kConcat{9, false, Op::Concat},
+      kAdd{10, false, Op::Add}, kSub{10, false, Op::Sub}, kMul{11, false, Op::Mul},
+      kDiv{11, false, Op::Div}, kMod{11, false, Op::Mod};
+  char second = op.size() > 1 ? op[1] : '\0';
+  switch (op[0]) {
+    case '|': return second ? kLogOr : kBitOr;
+    case '&': return second ? kLogAnd : kBitAnd;
+    case '^': return kBitXor;
+    case 'i': return kIn;
+    case '=': return second == '=' ? kEq : kMatch;
+    case '!': return second == '=' ? kNe : kNoMatch;
+    case '<': return second == '<' ? kShl : second == '=' ? kLe : kLt;
+    case '>': return op.size() == 3 ? kUShr : second == '>' ? kShr : second == '=' ? kGe : kGt;
+    case '.': return kConcat;
+    case '+': return kAdd;
+    case '-': return kSub;
+    case '*': return kMul;
+    case '/': return kDiv;
+    default: return kMod;  // the grammar produces no other operator
+  }
 }
 
-const std::map<std::string, Op>& assign_table() {
-  static const std::map<std::string, Op> table = {
-      {"=", Op::Assign},   {"<<<", Op::AggregateInto}, {"+=", Op::Add},     {"-=", Op::Sub},
-      {"*=", Op::Mul},     {"/=", Op::Div},            {"%=", Op::Mod},     {"<<=", Op::Shl},
-      {">>=", Op::Shr},    {">>>=", Op::UShr},         {"&=", Op::BitAnd},  {"|=", Op::BitOr},
-      {"^=", Op::BitXor},  {".=", Op::Concat},
-  };
-  return table;
+// Compound assignments are the binary operator followed by '=' ("<<<" is
+// the aggregation operator, "=" plain assignment).
+Op assign_op(std::string_view op) {
+  if (op == "=") return Op::Assign;
+  if (op == "<<<") return Op::AggregateInto;
+  return binary_info(op.substr(0, op.size() - 1)).op;
 }
 
 // Where an operand's text starts.
@@ -256,8 +266,8 @@ VarRef* Lowerer::var(const x3ast::Ident& id) {
   return v;
 }
 
-Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_loc) {
-  const BinaryInfo& info = binary_table().at(op);
+Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_loc) {
+  const BinaryInfo& info = binary_info(op);
   if (info.in_array) {
     auto* in = arena_.make<InArrayExpr>(lhs->loc);
     in->keys.push_back(lhs);
@@ -282,7 +292,7 @@ Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_
 // Operator-precedence parse of a flat chain (all operators left-associative).
 Expr* Lowerer::chain(const x3ast::Chain& c) {
   struct Pending {
-    const std::string* op;
+    std::string_view op;
     int prec;
     SourceLoc loc;
   };
@@ -292,13 +302,13 @@ Expr* Lowerer::chain(const x3ast::Chain& c) {
     Expr* rhs = operands.back();
     operands.pop_back();
     Expr* lhs = operands.back();
-    operands.back() = binary(*ops.back().op, lhs, rhs, ops.back().loc);
+    operands.back() = binary(ops.back().op, lhs, rhs, ops.back().loc);
     ops.pop_back();
   };
   for (const x3ast::ChainLink& link : c.rest) {
-    int prec = binary_table().at(link.op).precedence;
+    int prec = binary_info(link.op).precedence;
     while (!ops.empty() && ops.back().prec >= prec) reduce();
-    ops.push_back({&link.op, prec, loc(link.pos)});
+    ops.push_back({link.op, prec, loc(link.pos)});
     operands.push_back(expr(link.rhs));
   }
   while (!ops.empty()) reduce();
@@ -366,13 +376,17 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
       return e;
     }
     Expr* operator()(const x3ast::Unary& u) const {
-      static const std::map<std::string, Op> ops = {
-          {"-", Op::Neg},        {"+", Op::Plus},       {"!", Op::Not},
-          {"~", Op::BitNot},     {"++", Op::PreInc},    {"--", Op::PreDec},   {"&", Op::AddressOf},
-          {"post++", Op::PostInc}, {"post--", Op::PostDec}};
       Expr* operand = l.expr(u.operand);
-      auto* e = l.arena_.make<UnaryExpr>(u.op.rfind("post", 0) == 0 ? operand->loc : l.loc(u.pos));
-      e->op = ops.at(u.op);
+      bool post = u.op.size() == 6;  // "post++", "post--"
+      auto* e = l.arena_.make<UnaryExpr>(post ? operand->loc : l.loc(u.pos));
+      switch (u.op[0]) {
+        case '-': e->op = u.op.size() == 1 ? Op::Neg : Op::PreDec; break;
+        case '+': e->op = u.op.size() == 1 ? Op::Plus : Op::PreInc; break;
+        case '!': e->op = Op::Not; break;
+        case '~': e->op = Op::BitNot; break;
+        case '&': e->op = Op::AddressOf; break;
+        default: e->op = u.op[4] == '+' ? Op::PostInc : Op::PostDec; break;
+      }
       e->operand = operand;
       return e;
     }
@@ -389,7 +403,7 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
       auto* e = l.arena_.make<AssignExpr>(SourceLoc{});
       e->lhs = l.expr(a.lhs);
       e->loc = e->lhs->loc;
-      e->op = assign_table().at(a.op);
+      e->op = assign_op(a.op);
       e->op_loc = l.loc(a.pos);
       e->rhs = l.expr(a.rhs);
       return e;
@@ -545,7 +559,29 @@ void Lowerer::expand_point(const x3ast::ProbePoint& pp,
 
 std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& pps) {
   std::vector<ProbePoint*> out;
+  out.reserve(pps.size());
   for (const x3ast::ProbePoint& pp : pps) {
+    // Most points have no brace group: one point, its components built in
+    // place rather than through expand_point's copies.
+    bool plain = true;
+    for (const x3ast::PointElement& el : pp.elements)
+      if (!boost::get<x3ast::ProbePointComponent>(&el)) plain = false;
+    if (plain) {
+      auto* point = arena_.make<ProbePoint>(loc(pp.pos));
+      point->components.reserve(pp.elements.size());
+      for (const x3ast::PointElement& el : pp.elements) {
+        const auto& c = boost::get<x3ast::ProbePointComponent>(el);
+        ProbePointComponent& comp = point->components.emplace_back();
+        comp.name = c.name;
+        comp.loc = loc(c.pos);
+        if (c.arg) comp.arg = expr(*c.arg);
+      }
+      point->optional = pp.suffix == "?";
+      point->sufficient = pp.suffix == "!";
+      point->condition = pp.condition ? expr(*pp.condition) : nullptr;
+      out.push_back(point);
+      continue;
+    }
     std::vector<std::vector<ProbePointComponent>> expanded;
     expand_point(pp, expanded);
     Expr* cond = pp.condition ? expr(*pp.condition) : nullptr;

@@ -19,7 +19,7 @@ class Lowerer {
  private:
   ast::Expr* expr(const x3ast::Operand& op);
   ast::Expr* chain(const x3ast::Chain& c);
-  ast::Expr* binary(const std::string& op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
+  ast::Expr* binary(std::string_view op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
   ast::Stmt* stmt(const x3ast::Statement& s);
   ast::BlockStmt* block(const x3ast::Block& b);
   ast::Stmt* body(const x3ast::Statement& s);
