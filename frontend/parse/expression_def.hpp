@@ -52,7 +52,7 @@ inline const AssignOps assign_ops;
 
 inline const auto to_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 
-const x3::rule<class identifier_class, std::string> identifier = "identifier";
+const x3::rule<class identifier_class, NameRef> identifier = "identifier";
 const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
@@ -84,9 +84,9 @@ const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
 
 // Letters, digits, '_' and '$' (stap allows '$' after the first character),
-// not a keyword. Scans the name once and assigns it once.
+// not a keyword. Scans the name once; its attribute is a view of the text.
 struct identifier_parser : x3::parser<identifier_parser> {
-  using attribute_type = std::string;
+  using attribute_type = NameRef;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
@@ -95,7 +95,7 @@ struct identifier_parser : x3::parser<identifier_parser> {
     while (end != last && ident_char(*end)) ++end;
     It k = first;
     if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
-    x3::traits::move_to(first, end, attr);
+    if constexpr (std::is_same_v<Attr, NameRef>) attr.text = std::string_view(first, end - first);
     first = end;
     return true;
   }
@@ -103,7 +103,7 @@ struct identifier_parser : x3::parser<identifier_parser> {
 const auto identifier_def = identifier_parser{};
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
-  _val(ctx).name = std::move(_attr(ctx));
+  _val(ctx).name = _attr(ctx).text;
 })];
 
 // Any run of letters and digits after a digit; lower.cpp validates it.
@@ -117,8 +117,15 @@ const auto number_rule_def = x3::raw[x3::lexeme[x3::digit >> *x3::alnum]][([](au
 const auto string_piece = x3::raw[x3::lexeme['"' >> *(('\\' >> x3::char_) | ~x3::char_("\"\\\n")) > '"']];
 const auto string_rule_def = +string_piece[([](auto& ctx) {
   auto& r = _attr(ctx);
-  if (!_val(ctx).pos) _val(ctx).pos = r.begin();
-  _val(ctx).raw.append(r.begin() + 1, r.end() - 1);
+  String& s = _val(ctx);
+  std::string_view piece(r.begin() + 1, r.size() - 2);
+  if (!s.pos) {
+    s.pos = r.begin();
+    s.raw = piece;
+  } else {
+    if (s.joined.empty()) s.joined.assign(s.raw);
+    s.joined.append(piece);
+  }
 })];
 
 // (expr), or (expr)[i]->f: components applied to a parenthesized pointer.
@@ -150,7 +157,7 @@ const auto arg_ref_def =
 
 const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"]][([](auto& ctx) {
   auto& r = _attr(ctx);
-  _val(ctx).code.assign(r.begin() + 2, r.end() - 2);
+  _val(ctx).code = std::string_view(r.begin() + 2, r.size() - 4);
   _val(ctx).pos = r.begin();
 })];
 
@@ -213,7 +220,7 @@ const auto at_op_def =
     -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
 
 const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
-  _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).name = at_c<0>(_attr(ctx)).text;
   if (auto& a = at_c<1>(_attr(ctx))) _val(ctx).args = std::move(*a);
 })];
 
@@ -256,7 +263,7 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
     } else {
       Ident id;
       id.pos = first;
-      id.name.assign(first, end);
+      id.name = std::string_view(first, end - first);
       attr = std::move(id);
       first = end;
     }
@@ -276,12 +283,14 @@ const auto primary_def = ident_operand[to_val] | number_rule[to_val] | string_ru
                          paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
                          at_op[to_val] | embedded[to_val];
 
+// The operator's text as a view (raw[]), not as the text rule's string.
 inline const auto make_op = [](auto& ctx) {
-  _val(ctx).op = std::move(_attr(ctx));
+  auto& r = _attr(ctx);
+  _val(ctx).op = std::string_view(r.begin(), r.size());
 };
 const x3::rule<class op_text_class, std::string> postfix_text = "operator";
 const auto postfix_text_def = x3::string("++") | x3::string("--");
-const auto postfix_op_def = mark >> postfix_text[make_op];
+const auto postfix_op_def = mark >> x3::raw[postfix_text][make_op];
 
 // After any operand: "->field" chains (typed pointers), and ++ / --.
 const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
@@ -303,7 +312,8 @@ const auto postfix = primary[to_val] >>
     })]) >>
     -(peek("+-") >> postfix_op[([](auto& ctx) {
       Unary u;
-      u.op = "post" + _attr(ctx).op;
+      u.op = _attr(ctx).op;
+      u.post = true;
       u.pos = _attr(ctx).pos;
       u.operand = std::move(_val(ctx));
       _val(ctx) = std::move(u);
@@ -313,7 +323,7 @@ const x3::rule<class unary_text_class, std::string> unary_text = "operator";
 const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!") |
                             x3::string("~") | x3::string("-") | x3::string("+") |
                             x3::lexeme[x3::string("&") >> !x3::lit('&')];
-const auto unary_op_def = mark >> unary_text[make_op];
+const auto unary_op_def = mark >> x3::raw[unary_text][make_op];
 
 const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
@@ -331,10 +341,10 @@ const auto binary_text_def = x3::lexeme[comparison_ops] | x3::lexeme[binary_ops 
                              // "%" but not "%=" nor a preprocessor or embedded-C token
                              x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
                              x3::lexeme[x3::string("in") >> !(x3::alnum | '_')];
-const auto binary_op_def = mark >> binary_text[make_op];
+const auto binary_op_def = mark >> x3::raw[binary_text][make_op];
 const x3::rule<class assign_text_class, std::string> assign_text = "operator";
 const auto assign_text_def = x3::lexeme[assign_ops];
-const auto assign_op_def = mark >> assign_text[make_op];
+const auto assign_op_def = mark >> x3::raw[assign_text][make_op];
 
 const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).first = std::move(_attr(ctx));

@@ -70,7 +70,7 @@ struct PosVisitor {
   const char* operator()(const x3ast::Chain& c) const { return x3ast_pos(c.first); }
   const char* operator()(const x3ast::Member& m) const { return x3ast_pos(m.base); }
   const char* operator()(const x3ast::Unary& u) const {
-    return u.op.rfind("post", 0) == 0 ? x3ast_pos(u.operand) : u.pos;
+    return u.post ? x3ast_pos(u.operand) : u.pos;
   }
   template <typename T>
   const char* operator()(const x3::forward_ast<T>& f) const {
@@ -159,12 +159,15 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
 
 StringLit* Lowerer::string(const x3ast::String& s) {
   auto* lit = arena_.make<StringLit>(loc(s.pos));
-  lit->value = unescape(s.raw, lit->loc);
+  lit->value = unescape(s.text(), lit->loc);
   return lit;
 }
 
-std::string Lowerer::unescape(const std::string& r, SourceLoc at) {
+std::string Lowerer::unescape(std::string_view r, SourceLoc at) {
+  // Most literals have no escape: one copy.
+  if (r.find('\\') == std::string_view::npos) return std::string(r);
   std::string out;
+  out.reserve(r.size());
   for (size_t i = 0; i < r.size(); ++i) {
     if (r[i] != '\\') {
       out += r[i];
@@ -377,15 +380,14 @@ Expr* Lowerer::expr(const x3ast::Operand& operand) {
     }
     Expr* operator()(const x3ast::Unary& u) const {
       Expr* operand = l.expr(u.operand);
-      bool post = u.op.size() == 6;  // "post++", "post--"
-      auto* e = l.arena_.make<UnaryExpr>(post ? operand->loc : l.loc(u.pos));
+      auto* e = l.arena_.make<UnaryExpr>(u.post ? operand->loc : l.loc(u.pos));
+      bool one = u.op.size() == 1;
       switch (u.op[0]) {
-        case '-': e->op = u.op.size() == 1 ? Op::Neg : Op::PreDec; break;
-        case '+': e->op = u.op.size() == 1 ? Op::Plus : Op::PreInc; break;
+        case '-': e->op = one ? Op::Neg : u.post ? Op::PostDec : Op::PreDec; break;
+        case '+': e->op = one ? Op::Plus : u.post ? Op::PostInc : Op::PreInc; break;
         case '!': e->op = Op::Not; break;
         case '~': e->op = Op::BitNot; break;
-        case '&': e->op = Op::AddressOf; break;
-        default: e->op = u.op[4] == '+' ? Op::PostInc : Op::PostDec; break;
+        default: e->op = Op::AddressOf; break;  // '&'
       }
       e->operand = operand;
       return e;
@@ -650,7 +652,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
         return t == "long" ? Type::Long : t == "string" ? Type::String : Type::Unknown;
       };
       fn->declared = type_of(f.type);
-      for (auto& p : f.params) fn->params.push_back({p.name.name, type_of(p.type), l.loc(p.pos)});
+      for (auto& p : f.params) fn->params.push_back({std::string(p.name.name), type_of(p.type), l.loc(p.pos)});
       fn->is_private = f.is_private;
       if (f.embedded) {
         l.need_guru(l.loc(f.embedded->pos), "embedded code");

@@ -26,7 +26,7 @@ class Lowerer {
   ast::VarRef* var(const x3ast::Ident& id);
   ast::NumberLit* number(const x3ast::Number& n);
   ast::StringLit* string(const x3ast::String& s);
-  std::string unescape(const std::string& raw, SourceLoc loc);
+  std::string unescape(std::string_view raw, SourceLoc loc);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
   std::vector<ast::TargetComponent> components(const std::vector<x3ast::TargetComponent>& cs);
   std::vector<ast::ProbePoint*> points(const std::vector<x3ast::ProbePoint>& pps);

@@ -1,13 +1,16 @@
 // The parse tree Spirit X3 fills in. These types never leave frontend/parse/:
 // lower.cpp turns them into the arena AST (frontend/ast.h) in one step.
 // Positions are raw pointers into the source text; lowering turns them
-// into SourceLocs.
+// into SourceLocs. Names, operators and C code are views of that text (it
+// outlives the tree): the tree is built and dropped once per declaration,
+// and owned copies here would be a malloc each, copied again by lowering.
 #pragma once
 
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stapx::parse::x3ast {
@@ -18,23 +21,33 @@ struct Tagged {
   const char* pos = nullptr;
 };
 
+// A name as the identifier primitive yields it (a struct, so that X3 does
+// not take the view for a container of characters).
+struct NameRef {
+  std::string_view text;
+};
+
 struct Number : Tagged {
   std::string text;
 };
 struct String : Tagged {
-  std::string raw;  // between the quotes, escapes not yet decoded
+  // Between the quotes, escapes not yet decoded: a view of the one piece,
+  // or, for adjacent literals ("a" "b"), their text joined in `joined`.
+  std::string_view raw;
+  std::string joined;
+  std::string_view text() const { return joined.empty() ? raw : std::string_view(joined); }
 };
 struct Ident : Tagged {
-  std::string name;
+  std::string_view name;
 };
 struct OpTok : Tagged {
-  std::string op;
+  std::string_view op;
 };
 struct ArgRef : Tagged {
   std::string text;  // "$1", "@2", "$#", "@#"
 };
 struct Embedded : Tagged {
-  std::string code;  // between %{ and %}
+  std::string_view code;  // between %{ and %}
 };
 
 struct Call;
@@ -64,7 +77,7 @@ struct Operand
 };
 
 struct Call : Tagged {
-  std::string name;
+  std::string_view name;
   std::vector<Operand> args;
 };
 struct Index : Tagged {
@@ -76,12 +89,13 @@ struct MultiIn : Tagged {
   Ident array;
 };
 struct Unary : Tagged {
-  std::string op;  // "-", "!", "~", "+", "++", "--", or "post++", "post--"
+  std::string_view op;  // "-", "!", "~", "+", "&", "++", "--"
+  bool post = false;    // x++, x--
   Operand operand;
 };
 // A flat run of binary operators; lowering applies precedence.
 struct ChainLink : Tagged {
-  std::string op;
+  std::string_view op;
   Operand rhs;
 };
 struct Chain : Tagged {
@@ -93,7 +107,7 @@ struct Ternary : Tagged {
 };
 struct Assign : Tagged {
   Operand lhs;
-  std::string op;
+  std::string_view op;
   Operand rhs;
 };
 // "->name" or "[index]" after a target variable, @cast, @var...
