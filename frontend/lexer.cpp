@@ -51,6 +51,12 @@ size_t skip_blank(std::string_view s, size_t i) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
+  tokenize(s, out);
+  return out;
+}
+
+void tokenize(std::string_view s, std::vector<Token>& out) {
+  out.clear();
   out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
   size_t i = 0;
   auto push = [&](TokKind k, size_t b, size_t e, PpMark pp = PpMark::None) {
@@ -60,10 +66,10 @@ std::vector<Token> tokenize(std::string_view s) {
     size_t start = skip_blank(s, i);
     if (start == std::string_view::npos) {
       push(TokKind::Error, i, s.size());
-      return out;
+      return;
     }
     i = start;
-    if (i >= s.size()) return out;
+    if (i >= s.size()) return;
     char c = s[i];
     if (ident_start(c)) {
       size_t e = i + 1;
@@ -80,7 +86,7 @@ std::vector<Token> tokenize(std::string_view s) {
       while (e < s.size() && s[e] != c && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
       if (e >= s.size() || s[e] != c) {
         push(TokKind::Error, i, std::min(e, s.size()));
-        return out;
+        return;
       }
       push(c == '"' ? TokKind::String : TokKind::Char, i, e + 1);
       i = e + 1;
@@ -88,7 +94,7 @@ std::vector<Token> tokenize(std::string_view s) {
       size_t close = s.find("%}", i + 2);
       if (close == std::string_view::npos) {
         push(TokKind::Error, i, s.size());
-        return out;
+        return;
       }
       push(TokKind::EmbeddedC, i, close + 2);
       i = close + 2;
