@@ -13,6 +13,32 @@ namespace stapx::parse::grammar {
 
 namespace x3 = boost::spirit::x3;
 
+// A byte that may start blanks or a comment.
+inline bool blank_start(char c) { return c <= ' ' || c == '#' || c == '/'; }
+
+// Moves `first` over blanks and comments; returns whether it moved. The
+// slow path of skipping, out of line (see skip_over below).
+[[gnu::noinline]] inline bool skip_blanks(const char*& first, const char* last) {
+  const char* p = first;
+  while (p != last) {
+    char c = *p;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      ++p;
+    } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
+      while (p != last && *p != '\n') ++p;
+    } else if (c == '/' && p + 1 != last && p[1] == '*') {
+      p += 2;
+      while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
+      if (p != last) p += 2;
+    } else {
+      break;
+    }
+  }
+  bool moved = p != first;
+  first = p;
+  return moved;
+}
+
 // Whitespace and the three comment styles: "#...", "//...", "/* ... */".
 // An unterminated block comment runs to the end of the input, where the
 // parser then reports what it still expected.
@@ -23,28 +49,27 @@ struct blank_parser : x3::parser<blank_parser> {
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
     // Fast path: X3 skips before every primitive it tries, and most of
     // those calls start on a token.
-    if (first == last || (*first > ' ' && *first != '#' && *first != '/')) return false;
-    It p = first;
-    while (p != last) {
-      char c = *p;
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-        ++p;
-      } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
-        while (p != last && *p != '\n') ++p;
-      } else if (c == '/' && p + 1 != last && p[1] == '*') {
-        p += 2;
-        while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
-        if (p != last) p += 2;
-      } else {
-        break;
-      }
-    }
-    bool moved = p != first;
-    first = p;
-    return moved;
+    if (first == last || !blank_start(*first)) return false;
+    return skip_blanks(first, last);
   }
 };
 inline constexpr blank_parser skipper{};
+
+}  // namespace stapx::parse::grammar
+
+// X3 skips before every primitive, ~3 million times a pass over the tapsets,
+// nearly always on a token already. Its generic skip_over is an out-of-line
+// call looping on the skipper; this one tests the first byte in place and
+// calls out only when there is something to skip.
+namespace boost::spirit::x3::detail {
+template <>
+[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::blank_parser>(
+    const char*& first, const char* const& last, const stapx::parse::grammar::blank_parser&) {
+  if (first != last && stapx::parse::grammar::blank_start(*first)) stapx::parse::grammar::skip_blanks(first, last);
+}
+}  // namespace boost::spirit::x3::detail
+
+namespace stapx::parse::grammar {
 
 using iterator_type = const char*;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;
