@@ -132,10 +132,10 @@ const auto string_rule_def = +string_piece[([](auto& ctx) {
 const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                        -((+target_component >> -pretty)[([](auto& ctx) {
                          Member m;
-                         m.base = std::move(_val(ctx));
+                         m.base = _val(ctx);
                          m.components = std::move(at_c<0>(_attr(ctx)));
                          if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
-                         _val(ctx) = std::move(m);
+                         _val(ctx) = lowered(m);
                        })]);
 // Lists: after a comma, another item must follow.
 const auto expr_list_def = expr_rule > *(',' > expr_rule);
@@ -143,7 +143,7 @@ const auto expr_list_def = expr_rule > *(',' > expr_rule);
 const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
   Wildcard w;
   w.pos = nullptr;
-  _val(ctx) = w;
+  _val(ctx) = lowered(w);
 })] | expr_rule[to_val];
 const auto key_list_def = key > *(',' > key);
 
@@ -195,7 +195,9 @@ inline const OneArgOps one_arg_ops;
 inline const auto set_op = [](const char* name) {
   return [name](auto& ctx) { _val(ctx).name = name; };
 };
-inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(Operand(std::move(_attr(ctx)))); };
+inline Operand as_operand(const Operand& op) { return op; }
+inline Operand as_operand(const String& s) { return lowered(s); }
+inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(as_operand(_attr(ctx))); };
 const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(x3::alnum | x3::char_("_$"))]; };
 
 const auto at_op_def =
@@ -255,16 +257,16 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
     if (next != last && *next == '(') {
       Call c;
       if (!call.parse(first, last, ctx, x3::unused, c)) return false;
-      attr = std::move(c);
+      attr = lowered(c);
     } else if (next != last && *next == '[') {
       Index ix;
       if (!index.parse(first, last, ctx, x3::unused, ix)) return false;
-      attr = std::move(ix);
+      attr = lowered(ix);
     } else {
       Ident id;
       id.pos = first;
       id.name = std::string_view(first, end - first);
-      attr = std::move(id);
+      attr = lowered(id);
       first = end;
     }
     return true;
@@ -279,9 +281,9 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
 };
 inline constexpr ident_operand_parser ident_operand{};
 
-const auto primary_def = ident_operand[to_val] | number_rule[to_val] | string_rule[to_val] |
-                         paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
-                         at_op[to_val] | embedded[to_val];
+const auto primary_def = ident_operand[to_val] | number_rule[build] | string_rule[build] |
+                         paren[to_val] | multi_in[build] | arg_ref[build] | target[build] |
+                         at_op[build] | embedded[build];
 
 // The operator's text as a view (raw[]), not as the text rule's string.
 inline const auto make_op = [](auto& ctx) {
@@ -304,19 +306,19 @@ const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pre
 const auto postfix = primary[to_val] >>
     -(member_chain[([](auto& ctx) {
       Member m;
-      m.base = std::move(_val(ctx));
+      m.base = _val(ctx);
       m.components = std::move(at_c<0>(_attr(ctx)));
       for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
       if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
-      _val(ctx) = std::move(m);
+      _val(ctx) = lowered(m);
     })]) >>
     -(peek("+-") >> postfix_op[([](auto& ctx) {
       Unary u;
       u.op = _attr(ctx).op;
       u.post = true;
       u.pos = _attr(ctx).pos;
-      u.operand = std::move(_val(ctx));
-      _val(ctx) = std::move(u);
+      u.operand = _val(ctx);
+      _val(ctx) = lowered(u);
     })]);
 
 const x3::rule<class unary_text_class, std::string> unary_text = "operator";
@@ -329,8 +331,8 @@ const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
                          u.pos = at_c<0>(_attr(ctx)).pos;
                          u.op = std::move(at_c<0>(_attr(ctx)).op);
-                         u.operand = std::move(at_c<1>(_attr(ctx)));
-                         _val(ctx) = std::move(u);
+                         u.operand = at_c<1>(_attr(ctx));
+                         _val(ctx) = lowered(u);
                        })] |
                        postfix;
 
@@ -362,18 +364,18 @@ const auto chain_def = mark >> unary[([](auto& ctx) {
 const auto binary = chain[([](auto& ctx) {
   Chain& c = _attr(ctx);
   if (c.rest.empty())
-    _val(ctx) = std::move(c.first);
+    _val(ctx) = c.first;
   else
-    _val(ctx) = std::move(c);
+    _val(ctx) = lowered(c);
 })];
 
 const auto ternary_def = binary >>
                          -(('?' > expr_rule > ':' > ternary)[([](auto& ctx) {
                            Ternary t;
-                           t.cond = std::move(_val(ctx));
-                           t.then = std::move(at_c<0>(_attr(ctx)));
-                           t.els = std::move(at_c<1>(_attr(ctx)));
-                           _val(ctx) = std::move(t);
+                           t.cond = _val(ctx);
+                           t.then = at_c<0>(_attr(ctx));
+                           t.els = at_c<1>(_attr(ctx));
+                           _val(ctx) = lowered(t);
                          })]);
 
 const auto expr_rule_def =
@@ -382,9 +384,9 @@ const auto expr_rule_def =
       auto& op = at_c<0>(_attr(ctx));
       a.op = std::move(op.op);
       a.pos = op.pos;
-      a.lhs = std::move(_val(ctx));
-      a.rhs = std::move(at_c<1>(_attr(ctx)));
-      _val(ctx) = std::move(a);
+      a.lhs = _val(ctx);
+      a.rhs = at_c<1>(_attr(ctx));
+      _val(ctx) = lowered(a);
     })]);
 
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,

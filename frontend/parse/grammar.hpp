@@ -7,6 +7,7 @@
 #include <cctype>
 #include <string>
 
+#include "frontend/parse/lower.h"
 #include "frontend/parse/x3ast.hpp"
 
 namespace stapx::parse::grammar {
@@ -120,6 +121,13 @@ inline const argref_type argref_ref = "command line argument";
 inline const key_list_type key_list_ref = "expression";
 inline const at_op_type at_op_ref = "@ operator";
 inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
+
+// The arena node of a complete operand, built at once (see lower.h).
+template <typename T>
+x3ast::Operand lowered(const T& t) {
+  return {lowering().build(t), std::is_same_v<T, x3ast::String>};
+}
+inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
 // ASCII tests for names (X3's classes call libc's; the driver has
 // rejected bytes outside ASCII in code already).

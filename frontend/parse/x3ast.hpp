@@ -13,6 +13,10 @@
 #include <string_view>
 #include <vector>
 
+namespace stapx::ast {
+struct Expr;
+}
+
 namespace stapx::parse::x3ast {
 
 namespace x3 = boost::spirit::x3;
@@ -50,30 +54,20 @@ struct Embedded : Tagged {
   std::string_view code;  // between %{ and %}
 };
 
-struct Call;
-struct Index;
-struct MultiIn;
-struct Unary;
-struct Chain;
-struct Ternary;
-struct Assign;
+// An expression, already lowered: the semantic actions build the arena
+// node as soon as an operand is complete (Lowerer::build), so that no X3
+// tree of expressions is built, moved through every rule level and copied.
+// The structs below are what a rule collects before that.
+struct Operand {
+  ast::Expr* node = nullptr;
+  // A string literal, maybe parenthesized ("x" or ("x"), not "x" . y nor
+  // @1): what @var and @const take.
+  bool string_literal = false;
+};
 
-struct Target;
-struct AtOp;
-struct Member;
 // "*" as an array key in delete and membership tests: any value.
 struct Wildcard : Tagged {
   char unused = 0;
-};
-
-struct Operand
-    : x3::variant<Number, String, Ident, ArgRef, Embedded, x3::forward_ast<Call>,
-                  x3::forward_ast<Index>, x3::forward_ast<MultiIn>, x3::forward_ast<Unary>,
-                  x3::forward_ast<Chain>, x3::forward_ast<Ternary>, x3::forward_ast<Assign>,
-                  x3::forward_ast<Target>, x3::forward_ast<AtOp>, x3::forward_ast<Member>,
-                  Wildcard> {
-  using base_type::base_type;
-  using base_type::operator=;
 };
 
 struct Call : Tagged {
