@@ -76,6 +76,20 @@ using iterator_type = const char*;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;
 using context_type = x3::phrase_parse_context<skipper_type>::type;
 
+}  // namespace stapx::parse::grammar
+
+// And the entry point the primitives call, which would otherwise stay an
+// out-of-line call around the test above.
+namespace boost::spirit::x3 {
+template <>
+[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::context_type>(
+    const char*& first, const char* const& last, const stapx::parse::grammar::context_type&) {
+  detail::skip_over(first, last, stapx::parse::grammar::skipper);
+}
+}  // namespace boost::spirit::x3
+
+namespace stapx::parse::grammar {
+
 // `mark` matches nothing; it records where the enclosing rule's text
 // starts (after blanks) in the rule's own node. It goes first in every rule
 // whose node is Tagged. (X3's _where() in an action spans the rest of the
