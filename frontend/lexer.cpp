@@ -19,12 +19,37 @@ bool ident_start(char c) { return is_alpha(c) || c == '_'; }
 bool ident_char(char c) { return is_alnum(c) || c == '_'; }
 bool ident_tail(char c) { return ident_char(c) || c == '$'; }
 
-// Longest first.
-constexpr const char* kOps[] = {
-    "<<<=", ">>>=", "<<<", ">>>", "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++",
-    "--", "+=", "-=", "*=", "/=", "%=", ".=", "&=", "|=", "^=", "=~", "!~", "->", "%(", "%?", "%:",
-    "%)", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", ".", "?", ":", "{", "}",
-    "(", ")", "[", "]", ",", ";"};
+// The length of the longest operator at s[i] (1 for any other byte). The
+// operators of more than one byte:
+//   <<<= >>>= <<< >>> <<= >>= && || == != <= >= << >> ++ -- += -= *= /= %=
+//   .= &= |= ^= =~ !~ -> %( %? %: %)
+// Decided on the next bytes: nearly half the tokens are operators, and
+// comparing each candidate as a string cost a memcmp call apiece.
+size_t op_length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? s[i + k] : '\0'; };
+  char c = s[i], d = at(1);
+  switch (c) {
+    case '<':
+    case '>':
+      if (d == c) {
+        if (at(2) == c) return at(3) == '=' ? 4 : 3;
+        return at(2) == '=' ? 3 : 2;
+      }
+      return d == '=' ? 2 : 1;
+    case '&':
+    case '|': return d == c || d == '=' ? 2 : 1;
+    case '=':
+    case '!': return d == '=' || d == '~' ? 2 : 1;
+    case '+': return d == '+' || d == '=' ? 2 : 1;
+    case '-': return d == '-' || d == '=' || d == '>' ? 2 : 1;
+    case '*':
+    case '/':
+    case '.':
+    case '^': return d == '=' ? 2 : 1;
+    case '%': return d == '=' || d == '(' || d == '?' || d == ':' || d == ')' ? 2 : 1;
+    default: return 1;
+  }
+}
 
 // Skips blanks and comments from i; returns the new position, or npos for an
 // unterminated block comment.
@@ -111,24 +136,7 @@ void tokenize(std::string_view s, std::vector<Token>& out) {
       push(c == '@' ? TokKind::At : TokKind::Dollar, i, e);
       i = e;
     } else {
-      // Longest match among the operators starting with c (kOps order).
-      static const auto table = [] {
-        struct Entry { std::string_view ops[8]; int n = 0; };
-        std::array<Entry, 256> t{};
-        for (const char* op : kOps) {
-          Entry& e = t[static_cast<unsigned char>(op[0])];
-          e.ops[e.n++] = op;
-        }
-        return t;
-      }();
-      size_t len = 1;
-      const auto& e = table[static_cast<unsigned char>(c)];
-      std::string_view rest = s.substr(i);
-      for (int k = 0; k < e.n; ++k)
-        if (rest.starts_with(e.ops[k])) {
-          len = e.ops[k].size();
-          break;
-        }
+      size_t len = op_length(s, i);
       PpMark pp = PpMark::None;
       if (c == '%' && len == 2) {
         switch (s[i + 1]) {
