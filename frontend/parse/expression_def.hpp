@@ -16,13 +16,21 @@ using x3::_val;
 using namespace x3ast;
 
 
-struct Keywords : x3::symbols<> {
-  Keywords() {
-    add("probe")("global")("private")("function")("if")("else")("for")("foreach")("in")(
-        "limit")("return")("delete")("while")("break")("continue")("next")("try")("catch");
+// Reserved words, which are no identifiers. Every name scanned is tested,
+// so by length and text rather than by walking an x3::symbols tree.
+inline bool is_keyword(const char* begin, const char* end) {
+  std::string_view w(begin, end - begin);
+  switch (w.size()) {
+    case 2: return w == "if" || w == "in";
+    case 3: return w == "for" || w == "try";
+    case 4: return w == "else" || w == "next";
+    case 5: return w == "probe" || w == "limit" || w == "while" || w == "break" || w == "catch";
+    case 6: return w == "global" || w == "return" || w == "delete";
+    case 7: return w == "private" || w == "foreach";
+    case 8: return w == "function" || w == "continue";
+    default: return false;
   }
-};
-inline const Keywords keywords;
+}
 
 struct BinaryOps : x3::symbols<std::string> {
   BinaryOps() {
@@ -93,8 +101,7 @@ struct identifier_parser : x3::parser<identifier_parser> {
     if (first == last || !ident_start(*first)) return false;
     It end = first + 1;
     while (end != last && ident_char(*end)) ++end;
-    It k = first;
-    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    if (is_keyword(first, end)) return false;
     if constexpr (std::is_same_v<Attr, NameRef>) attr.text = std::string_view(first, end - first);
     first = end;
     return true;
@@ -250,8 +257,7 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
     if (first == last || !ident_start(*first)) return false;
     It end = first + 1;
     while (end != last && ident_char(*end)) ++end;
-    It k = first;
-    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    if (is_keyword(first, end)) return false;
     It next = end;
     x3::skip_over(next, last, ctx);
     if (next != last && *next == '(') {
