@@ -19,12 +19,37 @@ bool ident_start(char c) { return is_alpha(c) || c == '_'; }
 bool ident_char(char c) { return is_alnum(c) || c == '_'; }
 bool ident_tail(char c) { return ident_char(c) || c == '$'; }
 
-// Longest first.
-constexpr const char* kOps[] = {
-    "<<<=", ">>>=", "<<<", ">>>", "<<=", ">>=", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++",
-    "--", "+=", "-=", "*=", "/=", "%=", ".=", "&=", "|=", "^=", "=~", "!~", "->", "%(", "%?", "%:",
-    "%)", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", ".", "?", ":", "{", "}",
-    "(", ")", "[", "]", ",", ";"};
+// The length of the longest operator at s[i] (1 for any other byte). The
+// operators of more than one byte:
+//   <<<= >>>= <<< >>> <<= >>= && || == != <= >= << >> ++ -- += -= *= /= %=
+//   .= &= |= ^= =~ !~ -> %( %? %: %)
+// Decided on the next bytes: nearly half the tokens are operators, and
+// comparing each candidate as a string cost a memcmp call apiece.
+size_t op_length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? s[i + k] : '\0'; };
+  char c = s[i], d = at(1);
+  switch (c) {
+    case '<':
+    case '>':
+      if (d == c) {
+        if (at(2) == c) return at(3) == '=' ? 4 : 3;
+        return at(2) == '=' ? 3 : 2;
+      }
+      return d == '=' ? 2 : 1;
+    case '&':
+    case '|': return d == c || d == '=' ? 2 : 1;
+    case '=':
+    case '!': return d == '=' || d == '~' ? 2 : 1;
+    case '+': return d == '+' || d == '=' ? 2 : 1;
+    case '-': return d == '-' || d == '=' || d == '>' ? 2 : 1;
+    case '*':
+    case '/':
+    case '.':
+    case '^': return d == '=' ? 2 : 1;
+    case '%': return d == '=' || d == '(' || d == '?' || d == ':' || d == ')' ? 2 : 1;
+    default: return 1;
+  }
+}
 
 // Skips blanks and comments from i; returns the new position, or npos for an
 // unterminated block comment.
@@ -51,6 +76,12 @@ size_t skip_blank(std::string_view s, size_t i) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
+  tokenize(s, out);
+  return out;
+}
+
+void tokenize(std::string_view s, std::vector<Token>& out) {
+  out.clear();
   out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
   size_t i = 0;
   auto push = [&](TokKind k, size_t b, size_t e, PpMark pp = PpMark::None) {
@@ -60,10 +91,10 @@ std::vector<Token> tokenize(std::string_view s) {
     size_t start = skip_blank(s, i);
     if (start == std::string_view::npos) {
       push(TokKind::Error, i, s.size());
-      return out;
+      return;
     }
     i = start;
-    if (i >= s.size()) return out;
+    if (i >= s.size()) return;
     char c = s[i];
     if (ident_start(c)) {
       size_t e = i + 1;
@@ -80,7 +111,7 @@ std::vector<Token> tokenize(std::string_view s) {
       while (e < s.size() && s[e] != c && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
       if (e >= s.size() || s[e] != c) {
         push(TokKind::Error, i, std::min(e, s.size()));
-        return out;
+        return;
       }
       push(c == '"' ? TokKind::String : TokKind::Char, i, e + 1);
       i = e + 1;
@@ -88,7 +119,7 @@ std::vector<Token> tokenize(std::string_view s) {
       size_t close = s.find("%}", i + 2);
       if (close == std::string_view::npos) {
         push(TokKind::Error, i, s.size());
-        return out;
+        return;
       }
       push(TokKind::EmbeddedC, i, close + 2);
       i = close + 2;
@@ -105,24 +136,7 @@ std::vector<Token> tokenize(std::string_view s) {
       push(c == '@' ? TokKind::At : TokKind::Dollar, i, e);
       i = e;
     } else {
-      // Longest match among the operators starting with c (kOps order).
-      static const auto table = [] {
-        struct Entry { std::string_view ops[8]; int n = 0; };
-        std::array<Entry, 256> t{};
-        for (const char* op : kOps) {
-          Entry& e = t[static_cast<unsigned char>(op[0])];
-          e.ops[e.n++] = op;
-        }
-        return t;
-      }();
-      size_t len = 1;
-      const auto& e = table[static_cast<unsigned char>(c)];
-      std::string_view rest = s.substr(i);
-      for (int k = 0; k < e.n; ++k)
-        if (rest.starts_with(e.ops[k])) {
-          len = e.ops[k].size();
-          break;
-        }
+      size_t len = op_length(s, i);
       PpMark pp = PpMark::None;
       if (c == '%' && len == 2) {
         switch (s[i + 1]) {

@@ -36,6 +36,8 @@ struct Token {
 // Tokenizes `src` (comments and blanks dropped). An Error token marks an
 // unterminated construct and ends the list.
 std::vector<Token> tokenize(std::string_view src);
+// The same into `out` (cleared first), reusing its capacity.
+void tokenize(std::string_view src, std::vector<Token>& out);
 
 // Quick test: may the text use preprocessing (%( %), @define, @macro,
 // $1 / @1 arguments)? False means it can be parsed as it is.

@@ -505,16 +505,37 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
   return true;
 }
 
+// The token buffers of one run, kept from file to file: pass 1 preprocesses
+// hundreds of files, and fresh buffers for each (the size of the file's
+// tokens, three times over) cost page faults as the heap fragments.
+struct Scratch {
+  std::vector<Token> toks;
+  std::vector<PTok> in, expanded, chosen;
+  bool busy = false;
+};
+
 uint32_t Preprocessor::run() {
+  thread_local Scratch shared;
+  Scratch local;
+  Scratch& sc = shared.busy ? local : shared;  // (run() does not recurse today)
+  sc.busy = true;
+  struct Release {
+    Scratch& sc;
+    ~Release() { sc.busy = false; }
+  } release{sc};
+
   const SourceFile& f = sm_.file(file_);
-  std::vector<Token> toks = tokenize(f.text);
-  std::vector<PTok> in;
+  std::vector<Token>& toks = sc.toks;
+  tokenize(f.text, toks);
+  std::vector<PTok>& in = sc.in;
+  in.clear();
   in.reserve(toks.size());
   for (const Token& t : toks) {
     if (t.kind == TokKind::Error) break;  // the parser reports it, from the text
     in.push_back({t, file_, 0});
   }
-  std::vector<PTok> chosen;
+  std::vector<PTok>& chosen = sc.chosen;
+  chosen.clear();
   size_t i = 0;
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
@@ -524,7 +545,8 @@ uint32_t Preprocessor::run() {
     expand(kept, rest, 0);
     return file_;
   }
-  std::vector<PTok> expanded;
+  std::vector<PTok>& expanded = sc.expanded;
+  expanded.clear();
   expanded.reserve(in.size());
   chosen.reserve(in.size());
   expand(in, expanded, 0);
@@ -558,12 +580,26 @@ uint32_t Preprocessor::run() {
   std::string text;
   text.reserve(f.text.size());
   std::vector<Segment> segments;
-  segments.reserve(chosen.size());
   const PTok* prev = nullptr;
   for (const PTok& t : chosen) {
-    if (prev && !(prev->file == t.file && prev->expansion == t.expansion && prev->tok.end == t.tok.begin))
-      text += ' ';
     std::string_view s = this->text(t);
+    if (prev && prev->file == t.file && prev->expansion == t.expansion && prev->tok.end <= t.tok.begin) {
+      // A token that follows the previous one on the same line, with only
+      // spaces between, extends its segment: the spaces are copied and the
+      // run maps back as one piece (one segment per token made the
+      // segments the largest part of a preprocessed file). Newlines never
+      // are: recovery after a parse error looks for the next line.
+      std::string_view src = t.file == file_ ? src_ : std::string_view(sm_.file(t.file).text);
+      std::string_view gap = src.substr(prev->tok.end, t.tok.begin - prev->tok.end);
+      if (gap.find_first_not_of(" \t") == std::string_view::npos) {
+        text += gap;
+        text += s;
+        segments.back().len = static_cast<uint32_t>(text.size()) - segments.back().out;
+        prev = &t;
+        continue;
+      }
+    }
+    if (prev) text += ' ';
     segments.push_back({static_cast<uint32_t>(text.size()), static_cast<uint32_t>(s.size()), loc(t),
                         t.expansion});
     text += s;

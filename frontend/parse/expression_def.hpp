@@ -16,13 +16,21 @@ using x3::_val;
 using namespace x3ast;
 
 
-struct Keywords : x3::symbols<> {
-  Keywords() {
-    add("probe")("global")("private")("function")("if")("else")("for")("foreach")("in")(
-        "limit")("return")("delete")("while")("break")("continue")("next")("try")("catch");
+// Reserved words, which are no identifiers. Every name scanned is tested,
+// so by length and text rather than by walking an x3::symbols tree.
+inline bool is_keyword(const char* begin, const char* end) {
+  std::string_view w(begin, end - begin);
+  switch (w.size()) {
+    case 2: return w == "if" || w == "in";
+    case 3: return w == "for" || w == "try";
+    case 4: return w == "else" || w == "next";
+    case 5: return w == "probe" || w == "limit" || w == "while" || w == "break" || w == "catch";
+    case 6: return w == "global" || w == "return" || w == "delete";
+    case 7: return w == "private" || w == "foreach";
+    case 8: return w == "function" || w == "continue";
+    default: return false;
   }
-};
-inline const Keywords keywords;
+}
 
 struct BinaryOps : x3::symbols<std::string> {
   BinaryOps() {
@@ -52,7 +60,7 @@ inline const AssignOps assign_ops;
 
 inline const auto to_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 
-const x3::rule<class identifier_class, std::string> identifier = "identifier";
+const x3::rule<class identifier_class, NameRef> identifier = "identifier";
 const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
@@ -84,18 +92,17 @@ const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
 
 // Letters, digits, '_' and '$' (stap allows '$' after the first character),
-// not a keyword. Scans the name once and assigns it once.
+// not a keyword. Scans the name once; its attribute is a view of the text.
 struct identifier_parser : x3::parser<identifier_parser> {
-  using attribute_type = std::string;
+  using attribute_type = NameRef;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
     if (first == last || !ident_start(*first)) return false;
     It end = first + 1;
     while (end != last && ident_char(*end)) ++end;
-    It k = first;
-    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
-    x3::traits::move_to(first, end, attr);
+    if (is_keyword(first, end)) return false;
+    if constexpr (std::is_same_v<Attr, NameRef>) attr.text = std::string_view(first, end - first);
     first = end;
     return true;
   }
@@ -103,7 +110,7 @@ struct identifier_parser : x3::parser<identifier_parser> {
 const auto identifier_def = identifier_parser{};
 
 const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
-  _val(ctx).name = std::move(_attr(ctx));
+  _val(ctx).name = _attr(ctx).text;
 })];
 
 // Any run of letters and digits after a digit; lower.cpp validates it.
@@ -117,18 +124,25 @@ const auto number_rule_def = x3::raw[x3::lexeme[x3::digit >> *x3::alnum]][([](au
 const auto string_piece = x3::raw[x3::lexeme['"' >> *(('\\' >> x3::char_) | ~x3::char_("\"\\\n")) > '"']];
 const auto string_rule_def = +string_piece[([](auto& ctx) {
   auto& r = _attr(ctx);
-  if (!_val(ctx).pos) _val(ctx).pos = r.begin();
-  _val(ctx).raw.append(r.begin() + 1, r.end() - 1);
+  String& s = _val(ctx);
+  std::string_view piece(r.begin() + 1, r.size() - 2);
+  if (!s.pos) {
+    s.pos = r.begin();
+    s.raw = piece;
+  } else {
+    if (s.joined.empty()) s.joined.assign(s.raw);
+    s.joined.append(piece);
+  }
 })];
 
 // (expr), or (expr)[i]->f: components applied to a parenthesized pointer.
 const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                        -((+target_component >> -pretty)[([](auto& ctx) {
                          Member m;
-                         m.base = std::move(_val(ctx));
+                         m.base = _val(ctx);
                          m.components = std::move(at_c<0>(_attr(ctx)));
                          if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
-                         _val(ctx) = std::move(m);
+                         _val(ctx) = lowered(m);
                        })]);
 // Lists: after a comma, another item must follow.
 const auto expr_list_def = expr_rule > *(',' > expr_rule);
@@ -136,7 +150,7 @@ const auto expr_list_def = expr_rule > *(',' > expr_rule);
 const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
   Wildcard w;
   w.pos = nullptr;
-  _val(ctx) = w;
+  _val(ctx) = lowered(w);
 })] | expr_rule[to_val];
 const auto key_list_def = key > *(',' > key);
 
@@ -150,7 +164,7 @@ const auto arg_ref_def =
 
 const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"]][([](auto& ctx) {
   auto& r = _attr(ctx);
-  _val(ctx).code.assign(r.begin() + 2, r.end() - 2);
+  _val(ctx).code = std::string_view(r.begin() + 2, r.size() - 4);
   _val(ctx).pos = r.begin();
 })];
 
@@ -188,7 +202,9 @@ inline const OneArgOps one_arg_ops;
 inline const auto set_op = [](const char* name) {
   return [name](auto& ctx) { _val(ctx).name = name; };
 };
-inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(Operand(std::move(_attr(ctx)))); };
+inline Operand as_operand(const Operand& op) { return op; }
+inline Operand as_operand(const String& s) { return lowered(s); }
+inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(as_operand(_attr(ctx))); };
 const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(x3::alnum | x3::char_("_$"))]; };
 
 const auto at_op_def =
@@ -213,7 +229,7 @@ const auto at_op_def =
     -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
 
 const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
-  _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).name = at_c<0>(_attr(ctx)).text;
   if (auto& a = at_c<1>(_attr(ctx))) _val(ctx).args = std::move(*a);
 })];
 
@@ -241,23 +257,22 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
     if (first == last || !ident_start(*first)) return false;
     It end = first + 1;
     while (end != last && ident_char(*end)) ++end;
-    It k = first;
-    if (keywords.parse(k, end, x3::unused, x3::unused, x3::unused) && k == end) return false;
+    if (is_keyword(first, end)) return false;
     It next = end;
     x3::skip_over(next, last, ctx);
     if (next != last && *next == '(') {
       Call c;
       if (!call.parse(first, last, ctx, x3::unused, c)) return false;
-      attr = std::move(c);
+      attr = lowered(c);
     } else if (next != last && *next == '[') {
       Index ix;
       if (!index.parse(first, last, ctx, x3::unused, ix)) return false;
-      attr = std::move(ix);
+      attr = lowered(ix);
     } else {
       Ident id;
       id.pos = first;
-      id.name.assign(first, end);
-      attr = std::move(id);
+      id.name = std::string_view(first, end - first);
+      attr = lowered(id);
       first = end;
     }
     return true;
@@ -272,16 +287,18 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
 };
 inline constexpr ident_operand_parser ident_operand{};
 
-const auto primary_def = ident_operand[to_val] | number_rule[to_val] | string_rule[to_val] |
-                         paren[to_val] | multi_in[to_val] | arg_ref[to_val] | target[to_val] |
-                         at_op[to_val] | embedded[to_val];
+const auto primary_def = ident_operand[to_val] | number_rule[build] | string_rule[build] |
+                         paren[to_val] | multi_in[build] | arg_ref[build] | target[build] |
+                         at_op[build] | embedded[build];
 
+// The operator's text as a view (raw[]), not as the text rule's string.
 inline const auto make_op = [](auto& ctx) {
-  _val(ctx).op = std::move(_attr(ctx));
+  auto& r = _attr(ctx);
+  _val(ctx).op = std::string_view(r.begin(), r.size());
 };
 const x3::rule<class op_text_class, std::string> postfix_text = "operator";
 const auto postfix_text_def = x3::string("++") | x3::string("--");
-const auto postfix_op_def = mark >> postfix_text[make_op];
+const auto postfix_op_def = mark >> x3::raw[postfix_text][make_op];
 
 // After any operand: "->field" chains (typed pointers), and ++ / --.
 const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
@@ -295,32 +312,33 @@ const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pre
 const auto postfix = primary[to_val] >>
     -(member_chain[([](auto& ctx) {
       Member m;
-      m.base = std::move(_val(ctx));
+      m.base = _val(ctx);
       m.components = std::move(at_c<0>(_attr(ctx)));
       for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
       if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
-      _val(ctx) = std::move(m);
+      _val(ctx) = lowered(m);
     })]) >>
     -(peek("+-") >> postfix_op[([](auto& ctx) {
       Unary u;
-      u.op = "post" + _attr(ctx).op;
+      u.op = _attr(ctx).op;
+      u.post = true;
       u.pos = _attr(ctx).pos;
-      u.operand = std::move(_val(ctx));
-      _val(ctx) = std::move(u);
+      u.operand = _val(ctx);
+      _val(ctx) = lowered(u);
     })]);
 
 const x3::rule<class unary_text_class, std::string> unary_text = "operator";
 const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!") |
                             x3::string("~") | x3::string("-") | x3::string("+") |
                             x3::lexeme[x3::string("&") >> !x3::lit('&')];
-const auto unary_op_def = mark >> unary_text[make_op];
+const auto unary_op_def = mark >> x3::raw[unary_text][make_op];
 
 const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
                          u.pos = at_c<0>(_attr(ctx)).pos;
                          u.op = std::move(at_c<0>(_attr(ctx)).op);
-                         u.operand = std::move(at_c<1>(_attr(ctx)));
-                         _val(ctx) = std::move(u);
+                         u.operand = at_c<1>(_attr(ctx));
+                         _val(ctx) = lowered(u);
                        })] |
                        postfix;
 
@@ -331,10 +349,10 @@ const auto binary_text_def = x3::lexeme[comparison_ops] | x3::lexeme[binary_ops 
                              // "%" but not "%=" nor a preprocessor or embedded-C token
                              x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
                              x3::lexeme[x3::string("in") >> !(x3::alnum | '_')];
-const auto binary_op_def = mark >> binary_text[make_op];
+const auto binary_op_def = mark >> x3::raw[binary_text][make_op];
 const x3::rule<class assign_text_class, std::string> assign_text = "operator";
 const auto assign_text_def = x3::lexeme[assign_ops];
-const auto assign_op_def = mark >> assign_text[make_op];
+const auto assign_op_def = mark >> x3::raw[assign_text][make_op];
 
 const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).first = std::move(_attr(ctx));
@@ -352,18 +370,18 @@ const auto chain_def = mark >> unary[([](auto& ctx) {
 const auto binary = chain[([](auto& ctx) {
   Chain& c = _attr(ctx);
   if (c.rest.empty())
-    _val(ctx) = std::move(c.first);
+    _val(ctx) = c.first;
   else
-    _val(ctx) = std::move(c);
+    _val(ctx) = lowered(c);
 })];
 
 const auto ternary_def = binary >>
                          -(('?' > expr_rule > ':' > ternary)[([](auto& ctx) {
                            Ternary t;
-                           t.cond = std::move(_val(ctx));
-                           t.then = std::move(at_c<0>(_attr(ctx)));
-                           t.els = std::move(at_c<1>(_attr(ctx)));
-                           _val(ctx) = std::move(t);
+                           t.cond = _val(ctx);
+                           t.then = at_c<0>(_attr(ctx));
+                           t.els = at_c<1>(_attr(ctx));
+                           _val(ctx) = lowered(t);
                          })]);
 
 const auto expr_rule_def =
@@ -372,9 +390,9 @@ const auto expr_rule_def =
       auto& op = at_c<0>(_attr(ctx));
       a.op = std::move(op.op);
       a.pos = op.pos;
-      a.lhs = std::move(_val(ctx));
-      a.rhs = std::move(at_c<1>(_attr(ctx)));
-      _val(ctx) = std::move(a);
+      a.lhs = _val(ctx);
+      a.rhs = at_c<1>(_attr(ctx));
+      _val(ctx) = lowered(a);
     })]);
 
 BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,

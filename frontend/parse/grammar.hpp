@@ -7,11 +7,38 @@
 #include <cctype>
 #include <string>
 
+#include "frontend/parse/lower.h"
 #include "frontend/parse/x3ast.hpp"
 
 namespace stapx::parse::grammar {
 
 namespace x3 = boost::spirit::x3;
+
+// A byte that may start blanks or a comment.
+inline bool blank_start(char c) { return c <= ' ' || c == '#' || c == '/'; }
+
+// Moves `first` over blanks and comments; returns whether it moved. The
+// slow path of skipping, out of line (see skip_over below).
+[[gnu::noinline]] inline bool skip_blanks(const char*& first, const char* last) {
+  const char* p = first;
+  while (p != last) {
+    char c = *p;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      ++p;
+    } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
+      while (p != last && *p != '\n') ++p;
+    } else if (c == '/' && p + 1 != last && p[1] == '*') {
+      p += 2;
+      while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
+      if (p != last) p += 2;
+    } else {
+      break;
+    }
+  }
+  bool moved = p != first;
+  first = p;
+  return moved;
+}
 
 // Whitespace and the three comment styles: "#...", "//...", "/* ... */".
 // An unterminated block comment runs to the end of the input, where the
@@ -23,32 +50,45 @@ struct blank_parser : x3::parser<blank_parser> {
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
     // Fast path: X3 skips before every primitive it tries, and most of
     // those calls start on a token.
-    if (first == last || (*first > ' ' && *first != '#' && *first != '/')) return false;
-    It p = first;
-    while (p != last) {
-      char c = *p;
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-        ++p;
-      } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
-        while (p != last && *p != '\n') ++p;
-      } else if (c == '/' && p + 1 != last && p[1] == '*') {
-        p += 2;
-        while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
-        if (p != last) p += 2;
-      } else {
-        break;
-      }
-    }
-    bool moved = p != first;
-    first = p;
-    return moved;
+    if (first == last || !blank_start(*first)) return false;
+    return skip_blanks(first, last);
   }
 };
 inline constexpr blank_parser skipper{};
 
+}  // namespace stapx::parse::grammar
+
+// X3 skips before every primitive, ~3 million times a pass over the tapsets,
+// nearly always on a token already. Its generic skip_over is an out-of-line
+// call looping on the skipper; this one tests the first byte in place and
+// calls out only when there is something to skip.
+namespace boost::spirit::x3::detail {
+template <>
+[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::blank_parser>(
+    const char*& first, const char* const& last, const stapx::parse::grammar::blank_parser&) {
+  if (first != last && stapx::parse::grammar::blank_start(*first)) stapx::parse::grammar::skip_blanks(first, last);
+}
+}  // namespace boost::spirit::x3::detail
+
+namespace stapx::parse::grammar {
+
 using iterator_type = const char*;
 using skipper_type = std::remove_cv_t<decltype(skipper)>;
 using context_type = x3::phrase_parse_context<skipper_type>::type;
+
+}  // namespace stapx::parse::grammar
+
+// And the entry point the primitives call, which would otherwise stay an
+// out-of-line call around the test above.
+namespace boost::spirit::x3 {
+template <>
+[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::context_type>(
+    const char*& first, const char* const& last, const stapx::parse::grammar::context_type&) {
+  detail::skip_over(first, last, stapx::parse::grammar::skipper);
+}
+}  // namespace boost::spirit::x3
+
+namespace stapx::parse::grammar {
 
 // `mark` matches nothing; it records where the enclosing rule's text
 // starts (after blanks) in the rule's own node. It goes first in every rule
@@ -95,6 +135,13 @@ inline const argref_type argref_ref = "command line argument";
 inline const key_list_type key_list_ref = "expression";
 inline const at_op_type at_op_ref = "@ operator";
 inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
+
+// The arena node of a complete operand, built at once (see lower.h).
+template <typename T>
+x3ast::Operand lowered(const T& t) {
+  return {lowering().build(t), std::is_same_v<T, x3ast::String>};
+}
+inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
 // ASCII tests for names (X3's classes call libc's; the driver has
 // rejected bytes outside ASCII in code already).

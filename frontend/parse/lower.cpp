@@ -23,56 +23,43 @@ struct BinaryInfo {
 };
 
 // stap's binary levels, loosest first: || && | ^ & in comparisons shifts . + - * / %
-const std::map<std::string, BinaryInfo>& binary_table() {
-  static const std::map<std::string, BinaryInfo> table = {
-      {"||", {1, false, Op::LogOr}},      {"&&", {2, false, Op::LogAnd}},
-      {"|", {3, false, Op::BitOr}},       {"^", {4, false, Op::BitXor}},
-      {"&", {5, false, Op::BitAnd}},      {"in", {6, true, Op::Add}},
-      {"==", {7, false, Op::Eq}},         {"!=", {7, false, Op::Ne}},
-      {"<", {7, false, Op::Lt}},          {"<=", {7, false, Op::Le}},
-      {">", {7, false, Op::Gt}},          {">=", {7, false, Op::Ge}},
-      {"=~", {7, false, Op::RegexMatch}}, {"!~", {7, false, Op::RegexNoMatch}},
-      {"<<", {8, false, Op::Shl}},        {">>", {8, false, Op::Shr}},
-      {">>>", {8, false, Op::UShr}},      {".", {9, false, Op::Concat}},
-      {"+", {10, false, Op::Add}},        {"-", {10, false, Op::Sub}},
-      {"*", {11, false, Op::Mul}},        {"/", {11, false, Op::Div}},
-      {"%", {11, false, Op::Mod}},
-  };
-  return table;
+// A switch on the operator's text, not a map of strings: every operator of
+// every chain is looked up (twice), and a map lookup compares strings.
+const BinaryInfo& binary_info(std::string_view op) {
+  static constexpr BinaryInfo kLogOr{1, false, Op::LogOr}, kLogAnd{2, false, Op::LogAnd},
+      kBitOr{3, false, Op::BitOr}, kBitXor{4, false, Op::BitXor}, kBitAnd{5, false, Op::BitAnd},
+      kIn{6, true, Op::Add}, kEq{7, false, Op::Eq}, kNe{7, false, Op::Ne}, kLt{7, false, Op::Lt},
+      kLe{7, false, Op::Le}, kGt{7, false, Op::Gt}, kGe{7, false, Op::Ge},
+      kMatch{7, false, Op::RegexMatch}, kNoMatch{7, false, Op::RegexNoMatch}, kShl{8, false, Op::Shl},
+      kShr{8, false, Op::Shr}, kUShr{8, false, Op::UShr}, kConcat{9, false, Op::Concat},
+      kAdd{10, false, Op::Add}, kSub{10, false, Op::Sub}, kMul{11, false, Op::Mul},
+      kDiv{11, false, Op::Div}, kMod{11, false, Op::Mod};
+  char second = op.size() > 1 ? op[1] : '\0';
+  switch (op[0]) {
+    case '|': return second ? kLogOr : kBitOr;
+    case '&': return second ? kLogAnd : kBitAnd;
+    case '^': return kBitXor;
+    case 'i': return kIn;
+    case '=': return second == '=' ? kEq : kMatch;
+    case '!': return second == '=' ? kNe : kNoMatch;
+    case '<': return second == '<' ? kShl : second == '=' ? kLe : kLt;
+    case '>': return op.size() == 3 ? kUShr : second == '>' ? kShr : second == '=' ? kGe : kGt;
+    case '.': return kConcat;
+    case '+': return kAdd;
+    case '-': return kSub;
+    case '*': return kMul;
+    case '/': return kDiv;
+    default: return kMod;  // the grammar produces no other operator
+  }
 }
 
-const std::map<std::string, Op>& assign_table() {
-  static const std::map<std::string, Op> table = {
-      {"=", Op::Assign},   {"<<<", Op::AggregateInto}, {"+=", Op::Add},     {"-=", Op::Sub},
-      {"*=", Op::Mul},     {"/=", Op::Div},            {"%=", Op::Mod},     {"<<=", Op::Shl},
-      {">>=", Op::Shr},    {">>>=", Op::UShr},         {"&=", Op::BitAnd},  {"|=", Op::BitOr},
-      {"^=", Op::BitXor},  {".=", Op::Concat},
-  };
-  return table;
+// Compound assignments are the binary operator followed by '=' ("<<<" is
+// the aggregation operator, "=" plain assignment).
+Op assign_op(std::string_view op) {
+  if (op == "=") return Op::Assign;
+  if (op == "<<<") return Op::AggregateInto;
+  return binary_info(op.substr(0, op.size() - 1)).op;
 }
-
-// Where an operand's text starts.
-const char* x3ast_pos(const x3ast::Operand& op);
-
-struct PosVisitor {
-  const char* operator()(const x3ast::Ternary& t) const { return x3ast_pos(t.cond); }
-  const char* operator()(const x3ast::Assign& a) const { return x3ast_pos(a.lhs); }
-  const char* operator()(const x3ast::Chain& c) const { return x3ast_pos(c.first); }
-  const char* operator()(const x3ast::Member& m) const { return x3ast_pos(m.base); }
-  const char* operator()(const x3ast::Unary& u) const {
-    return u.op.rfind("post", 0) == 0 ? x3ast_pos(u.operand) : u.pos;
-  }
-  template <typename T>
-  const char* operator()(const x3::forward_ast<T>& f) const {
-    return (*this)(f.get());
-  }
-  template <typename T>
-  const char* operator()(const T& t) const {
-    return t.pos;
-  }
-};
-
-const char* x3ast_pos(const x3ast::Operand& op) { return boost::apply_visitor(PosVisitor{}, op); }
 
 }  // namespace
 
@@ -86,8 +73,8 @@ Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink&
       args_(args),
       privileged_(privileged) {}
 
-void Lowerer::need_guru(SourceLoc at, const char* what) {
-  if (!privileged_) diags_.report(DiagId::ParseNeedGuru, at, what);
+void Lowerer::need_guru(const Expr* node, SourceLoc at, std::string what) {
+  if (!privileged_) defer(node, true, [this, at, what] { diags_.report(DiagId::ParseNeedGuru, at, what); });
 }
 
 SourceLoc Lowerer::loc(const char* pos) const {
@@ -141,7 +128,7 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
     if (v > UINT64_MAX) ok = false;
   }
   if (negative && v > static_cast<unsigned __int128>(INT64_MAX) + 1) ok = false;
-  if (!ok) diags_.report(DiagId::ParseBadNumber, lit->loc);
+  if (!ok) defer(lit, false, [this, at = lit->loc] { diags_.report(DiagId::ParseBadNumber, at); });
   uint64_t bits = static_cast<uint64_t>(v);
   lit->value = static_cast<int64_t>(negative ? 0 - bits : bits);
   return lit;
@@ -149,12 +136,15 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
 
 StringLit* Lowerer::string(const x3ast::String& s) {
   auto* lit = arena_.make<StringLit>(loc(s.pos));
-  lit->value = unescape(s.raw, lit->loc);
+  lit->value = unescape(s.text(), lit);
   return lit;
 }
 
-std::string Lowerer::unescape(const std::string& r, SourceLoc at) {
+std::string Lowerer::unescape(std::string_view r, Expr* lit) {
+  // Most literals have no escape: one copy.
+  if (r.find('\\') == std::string_view::npos) return std::string(r);
   std::string out;
+  out.reserve(r.size());
   for (size_t i = 0; i < r.size(); ++i) {
     if (r[i] != '\\') {
       out += r[i];
@@ -180,7 +170,7 @@ std::string Lowerer::unescape(const std::string& r, SourceLoc at) {
           v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : h - 'a' + 10);
           ++n;
         }
-        if (n == 0) diags_.report(DiagId::ParseBadEscape, at);
+        if (n == 0) defer(lit, false, [this, at = lit->loc] { diags_.report(DiagId::ParseBadEscape, at); });
         out += static_cast<char>(v);
         break;
       }
@@ -211,8 +201,9 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   }
   size_t index = std::strtoul(a.text.c_str() + 1, nullptr, 10);
   if (index == 0 || index > args_.size()) {
-    diags_.report(DiagId::ParseArgRange, at, args_.size());
-    return arena_.make<NumberLit>(at);
+    auto* n = arena_.make<NumberLit>(at);
+    defer(n, false, [this, at] { diags_.report(DiagId::ParseArgRange, at, args_.size()); });
+    return n;
   }
   const std::string& v = args_[index - 1];
   if (a.text[0] == '@') {
@@ -227,7 +218,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   if (v.empty() || *end || errno) {
     unsigned long long u = std::strtoull(v.c_str(), &end, 0);
     if (v.empty() || *end || errno) {
-      diags_.report(DiagId::ParseArgNotNumber, at, index, v);
+      defer(n, false, [this, at, index, v] { diags_.report(DiagId::ParseArgNotNumber, at, index, v); });
       return n;
     }
     x = static_cast<long long>(u);
@@ -242,7 +233,7 @@ std::vector<TargetComponent> Lowerer::components(const std::vector<x3ast::Target
     TargetComponent tc;
     tc.loc = loc(c.pos);
     if (c.index)
-      tc.index = expr(*c.index);
+      tc.index = c.index->node;
     else
       tc.field = c.field;
     out.push_back(std::move(tc));
@@ -256,22 +247,28 @@ VarRef* Lowerer::var(const x3ast::Ident& id) {
   return v;
 }
 
-Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_loc) {
-  const BinaryInfo& info = binary_table().at(op);
+Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_loc) {
+  const BinaryInfo& info = binary_info(op);
   if (info.in_array) {
     auto* in = arena_.make<InArrayExpr>(lhs->loc);
     in->keys.push_back(lhs);
     if (rhs->kind == ExprKind::Var) {
       in->array = static_cast<VarRef*>(rhs);
     } else {
-      diags_.report(DiagId::ParseExpected, rhs->loc, "array name after 'in'");
+      // rhs leaves the tree: its own diagnostics come first.
+      defer(in, false, [this, rhs] {
+        flush(rhs);
+        diags_.report(DiagId::ParseExpected, rhs->loc, "array name after 'in'");
+      });
       in->array = arena_.make<VarRef>(rhs->loc);
     }
     return in;
   }
-  if ((info.op == Op::RegexMatch || info.op == Op::RegexNoMatch) && rhs->kind != ExprKind::String)
-    diags_.report(DiagId::ParseExpected, rhs->loc, "literal string (a regular expression)");
   auto* b = arena_.make<BinaryExpr>(lhs->loc);
+  if ((info.op == Op::RegexMatch || info.op == Op::RegexNoMatch) && rhs->kind != ExprKind::String)
+    defer(b, false, [this, at = rhs->loc] {
+      diags_.report(DiagId::ParseExpected, at, "literal string (a regular expression)");
+    });
   b->op = info.op;
   b->lhs = lhs;
   b->rhs = rhs;
@@ -280,122 +277,205 @@ Expr* Lowerer::binary(const std::string& op, Expr* lhs, Expr* rhs, SourceLoc op_
 }
 
 // Operator-precedence parse of a flat chain (all operators left-associative).
-Expr* Lowerer::chain(const x3ast::Chain& c) {
+Expr* Lowerer::build(const x3ast::Chain& c) {
   struct Pending {
-    const std::string* op;
+    std::string_view op;
     int prec;
     SourceLoc loc;
   };
-  std::vector<Expr*> operands{expr(c.first)};
+  std::vector<Expr*> operands{c.first.node};
   std::vector<Pending> ops;
   auto reduce = [&] {
     Expr* rhs = operands.back();
     operands.pop_back();
     Expr* lhs = operands.back();
-    operands.back() = binary(*ops.back().op, lhs, rhs, ops.back().loc);
+    operands.back() = binary(ops.back().op, lhs, rhs, ops.back().loc);
     ops.pop_back();
   };
   for (const x3ast::ChainLink& link : c.rest) {
-    int prec = binary_table().at(link.op).precedence;
+    int prec = binary_info(link.op).precedence;
     while (!ops.empty() && ops.back().prec >= prec) reduce();
-    ops.push_back({&link.op, prec, loc(link.pos)});
-    operands.push_back(expr(link.rhs));
+    ops.push_back({link.op, prec, loc(link.pos)});
+    operands.push_back(link.rhs.node);
   }
   while (!ops.empty()) reduce();
   return operands.back();
 }
 
-Expr* Lowerer::expr(const x3ast::Operand& operand) {
-  struct Visitor {
-    Lowerer& l;
-    Expr* operator()(const x3ast::Number& n) const { return l.number(n); }
-    Expr* operator()(const x3ast::String& s) const { return l.string(s); }
-    Expr* operator()(const x3ast::Ident& id) const { return l.var(id); }
-    Expr* operator()(const x3ast::ArgRef& a) const { return l.arg_ref(a); }
-    Expr* operator()(const x3ast::Embedded& em) const {
-      auto* e = l.arena_.make<EmbeddedExpr>(l.loc(em.pos));
-      l.need_guru(e->loc, "embedded expression code");
-      e->code = em.code;
-      return e;
+Expr* Lowerer::build(const x3ast::Embedded& em) {
+  auto* e = arena_.make<EmbeddedExpr>(loc(em.pos));
+  need_guru(e, e->loc, "embedded expression code");
+  e->code = em.code;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Target& t) {
+  auto* e = arena_.make<TargetExpr>(loc(t.pos));
+  e->base = t.base;
+  e->components = components(t.components);
+  e->pretty = t.pretty;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Member& m) {
+  auto* e = arena_.make<MemberExpr>(m.base.node->loc);
+  e->base = m.base.node;
+  e->components = components(m.components);
+  e->pretty = m.pretty;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Wildcard& w) { return arena_.make<WildcardExpr>(loc(w.pos)); }
+
+Expr* Lowerer::build(const x3ast::AtOp& a) {
+  auto* e = arena_.make<AtOpExpr>(loc(a.pos));
+  if (a.name == "const" || a.name == "kregister") need_guru(e, e->loc, "@" + a.name + " operator");
+  if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
+      !a.args[0].string_literal)
+    defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
+  e->name = a.name;
+  e->args.reserve(a.args.size());
+  for (auto& arg : a.args) e->args.push_back(arg.node);
+  e->components = components(a.components);
+  e->pretty = a.pretty;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Call& c) {
+  auto* call = arena_.make<CallExpr>(loc(c.pos));
+  call->name = c.name;
+  call->args.reserve(c.args.size());
+  for (auto& a : c.args) call->args.push_back(a.node);
+  return call;
+}
+
+Expr* Lowerer::build(const x3ast::Index& ix) {
+  auto* e = arena_.make<IndexExpr>(loc(ix.pos));
+  e->array = var(ix.array);
+  e->keys.reserve(ix.keys.size());
+  for (auto& k : ix.keys) e->keys.push_back(k.node);
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::MultiIn& m) {
+  auto* e = arena_.make<InArrayExpr>(loc(m.pos));
+  e->keys.reserve(m.keys.size());
+  for (auto& k : m.keys) e->keys.push_back(k.node);
+  e->array = var(m.array);
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Unary& u) {
+  Expr* operand = u.operand.node;
+  auto* e = arena_.make<UnaryExpr>(u.post ? operand->loc : loc(u.pos));
+  bool one = u.op.size() == 1;
+  switch (u.op[0]) {
+    case '-': e->op = one ? Op::Neg : u.post ? Op::PostDec : Op::PreDec; break;
+    case '+': e->op = one ? Op::Plus : u.post ? Op::PostInc : Op::PreInc; break;
+    case '!': e->op = Op::Not; break;
+    case '~': e->op = Op::BitNot; break;
+    default: e->op = Op::AddressOf; break;  // '&'
+  }
+  e->operand = operand;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Ternary& t) {
+  auto* e = arena_.make<TernaryExpr>(t.cond.node->loc);
+  e->cond = t.cond.node;
+  e->then = t.then.node;
+  e->els = t.els.node;
+  return e;
+}
+
+Expr* Lowerer::build(const x3ast::Assign& a) {
+  auto* e = arena_.make<AssignExpr>(a.lhs.node->loc);
+  e->lhs = a.lhs.node;
+  e->op = assign_op(a.op);
+  e->op_loc = loc(a.pos);
+  e->rhs = a.rhs.node;
+  return e;
+}
+
+void Lowerer::defer(const Expr* node, bool before, std::function<void()> report) {
+  if (!parsing_) {
+    report();  // a node lowered with its declaration (a global's size)
+    return;
+  }
+  deferred_.push_back({node, before, std::move(report)});
+}
+
+// An expression of the declaration being lowered: reports what its nodes
+// hold, in the order lowering it whole would have.
+Expr* Lowerer::adopt(const x3ast::Operand& op) {
+  if (!deferred_.empty()) flush(op.node);
+  return op.node;
+}
+
+void Lowerer::flush_node(const Expr* e, bool before) {
+  for (size_t i = 0; i < deferred_.size(); ++i)
+    if (deferred_[i].node == e && deferred_[i].before == before && deferred_[i].report) {
+      auto report = std::move(deferred_[i].report);
+      deferred_[i].report = nullptr;
+      report();
     }
-    Expr* operator()(const x3ast::Target& t) const {
-      auto* e = l.arena_.make<TargetExpr>(l.loc(t.pos));
-      e->base = t.base;
-      e->components = l.components(t.components);
-      e->pretty = t.pretty;
-      return e;
-    }
-    Expr* operator()(const x3ast::Member& m) const {
-      auto* e = l.arena_.make<MemberExpr>(SourceLoc{});
-      e->base = l.expr(m.base);
-      e->loc = e->base->loc;
-      e->components = l.components(m.components);
-      e->pretty = m.pretty;
-      return e;
-    }
-    Expr* operator()(const x3ast::Wildcard& w) const { return l.arena_.make<WildcardExpr>(l.loc(w.pos)); }
-    Expr* operator()(const x3ast::AtOp& a) const {
-      auto* e = l.arena_.make<AtOpExpr>(l.loc(a.pos));
-      if (a.name == "const" || a.name == "kregister")
-        l.need_guru(e->loc, ("@" + a.name + " operator").c_str());
-      if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
-          !boost::get<x3ast::String>(&a.args[0]))
-        l.diags_.report(DiagId::ParseExpected, l.loc(x3ast_pos(a.args[0])), "literal string");
-      e->name = a.name;
-      for (auto& arg : a.args) e->args.push_back(l.expr(arg));
-      e->components = l.components(a.components);
-      e->pretty = a.pretty;
-      return e;
-    }
-    Expr* operator()(const x3ast::Call& c) const {
-      auto* call = l.arena_.make<CallExpr>(l.loc(c.pos));
-      call->name = c.name;
-      for (auto& a : c.args) call->args.push_back(l.expr(a));
-      return call;
-    }
-    Expr* operator()(const x3ast::Index& ix) const {
-      auto* e = l.arena_.make<IndexExpr>(l.loc(ix.pos));
-      e->array = l.var(ix.array);
-      for (auto& k : ix.keys) e->keys.push_back(l.expr(k));
-      return e;
-    }
-    Expr* operator()(const x3ast::MultiIn& m) const {
-      auto* e = l.arena_.make<InArrayExpr>(l.loc(m.pos));
-      for (auto& k : m.keys) e->keys.push_back(l.expr(k));
-      e->array = l.var(m.array);
-      return e;
-    }
-    Expr* operator()(const x3ast::Unary& u) const {
-      static const std::map<std::string, Op> ops = {
-          {"-", Op::Neg},        {"+", Op::Plus},       {"!", Op::Not},
-          {"~", Op::BitNot},     {"++", Op::PreInc},    {"--", Op::PreDec},   {"&", Op::AddressOf},
-          {"post++", Op::PostInc}, {"post--", Op::PostDec}};
-      Expr* operand = l.expr(u.operand);
-      auto* e = l.arena_.make<UnaryExpr>(u.op.rfind("post", 0) == 0 ? operand->loc : l.loc(u.pos));
-      e->op = ops.at(u.op);
-      e->operand = operand;
-      return e;
-    }
-    Expr* operator()(const x3ast::Chain& c) const { return l.chain(c); }
-    Expr* operator()(const x3ast::Ternary& t) const {
-      auto* e = l.arena_.make<TernaryExpr>(SourceLoc{});
-      e->cond = l.expr(t.cond);
-      e->loc = e->cond->loc;
-      e->then = l.expr(t.then);
-      e->els = l.expr(t.els);
-      return e;
-    }
-    Expr* operator()(const x3ast::Assign& a) const {
-      auto* e = l.arena_.make<AssignExpr>(SourceLoc{});
-      e->lhs = l.expr(a.lhs);
-      e->loc = e->lhs->loc;
-      e->op = assign_table().at(a.op);
-      e->op_loc = l.loc(a.pos);
-      e->rhs = l.expr(a.rhs);
-      return e;
-    }
+}
+
+// Operands in the order the parser met them.
+void Lowerer::flush(const Expr* e) {
+  if (!e || deferred_.empty()) return;
+  flush_node(e, true);
+  auto comps = [&](const std::vector<TargetComponent>& cs) {
+    for (auto& c : cs) flush(c.index);
   };
-  return boost::apply_visitor(Visitor{*this}, operand);
+  switch (e->kind) {
+    case ExprKind::Index: {
+      auto* x = static_cast<const IndexExpr*>(e);
+      flush(x->array);
+      for (auto* k : x->keys) flush(k);
+      break;
+    }
+    case ExprKind::Call:
+      for (auto* a : static_cast<const CallExpr*>(e)->args) flush(a);
+      break;
+    case ExprKind::Unary: flush(static_cast<const UnaryExpr*>(e)->operand); break;
+    case ExprKind::Binary:
+      flush(static_cast<const BinaryExpr*>(e)->lhs);
+      flush(static_cast<const BinaryExpr*>(e)->rhs);
+      break;
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      flush(t->cond);
+      flush(t->then);
+      flush(t->els);
+      break;
+    }
+    case ExprKind::Assign:
+      flush(static_cast<const AssignExpr*>(e)->lhs);
+      flush(static_cast<const AssignExpr*>(e)->rhs);
+      break;
+    case ExprKind::InArray: {
+      auto* x = static_cast<const InArrayExpr*>(e);
+      for (auto* k : x->keys) flush(k);
+      flush(x->array);
+      break;
+    }
+    case ExprKind::Target: comps(static_cast<const TargetExpr*>(e)->components); break;
+    case ExprKind::AtOp: {
+      auto* x = static_cast<const AtOpExpr*>(e);
+      for (auto* a : x->args) flush(a);
+      comps(x->components);
+      break;
+    }
+    case ExprKind::Member: {
+      auto* x = static_cast<const MemberExpr*>(e);
+      flush(x->base);
+      comps(x->components);
+      break;
+    }
+    default: break;  // leaves
+  }
+  flush_node(e, false);
 }
 
 BlockStmt* Lowerer::block(const x3ast::Block& b) {
@@ -418,17 +498,17 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
     }
     Stmt* operator()(const x3ast::ExprStmt& s) const {
       auto* st = l.arena_.make<ExprStmt>(l.loc(s.pos));
-      st->expr = l.expr(s.expr);
+      st->expr = l.adopt(s.expr);
       return st;
     }
     Stmt* operator()(const x3ast::Return& r) const {
       auto* st = l.arena_.make<ReturnStmt>(l.loc(r.pos));
-      if (r.value) st->value = l.expr(*r.value);
+      if (r.value) st->value = l.adopt(*r.value);
       return st;
     }
     Stmt* operator()(const x3ast::Delete& d) const {
       auto* st = l.arena_.make<DeleteStmt>(l.loc(d.pos));
-      st->target = l.expr(d.target);
+      st->target = l.adopt(d.target);
       return st;
     }
     Stmt* operator()(const x3ast::Block& b) const { return l.block(b); }
@@ -441,22 +521,22 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
     }
     Stmt* operator()(const x3ast::If& i) const {
       auto* st = l.arena_.make<IfStmt>(l.loc(i.pos));
-      st->cond = l.expr(i.cond);
+      st->cond = l.adopt(i.cond);
       st->then = l.body(i.then);
       if (i.els) st->els = l.body(*i.els);
       return st;
     }
     Stmt* operator()(const x3ast::While& w) const {
       auto* st = l.arena_.make<WhileStmt>(l.loc(w.pos));
-      st->cond = l.expr(w.cond);
+      st->cond = l.adopt(w.cond);
       st->body = l.body(w.body);
       return st;
     }
     Stmt* operator()(const x3ast::For& f) const {
       auto* st = l.arena_.make<ForStmt>(l.loc(f.pos));
-      if (f.init) st->init = l.expr(*f.init);
-      if (f.cond) st->cond = l.expr(*f.cond);
-      if (f.incr) st->incr = l.expr(*f.incr);
+      if (f.init) st->init = l.adopt(*f.init);
+      if (f.cond) st->cond = l.adopt(*f.cond);
+      if (f.incr) st->incr = l.adopt(*f.incr);
       st->body = l.body(f.body);
       return st;
     }
@@ -481,12 +561,12 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
         sorted(f.keys[i], static_cast<int>(i) + 1);
       }
       if (f.histogram) {
-        st->histogram = l.expr(*f.histogram);
+        st->histogram = l.adopt(*f.histogram);
       } else {
         st->array = l.var(f.array.ident);
         sorted(f.array, -1);
       }
-      for (auto& k : f.slice) st->slice.push_back(l.expr(k));
+      for (auto& k : f.slice) st->slice.push_back(l.adopt(k));
       if (f.aggregate) {
         st->aggregate = f.aggregate->name;
         if (!f.aggregate->sort.empty()) {
@@ -497,7 +577,7 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
           sorted(marker, -1);
         }
       }
-      if (f.limit) st->limit = l.expr(*f.limit);
+      if (f.limit) st->limit = l.adopt(*f.limit);
       st->body = l.body(f.body);
       return st;
     }
@@ -521,7 +601,7 @@ void Lowerer::expand_point(const x3ast::ProbePoint& pp,
       ProbePointComponent comp;
       comp.name = c->name;
       comp.loc = loc(c->pos);
-      if (c->arg) comp.arg = expr(*c->arg);
+      if (c->arg) comp.arg = adopt(*c->arg);
       for (auto& prefix : out) prefix.push_back(comp);
       continue;
     }
@@ -545,10 +625,32 @@ void Lowerer::expand_point(const x3ast::ProbePoint& pp,
 
 std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& pps) {
   std::vector<ProbePoint*> out;
+  out.reserve(pps.size());
   for (const x3ast::ProbePoint& pp : pps) {
+    // Most points have no brace group: one point, its components built in
+    // place rather than through expand_point's copies.
+    bool plain = true;
+    for (const x3ast::PointElement& el : pp.elements)
+      if (!boost::get<x3ast::ProbePointComponent>(&el)) plain = false;
+    if (plain) {
+      auto* point = arena_.make<ProbePoint>(loc(pp.pos));
+      point->components.reserve(pp.elements.size());
+      for (const x3ast::PointElement& el : pp.elements) {
+        const auto& c = boost::get<x3ast::ProbePointComponent>(el);
+        ProbePointComponent& comp = point->components.emplace_back();
+        comp.name = c.name;
+        comp.loc = loc(c.pos);
+        if (c.arg) comp.arg = adopt(*c.arg);
+      }
+      point->optional = pp.suffix == "?";
+      point->sufficient = pp.suffix == "!";
+      point->condition = pp.condition ? adopt(*pp.condition) : nullptr;
+      out.push_back(point);
+      continue;
+    }
     std::vector<std::vector<ProbePointComponent>> expanded;
     expand_point(pp, expanded);
-    Expr* cond = pp.condition ? expr(*pp.condition) : nullptr;
+    Expr* cond = pp.condition ? adopt(*pp.condition) : nullptr;
     for (auto& comps : expanded) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
       point->optional = pp.suffix == "?";
@@ -589,7 +691,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
     }
     void operator()(const x3ast::Embedded& em) const {
       auto* e = l.arena_.make<EmbeddedDecl>(l.loc(em.pos));
-      l.need_guru(e->loc, "embedded code");
+      l.need_guru(nullptr, e->loc, "embedded code");
       e->code = em.code;
       script.embedded.push_back(e);
     }
@@ -601,7 +703,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
           decl->sized = true;
           decl->max_entries = l.number(*v.size)->value;
         }
-        if (v.init) decl->init = l.expr(*v.init);
+        if (v.init) decl->init = l.adopt(*v.init);
         decl->wrap = v.wrap;
         decl->is_private = g.is_private;
         script.globals.push_back(decl);
@@ -615,10 +717,10 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
         return t == "long" ? Type::Long : t == "string" ? Type::String : Type::Unknown;
       };
       fn->declared = type_of(f.type);
-      for (auto& p : f.params) fn->params.push_back({p.name.name, type_of(p.type), l.loc(p.pos)});
+      for (auto& p : f.params) fn->params.push_back({std::string(p.name.name), type_of(p.type), l.loc(p.pos)});
       fn->is_private = f.is_private;
       if (f.embedded) {
-        l.need_guru(l.loc(f.embedded->pos), "embedded code");
+        l.need_guru(nullptr, l.loc(f.embedded->pos), "embedded code");
         fn->is_embedded = true;
         fn->embedded_code = f.embedded->code;
         fn->body = l.arena_.make<BlockStmt>(l.loc(f.embedded->pos));
@@ -628,7 +730,9 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       script.functions.push_back(fn);
     }
   };
+  parsing_ = false;
   boost::apply_visitor(Visitor{*this, script}, top);
+  deferred_.clear();  // (nodes of alternatives the parser backtracked from)
 }
 
 }  // namespace stapx::parse

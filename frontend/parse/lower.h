@@ -1,6 +1,20 @@
 // Lowering of the X3 parse tree into the arena AST (the only place where
 // X3 types meet the rest of stapx).
+//
+// Expressions are lowered while they are parsed: the grammar's semantic
+// actions call build() as soon as an operand is complete, so that no X3
+// tree of expressions exists. Statements and declarations are lowered
+// after their top-level declaration has parsed (lower()), and adopt the
+// expression nodes built for them. Diagnostics keep the order and the
+// all-or-nothing of lowering a whole declaration at once: an expression's
+// diagnostics are held on its node until the declaration's lowering
+// adopts it, then reported in the order of a walk of the expression
+// (leaves and operands left to right, an operator after its operands, an
+// @ operator's checks before its arguments), and dropped if the
+// declaration fails to parse.
 #pragma once
+
+#include <functional>
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
@@ -16,17 +30,45 @@ class Lowerer {
   void lower(const x3ast::TopLevel& top, ast::Script& script);
   SourceLoc loc(const char* pos) const;
 
+  // While parsing, expression diagnostics are held (see above).
+  void begin_declaration() { parsing_ = true; }
+  // The declaration failed to parse: nothing of it is reported.
+  void drop_declaration() {
+    parsing_ = false;
+    deferred_.clear();
+  }
+
+  // Expression nodes, built by the grammar's semantic actions.
+  ast::Expr* build(const x3ast::Number& n) { return number(n); }
+  ast::Expr* build(const x3ast::String& s) { return string(s); }
+  ast::Expr* build(const x3ast::Ident& id) { return var(id); }
+  ast::Expr* build(const x3ast::ArgRef& a) { return arg_ref(a); }
+  ast::Expr* build(const x3ast::Embedded& em);
+  ast::Expr* build(const x3ast::Target& t);
+  ast::Expr* build(const x3ast::Member& m);
+  ast::Expr* build(const x3ast::Wildcard& w);
+  ast::Expr* build(const x3ast::AtOp& a);
+  ast::Expr* build(const x3ast::Call& c);
+  ast::Expr* build(const x3ast::Index& ix);
+  ast::Expr* build(const x3ast::MultiIn& m);
+  ast::Expr* build(const x3ast::Unary& u);
+  ast::Expr* build(const x3ast::Chain& c);
+  ast::Expr* build(const x3ast::Ternary& t);
+  ast::Expr* build(const x3ast::Assign& a);
+
  private:
-  ast::Expr* expr(const x3ast::Operand& op);
-  ast::Expr* chain(const x3ast::Chain& c);
-  ast::Expr* binary(const std::string& op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
+  ast::Expr* adopt(const x3ast::Operand& op);
+  void flush(const ast::Expr* e);
+  void flush_node(const ast::Expr* e, bool before);
+  void defer(const ast::Expr* node, bool before, std::function<void()> report);
+  ast::Expr* binary(std::string_view op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
   ast::Stmt* stmt(const x3ast::Statement& s);
   ast::BlockStmt* block(const x3ast::Block& b);
   ast::Stmt* body(const x3ast::Statement& s);
   ast::VarRef* var(const x3ast::Ident& id);
   ast::NumberLit* number(const x3ast::Number& n);
   ast::StringLit* string(const x3ast::String& s);
-  std::string unescape(const std::string& raw, SourceLoc loc);
+  std::string unescape(std::string_view raw, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
   std::vector<ast::TargetComponent> components(const std::vector<x3ast::TargetComponent>& cs);
   std::vector<ast::ProbePoint*> points(const std::vector<x3ast::ProbePoint>& pps);
@@ -39,7 +81,21 @@ class Lowerer {
   DiagSink& diags_;
   const std::vector<std::string>& args_;
   bool privileged_;  // guru mode, or a tapset file: embedded C allowed
-  void need_guru(SourceLoc loc, const char* what);
+  void need_guru(const ast::Expr* node, SourceLoc at, std::string what);
+
+  struct Deferred {
+    const ast::Expr* node;
+    bool before;  // reported before the node's operands, else after
+    std::function<void()> report;
+  };
+  bool parsing_ = false;
+  std::vector<Deferred> deferred_;  // rare: almost every declaration has none
 };
+
+// The Lowerer of the file being parsed, for the grammar's semantic actions
+// (set by parse_file; X3's actions see only their context, and the
+// instantiated rules' context type has no room for it).
+inline thread_local Lowerer* active_lowerer = nullptr;
+inline Lowerer& lowering() { return *active_lowerer; }
 
 }  // namespace stapx::parse

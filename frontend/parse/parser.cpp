@@ -123,21 +123,31 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
     return script;
   }
 
+  // The grammar's actions build expression nodes through `lower`.
+  struct Active {
+    parse::Lowerer* saved = parse::active_lowerer;
+    explicit Active(parse::Lowerer& l) { parse::active_lowerer = &l; }
+    ~Active() { parse::active_lowerer = saved; }
+  } active(lower);
+
   const char* p = begin;
   while (true) {
     x3::phrase_parse(p, end, x3::eps, parse::grammar::skipper);  // skip blanks, comments
     if (p == end) break;
     parse::x3ast::TopLevel top;
     const char* start = p;
+    lower.begin_declaration();
     try {
       if (x3::phrase_parse(p, end, parse::grammar::toplevel_ref, parse::grammar::skipper, top)) {
         lower.lower(top, *script);
         continue;
       }
+      lower.drop_declaration();
       diags.report(DiagId::ParseExpected, lower.loc(start),
                    "'probe', 'global', 'private', 'function' or '%{'");
       p = recovery_point(start, end);
     } catch (const x3::expectation_failure<const char*>& f) {
+      lower.drop_declaration();
       if (f.which() == "'\"'") {
         // An unterminated string: point at its opening quote, as stap does.
         const char* open = f.where();

@@ -115,7 +115,7 @@ const auto foreach_slice_def = '[' > key_list_ref > ']';
 
 // foreach (b in @hist_log(s)): iterate over a histogram's buckets.
 const auto foreach_array_def =
-    mark >> ((&x3::lit('@') > at_op_ref)[([](auto& ctx) { _val(ctx).histogram = Operand(std::move(_attr(ctx))); })] |
+    mark >> ((&x3::lit('@') > at_op_ref)[([](auto& ctx) { _val(ctx).histogram = lowered(_attr(ctx)); })] |
              sorted_ident[([](auto& ctx) { _val(ctx).array = std::move(_attr(ctx)); })]);
 
 const auto foreach_stmt_def = mark >>
@@ -174,11 +174,11 @@ const auto statement_def = ((block[to_val] |
                             -x3::lit(';')) |
                            null_stmt;
 
-const auto literal_def = number_ref[to_val] | string_ref[to_val] | argref_ref[to_val] |
+const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[build] |
                          ('-' >> number_ref)[([](auto& ctx) {
                            Number n = std::move(_attr(ctx));
                            n.text = "-" + n.text;
-                           _val(ctx) = std::move(n);
+                           _val(ctx) = lowered(n);
                          })];
 
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
@@ -243,11 +243,11 @@ const auto global_vars_def = (global_var > *(',' > global_var)) >> -x3::lit(';')
 const auto sized_no_init_def = !x3::lit('=');
 
 // An initializer is a literal: a number (maybe negative) or a string.
-const auto global_init_def = number_ref[to_val] | string_ref[to_val] |
+const auto global_init_def = number_ref[build] | string_ref[build] |
                              ('-' > number_ref)[([](auto& ctx) {
                                Number n = std::move(_attr(ctx));
                                n.text = "-" + n.text;
-                               _val(ctx) = std::move(n);
+                               _val(ctx) = lowered(n);
                              })];
 
 // "global a, b", "private global a", or "private a" (a private global).

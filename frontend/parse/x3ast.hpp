@@ -1,14 +1,21 @@
 // The parse tree Spirit X3 fills in. These types never leave frontend/parse/:
 // lower.cpp turns them into the arena AST (frontend/ast.h) in one step.
 // Positions are raw pointers into the source text; lowering turns them
-// into SourceLocs.
+// into SourceLocs. Names, operators and C code are views of that text (it
+// outlives the tree): the tree is built and dropped once per declaration,
+// and owned copies here would be a malloc each, copied again by lowering.
 #pragma once
 
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace stapx::ast {
+struct Expr;
+}
 
 namespace stapx::parse::x3ast {
 
@@ -18,53 +25,53 @@ struct Tagged {
   const char* pos = nullptr;
 };
 
+// A name as the identifier primitive yields it (a struct, so that X3 does
+// not take the view for a container of characters).
+struct NameRef {
+  std::string_view text;
+};
+
 struct Number : Tagged {
   std::string text;
 };
 struct String : Tagged {
-  std::string raw;  // between the quotes, escapes not yet decoded
+  // Between the quotes, escapes not yet decoded: a view of the one piece,
+  // or, for adjacent literals ("a" "b"), their text joined in `joined`.
+  std::string_view raw;
+  std::string joined;
+  std::string_view text() const { return joined.empty() ? raw : std::string_view(joined); }
 };
 struct Ident : Tagged {
-  std::string name;
+  std::string_view name;
 };
 struct OpTok : Tagged {
-  std::string op;
+  std::string_view op;
 };
 struct ArgRef : Tagged {
   std::string text;  // "$1", "@2", "$#", "@#"
 };
 struct Embedded : Tagged {
-  std::string code;  // between %{ and %}
+  std::string_view code;  // between %{ and %}
 };
 
-struct Call;
-struct Index;
-struct MultiIn;
-struct Unary;
-struct Chain;
-struct Ternary;
-struct Assign;
+// An expression, already lowered: the semantic actions build the arena
+// node as soon as an operand is complete (Lowerer::build), so that no X3
+// tree of expressions is built, moved through every rule level and copied.
+// The structs below are what a rule collects before that.
+struct Operand {
+  ast::Expr* node = nullptr;
+  // A string literal, maybe parenthesized ("x" or ("x"), not "x" . y nor
+  // @1): what @var and @const take.
+  bool string_literal = false;
+};
 
-struct Target;
-struct AtOp;
-struct Member;
 // "*" as an array key in delete and membership tests: any value.
 struct Wildcard : Tagged {
   char unused = 0;
 };
 
-struct Operand
-    : x3::variant<Number, String, Ident, ArgRef, Embedded, x3::forward_ast<Call>,
-                  x3::forward_ast<Index>, x3::forward_ast<MultiIn>, x3::forward_ast<Unary>,
-                  x3::forward_ast<Chain>, x3::forward_ast<Ternary>, x3::forward_ast<Assign>,
-                  x3::forward_ast<Target>, x3::forward_ast<AtOp>, x3::forward_ast<Member>,
-                  Wildcard> {
-  using base_type::base_type;
-  using base_type::operator=;
-};
-
 struct Call : Tagged {
-  std::string name;
+  std::string_view name;
   std::vector<Operand> args;
 };
 struct Index : Tagged {
@@ -76,12 +83,13 @@ struct MultiIn : Tagged {
   Ident array;
 };
 struct Unary : Tagged {
-  std::string op;  // "-", "!", "~", "+", "++", "--", or "post++", "post--"
+  std::string_view op;  // "-", "!", "~", "+", "&", "++", "--"
+  bool post = false;    // x++, x--
   Operand operand;
 };
 // A flat run of binary operators; lowering applies precedence.
 struct ChainLink : Tagged {
-  std::string op;
+  std::string_view op;
   Operand rhs;
 };
 struct Chain : Tagged {
@@ -93,7 +101,7 @@ struct Ternary : Tagged {
 };
 struct Assign : Tagged {
   Operand lhs;
-  std::string op;
+  std::string_view op;
   Operand rhs;
 };
 // "->name" or "[index]" after a target variable, @cast, @var...
