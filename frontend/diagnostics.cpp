@@ -114,7 +114,7 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
   } else if (d.loc.valid()) {
     std::string where = d.token + " " + sm_.describe(d.loc);
     if (sev == Severity::ParseError)
-      out += "\n        saw: " + where;
+      out += (d.id == DiagId::PpExpected || d.id == DiagId::PpError ? "\n         at: " : "\n        saw: ") + where;
     else
       out += ": " + where;
     std::string_view line = sm_.line_text(d.loc);

@@ -154,6 +154,10 @@ void tokenize(std::string_view s, std::vector<Token>& out) {
 
 bool needs_preprocessing(std::string_view s) {
   if (s.find("%(") != std::string_view::npos || s.find('@') != std::string_view::npos) return true;
+  // A stray '%?', '%:' or '%)' is the preprocessor's error to report.
+  if (s.find("%?") != std::string_view::npos || s.find("%:") != std::string_view::npos ||
+      s.find("%)") != std::string_view::npos)
+    return true;
   for (size_t i = s.find('$'); i != std::string_view::npos; i = s.find('$', i + 1))
     if (i + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '#'))
       return true;  // $1, $#: command-line arguments

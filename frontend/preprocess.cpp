@@ -3,6 +3,7 @@
 // they came through, so diagnostics point at the user's text.
 #include "frontend/preprocess.h"
 
+#include <fmt/format.h>
 #include <fnmatch.h>
 
 #include <cctype>
@@ -41,8 +42,13 @@ class Preprocessor {
   bool is(const PTok& t, std::string_view s) const { return text(t) == s; }
   static bool is(const PTok& t, PpMark m) { return t.tok.pp == m; }
   SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
+  // Preprocessor errors show their token after "at:", as stap's do.
   void error(const PTok& t, const std::string& expected) {
-    diags_.report(DiagId::ParseExpected, loc(t), expected);
+    diags_.report(DiagId::PpExpected, loc(t), expected);
+    failed_ = true;
+  }
+  void error_text(const PTok& t, const std::string& text) {
+    diags_.report(DiagId::PpError, loc(t), text);
     failed_ = true;
   }
 
@@ -140,7 +146,7 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
   const PTok& at = in[i++];
   changed_ = true;
   if (i >= in.size() || in[i].tok.kind != TokKind::Ident) {
-    error(i < in.size() ? in[i] : at, "macro name after @define");
+    error(i < in.size() ? in[i] : at, "identifier");
     return in.size();
   }
   const PTok& name_tok = in[i];
@@ -156,11 +162,20 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     }
     while (i < in.size() && !is(in[i], ")")) {
       if (in[i].tok.kind != TokKind::Ident) {
-        error(in[i], "macro parameter name");
+        error(in[i], "identifier");
         return in.size();
       }
       m.params.emplace_back(text(in[i++]));
-      if (i < in.size() && is(in[i], ",")) ++i;
+      if (i < in.size() && is(in[i], ",")) {
+        ++i;
+        if (i < in.size() && in[i].tok.kind != TokKind::Ident) {
+          error(in[i], "identifier");
+          return in.size();
+        }
+      } else if (i < in.size() && !is(in[i], ")")) {
+        error(in[i], "',' or ')'");
+        return in.size();
+      }
     }
     if (i >= in.size()) {
       error(at, "')' closing the macro parameters");
@@ -179,7 +194,7 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     m.body.push_back(in[i].tok);
   }
   if (i >= in.size()) {
-    error(name_tok, "'%)' ending the macro body");
+    error_text(name_tok, "incomplete macro definition - missing '%)'");
     return in.size();
   }
   if (!macros_.define(m.file, name, std::move(m), library_)) {
@@ -233,6 +248,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     // Arguments: token runs split by commas outside brackets.
     // Each argument is a run of `in` (a view, not a copy).
     std::vector<std::span<const PTok>> args;
+    std::vector<size_t> commas;  // where each argument after the first begins
     ++i;
     if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
       int nest = 0;
@@ -245,6 +261,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
         if (c == ')' || c == ']' || c == '}') --nest;
         if (c == ',' && nest == 0) {
           args.emplace_back(in.data() + arg_begin, i - arg_begin);
+          commas.push_back(i);
           arg_begin = i + 1;
         }
       }
@@ -255,11 +272,23 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       }
       ++i;
       if (args.size() == 1 && args[0].empty() && m->params.empty()) args.clear();
+    } else if (!m->params.empty()) {
+      // stap's words, at the token after the macro's name.
+      error(i < in.size() ? in[i] : t, fmt::format("'(' in invocation of macro '@{}' taking {} parameter{}", name,
+                                                   m->params.size(), m->params.size() == 1 ? "" : "s"));
+      continue;
     }
-    if (args.size() != m->params.size()) {
-      diags_.report(DiagId::ParseMacroArgs, i > 0 && i - 1 < in.size() ? loc(in[i - 1]) : loc(t), name,
-                    m->params.size(), args.size());
-      failed_ = true;
+    if (args.size() > m->params.size()) {
+      // At the comma that starts the first argument too many.
+      const PTok& extra = m->params.empty() || commas.size() < m->params.size()
+                              ? (args[0].empty() ? in[i - 1] : args[0][0])
+                              : in[commas[m->params.size() - 1]];
+      error_text(extra, fmt::format("too many parameters for macro '@{}' (expected {})", name, m->params.size()));
+      continue;
+    }
+    if (args.size() < m->params.size()) {
+      error_text(i > 0 && i - 1 < in.size() ? in[i - 1] : t,
+                 fmt::format("too few parameters for macro '@{}' (expected {})", name, m->params.size()));
       continue;
     }
     uint32_t exp = sm_.add_expansion({"@" + name, loc(t), t.expansion});
@@ -285,6 +314,21 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
   }
 }
 
+// stap's words for a condition that starts with no fact it knows.
+const char* const kConditionFacts =
+    "'arch', 'kernel_v', 'kernel_vr', 'systemtap_v',\n"
+    "             'runtime', 'systemtap_privilege', 'CONFIG_...', or\n"
+    "             comparison between strings or integers";
+
+// What the right operand of a comparison must be, given the left one.
+std::string_view right_operand_expected(std::string_view lhs, TokKind kind) {
+  if (lhs.rfind("CONFIG_", 0) == 0) return "string, number literal or other CONFIG_... as right side operand";
+  if (lhs == "guru_mode") return "number";
+  if (kind == TokKind::Ident) return "string literal";
+  if (kind == TokKind::String) return "string literal as right value";
+  return "number literal as right value";
+}
+
 // One comparison of a condition: LHS OP RHS.
 bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   // Errors point where stap's do: at an operand that cannot start a
@@ -295,18 +339,23 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
                  l.tok.kind == TokKind::String || l.tok.kind == TokKind::Dollar ||
                  (l.tok.kind == TokKind::At && text(l).size() > 1 && text(l)[1] != 'd');
   if (!operand) {
-    error(l, "a comparison (LHS OP RHS) in the condition");
+    error(l, kConditionFacts);
     i = c.size();
     return false;
   }
   static const std::set<std::string> facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch", "runtime",
                                                "systemtap_privilege", "guru_mode"};
   if (l.tok.kind == TokKind::Ident && !facts.count(std::string(text(l))) && text(l).rfind("CONFIG_", 0) != 0) {
-    error(l, "kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode or CONFIG_...");
+    error(l, kConditionFacts);
     i = c.size();
     return false;
   }
   static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
+  if (i + 1 >= c.size() && l.tok.kind != TokKind::Ident) {
+    error(l, kConditionFacts);  // a number or string alone: stap's words
+    i = c.size();
+    return false;
+  }
   if (i + 1 >= c.size() && l.tok.kind == TokKind::Ident) {
     // A fact alone (`%( CONFIG_SMP %? ...`): stap takes the '%?' for the
     // operator and reports the token after it as the wrong right operand.
@@ -319,12 +368,12 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     return false;
   }
   if (i + 1 >= c.size() || !ops.count(std::string(text(c[i + 1])))) {
-    error(at(i + 1), "a comparison operator");
+    error(at(i + 1), "comparison operator");
     i = c.size();
     return false;
   }
   if (i + 2 >= c.size()) {
-    error(at(i + 2), "an operand after the comparison operator");
+    error(at(i + 2), std::string(right_operand_expected(text(l), l.tok.kind)));
     i = c.size();
     return false;
   }
@@ -385,7 +434,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   if (lhs == "guru_mode") {
     int64_t v = 0;
     if (!number(r, v)) {
-      error(r, "a number after guru_mode");
+      error(r, "number");
       return false;
     }
     return cmp_result((facts_.guru ? 1 : 0) - static_cast<int>(v));
@@ -409,9 +458,9 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   static const std::set<std::string> string_facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch",
                                                       "runtime", "systemtap_privilege"};
   if (l.tok.kind == TokKind::Ident && !string_facts.count(lhs) && lhs.rfind("CONFIG_", 0) != 0)
-    error(l, "kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode or CONFIG_...");
+    error(l, kConditionFacts);
   else
-    error(r, "an operand of the same kind (string or number) as the left one");
+    error(r, std::string(right_operand_expected(lhs, l.tok.kind)));
   return false;
 }
 
@@ -465,7 +514,7 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
     }
     if (!is(t, PpMark::Open)) {
       if (is(t, PpMark::Then) || is(t, PpMark::Else) || is(t, PpMark::Close)) {
-        error(t, "'%(' before this");
+        error_text(t, "incomplete conditional - missing '%('");
         return false;
       }
       if (out) out->push_back(t);
@@ -480,7 +529,7 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
       if (is(in[i], PpMark::Open) || is(in[i], PpMark::Close) || is(in[i], PpMark::Else)) break;
     std::span<const PTok> cond(in.data() + cond_begin, i - cond_begin);
     if (i >= in.size() || !is(in[i], PpMark::Then)) {
-      error(open, "'%?' after the condition");
+      error(open, "'%?' marker for conditional");
       return false;
     }
     if (cond.empty()) {
@@ -496,8 +545,12 @@ bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vec
       ++i;
       if (!conditionals(in, i, (out && !taken) ? out : nullptr, true)) return false;
     }
-    if (i >= in.size() || !is(in[i], PpMark::Close)) {
-      error(i < in.size() ? in[i] : open, "'%)' closing the conditional");
+    if (i >= in.size()) {
+      error_text(open, "incomplete conditional at end of file");
+      return false;
+    }
+    if (!is(in[i], PpMark::Close)) {
+      error(in[i], "'%)' closing the conditional");
       return false;
     }
     ++i;
