@@ -25,7 +25,7 @@ rm -f "$out/fuzz.rc"
 set +e
 # In process, one worker. The exit status goes through a file: sh has no pipefail.
 { "$out/parse_fuzzer" \
-    -dict="$here/stap.dict" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    -dict="$here/stap.dict" -max_len=4096 -timeout=30 -rss_limit_mb=2048 \
     -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$out/" \
     "$out/corpus" 2>&1; echo $? > "$out/fuzz.rc"; } | tee "$out/fuzz.log"
 rc=$(cat "$out/fuzz.rc")
