@@ -114,7 +114,7 @@ const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
 })];
 
 // Any run of letters and digits after a digit; lower.cpp validates it.
-const auto number_rule_def = x3::raw[x3::lexeme[x3::digit >> *x3::alnum]][([](auto& ctx) {
+const auto number_rule_def = x3::raw[x3::lexeme[digit_ >> *alnum_]][([](auto& ctx) {
   auto& r = _attr(ctx);
   _val(ctx).text.assign(r.begin(), r.end());
   _val(ctx).pos = r.begin();
@@ -156,7 +156,7 @@ const auto key_list_def = key > *(',' > key);
 
 // $1 @2 $# @#
 const auto arg_ref_def =
-    x3::raw[x3::lexeme[x3::char_("$@") >> (+x3::digit | x3::char_('#'))]][([](auto& ctx) {
+    x3::raw[x3::lexeme[x3::char_("$@") >> (+digit_ | x3::char_('#'))]][([](auto& ctx) {
       auto& r = _attr(ctx);
       _val(ctx).text.assign(r.begin(), r.end());
       _val(ctx).pos = r.begin();
@@ -170,7 +170,7 @@ const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"
 
 // $var, $$vars, $$parms, $$locals, $$return (stap takes any run of '$')
 const auto dollar_name_def =
-    x3::raw[x3::lexeme['$' >> *x3::lit('$') >> (x3::alpha | '_') >> *(x3::alnum | '_')]];
+    x3::raw[x3::lexeme['$' >> *x3::lit('$') >> (alpha_ | '_') >> *(alnum_ | '_')]];
 
 const auto target_component_def =
     mark >> ((x3::lit("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
@@ -180,7 +180,7 @@ const auto target_component_def =
 const auto pretty_def = x3::no_skip[x3::string("$$") | x3::string("$")];
 
 // Struct fields may be named like keywords ("->next").
-const auto field_name_def = x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))]];
+const auto field_name_def = x3::raw[x3::lexeme[(alpha_ | x3::char_('_')) >> *(alnum_ | x3::char_('_'))]];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
   _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
@@ -205,7 +205,7 @@ inline const auto set_op = [](const char* name) {
 inline Operand as_operand(const Operand& op) { return op; }
 inline Operand as_operand(const String& s) { return lowered(s); }
 inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(as_operand(_attr(ctx))); };
-const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(x3::alnum | x3::char_("_$"))]; };
+const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(alnum_ | x3::char_("_$"))]; };
 
 const auto at_op_def =
     mark >>
@@ -222,7 +222,7 @@ const auto at_op_def =
         (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
          expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
         // @defined(x), @count(s), ...: exactly one argument
-        (x3::lexeme['@' >> one_arg_ops >> !(x3::alnum | x3::char_("_$"))][([](auto& ctx) {
+        (x3::lexeme['@' >> one_arg_ops >> !(alnum_ | x3::char_("_$"))][([](auto& ctx) {
            _val(ctx).name = std::move(_attr(ctx));
          })] > '(' > expr_rule[push_arg] > ')')) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
@@ -348,7 +348,7 @@ const x3::rule<class binary_text_class, std::string> binary_text = "operator";
 const auto binary_text_def = x3::lexeme[comparison_ops] | x3::lexeme[binary_ops >> !x3::char_("=<")] |
                              // "%" but not "%=" nor a preprocessor or embedded-C token
                              x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
-                             x3::lexeme[x3::string("in") >> !(x3::alnum | '_')];
+                             x3::lexeme[x3::string("in") >> !(alnum_ | '_')];
 const auto binary_op_def = mark >> x3::raw[binary_text][make_op];
 const x3::rule<class assign_text_class, std::string> assign_text = "operator";
 const auto assign_text_def = x3::lexeme[assign_ops];

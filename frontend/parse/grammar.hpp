@@ -143,6 +143,13 @@ x3ast::Operand lowered(const T& t) {
 }
 inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
+// ASCII character classes as sets: X3's alpha/alnum/digit call libc's
+// and assert on a byte outside ASCII, which error recovery can reach
+// (it may resume inside an embedded-C block); a set takes any byte.
+inline const auto alpha_ = x3::char_("a-zA-Z");
+inline const auto alnum_ = x3::char_("a-zA-Z0-9");
+inline const auto digit_ = x3::char_("0-9");
+
 // ASCII tests for names (X3's classes call libc's; the driver has
 // rejected bytes outside ASCII in code already).
 inline bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }

@@ -101,7 +101,7 @@ const auto foreach_keys_def = ('[' > (sorted_ident % ',') > ']')[to_val] |
 // a partly parsed optional's attribute when it backtracks.
 const auto aggregate_name_def = x3::lexeme['@' >> (x3::string("count") | x3::string("sum") |
                                                      x3::string("min") | x3::string("max") |
-                                                     x3::string("avg")) >> !(x3::alnum | '_')];
+                                                     x3::string("avg")) >> !(alnum_ | '_')];
 const auto foreach_aggregate_def =
     mark >> (aggregate_name >> -sort_marker)[([](auto& ctx) {
       _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
@@ -184,7 +184,7 @@ const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[buil
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
 // A name, wildcards allowed ("sys_*", "**"), not starting with a digit.
 const auto component_name_def =
-    x3::raw[x3::lexeme[(x3::alpha | x3::char_("_*")) >> *(x3::alnum | x3::char_("_*"))]];
+    x3::raw[x3::lexeme[(alpha_ | x3::char_("_*")) >> *(alnum_ | x3::char_("_*"))]];
 const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
 const auto point_suffix_def = x3::string("?") | x3::string("!");
 
@@ -259,7 +259,7 @@ const auto global_def =
 
 const auto alias_op_def = x3::string("+=") | x3::lexeme[x3::string("=") >> !x3::lit('=')];
 
-const auto type_name_def = x3::lexeme[(x3::string("long") | x3::string("string")) >> !(x3::alnum | '_')];
+const auto type_name_def = x3::lexeme[(x3::string("long") | x3::string("string")) >> !(alnum_ | '_')];
 
 const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
