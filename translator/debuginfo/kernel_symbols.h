@@ -5,6 +5,8 @@
 // target is the running kernel, and a fixed list for unit tests.
 #pragma once
 
+#include "frontend/diagnostics.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,5 +56,13 @@ bool is_symbol_pattern(const std::string& s);
 // that match but can't be probed go to *excluded.
 std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& syms, const std::string& pattern,
                                                           std::vector<const KernelFunction*>* excluded);
+
+// Up to `n` function names closest to `name` by edit distance (as stap's
+// "similar functions" list after "no match"), nearest first; names more
+// than a third of `name` away are left out.
+std::vector<std::string> similar_functions(const KernelSymbols& syms, const std::string& name, size_t n);
+
+// The "no match" diagnostic, with the similar names when there are any.
+void report_no_match(DiagSink& diags, SourceLoc at, const KernelSymbols* syms, const std::string& name);
 
 }  // namespace stapx

@@ -97,7 +97,11 @@ class KernelFunctionFamily : public KprobeTableFamily {
       }
     }
     check.report(diags, point.components[1].arg->loc, pattern);
-    if (out.size() == before && !point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
+    if (out.size() == before && !point.optional) {
+      // stap lists the kernel's functions nearest the name.
+      const KernelSymbols* syms = !module_ && where.file.empty() && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
+      report_no_match(diags, point.components[1].arg->loc, syms, where.function);
+    }
     return true;
   }
 

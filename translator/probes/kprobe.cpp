@@ -70,7 +70,7 @@ class KprobeFamily : public KprobeTableFamily {
       if (syms) {
         const KernelFunction* f = syms->find(spec.symbol);
         if (!f) {
-          if (!point.optional) diags.report(DiagId::SemNoMatch, c[1].arg->loc);
+          if (!point.optional) report_no_match(diags, c[1].arg->loc, syms, spec.symbol);
           return true;
         }
         if (!f->unprobeable.empty()) {
