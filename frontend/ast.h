@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/source.h"
@@ -395,6 +396,11 @@ struct FunctionDecl : Node {
   // parameter counts differ): NAME__N. Empty: the name itself.
   std::string c_name;
   const std::string& cname() const { return c_name.empty() ? name : c_name; }
+  // An embedded-C body carries the pragma `/* NAME */` (pure, stable,
+  // unprivileged, myproc-unprivileged, unmodified-fnargs, guru).
+  bool has_pragma(std::string_view pragma) const {
+    return is_embedded && embedded_code.find("/* " + std::string(pragma) + " */") != std::string::npos;
+  }
 };
 
 struct Script : Node {

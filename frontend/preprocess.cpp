@@ -351,19 +351,14 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     return false;
   }
   static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
-  if (i + 1 >= c.size() && l.tok.kind != TokKind::Ident) {
-    error(l, kConditionFacts);  // a number or string alone: stap's words
-    i = c.size();
-    return false;
-  }
-  if (i + 1 >= c.size() && l.tok.kind == TokKind::Ident) {
+  if (i + 1 >= c.size()) {
     // A fact alone (`%( CONFIG_SMP %? ...`): stap takes the '%?' for the
     // operator and reports the token after it as the wrong right operand.
-    std::string_view name = text(l);
-    error(cond_after_ ? *cond_after_ : *cond_end_,
-          name.rfind("CONFIG_", 0) == 0 ? "string, number literal or other CONFIG_... as right side operand"
-          : name == "guru_mode"         ? "number"
-                                        : "string literal");
+    // A number or string alone gets stap's list of facts.
+    if (l.tok.kind == TokKind::Ident)
+      error(cond_after_ ? *cond_after_ : *cond_end_, std::string(right_operand_expected(text(l), l.tok.kind)));
+    else
+      error(l, kConditionFacts);
     i = c.size();
     return false;
   }

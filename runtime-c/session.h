@@ -61,6 +61,9 @@ static long _stpx_daemon_pid;
  */
 static long _stpx_tz_gmtoff;
 module_param(_stpx_tz_gmtoff, long, 0);
+static char _stpx_tz_name[STPX_TZ_NAME_MAX] = "UTC";
+module_param_string(_stpx_tz_name, _stpx_tz_name, sizeof(_stpx_tz_name), 0);
+
 /*
  * The real user ID of the daemon that loaded the module (a module
  * parameter too): is_myproc(), and the check --privilege=stapusr puts in
@@ -74,8 +77,6 @@ static inline bool _stpx_is_myproc(void)
 {
 	return from_kuid_munged(&init_user_ns, current_euid()) == _stpx_user_uid;
 }
-static char _stpx_tz_name[STPX_TZ_NAME_MAX] = "UTC";
-module_param_string(_stpx_tz_name, _stpx_tz_name, sizeof(_stpx_tz_name), 0);
 
 /*
  * abort(): the script stops as after exit() and the handler ends at once,

@@ -188,45 +188,44 @@ static char *module_name(const char *path)
 }
 
 /*
- * The local time zone now, as module parameters (protocol.h) for
- * tz_gmtoff() and tz_name(): seconds west of UTC and the zone's name
- * (from TZ or /etc/localtime; UTC without them).
+ * The module parameters the daemon always sets (protocol.h): the local
+ * time zone now, for tz_gmtoff() and tz_name(), as seconds west of UTC and
+ * the zone's name (from TZ or /etc/localtime; UTC without them); and the
+ * daemon's real user ID, for is_myproc().
  */
-static void tz_params(char *buf, size_t size)
+static void session_params(char *buf, size_t size)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	char name[STPX_TZ_NAME_MAX];
 	size_t i, n = 0;
+	long gmtoff = 0;
 
-	if (!localtime_r(&now, &tm)) {
-		snprintf(buf, size, "%s=0 %s=UTC", STPX_PARAM_TZ_GMTOFF,
-			 STPX_PARAM_TZ_NAME);
-		return;
+	if (localtime_r(&now, &tm)) {
+		/* A name such as "<+0530>" in TZ comes through as "+0530":
+		 * keep only characters a module parameter can hold. */
+		for (i = 0; tm.tm_zone && tm.tm_zone[i] && n < sizeof(name) - 1; i++)
+			if (tm.tm_zone[i] > ' ' && tm.tm_zone[i] < 127 &&
+			    tm.tm_zone[i] != '"')
+				name[n++] = tm.tm_zone[i];
+		gmtoff = -(long)tm.tm_gmtoff;
 	}
-	/* A name such as "<+0530>" in TZ comes through as "+0530": keep
-	 * only characters a module parameter can hold. */
-	for (i = 0; tm.tm_zone && tm.tm_zone[i] && n < sizeof(name) - 1; i++)
-		if (tm.tm_zone[i] > ' ' && tm.tm_zone[i] < 127 &&
-		    tm.tm_zone[i] != '"')
-			name[n++] = tm.tm_zone[i];
 	name[n] = '\0';
-	snprintf(buf, size, "%s=%ld %s=%s", STPX_PARAM_TZ_GMTOFF,
-		 -(long)tm.tm_gmtoff, STPX_PARAM_TZ_NAME, n ? name : "UTC");
+	snprintf(buf, size, "%s=%ld %s=%s %s=%ld", STPX_PARAM_TZ_GMTOFF, gmtoff,
+		 STPX_PARAM_TZ_NAME, n ? name : "UTC", STPX_PARAM_USER_UID,
+		 (long)getuid());
 }
 
 static int insert_module(const char *path, const char *name, char **params,
 			 int nparams)
 {
-	char tz[192];
+	char session[192];
 	size_t len;
 	char *args, *p;
 	int fd, i, rc, err;
 
-	tz_params(tz, sizeof(tz));
-	snprintf(tz + strlen(tz), sizeof(tz) - strlen(tz), " %s=%ld",
-		 STPX_PARAM_USER_UID, (long)getuid());
-	len = strlen(tz) + 1;
+	session_params(session, sizeof(session));
+	len = strlen(session) + 1;
 	for (i = 0; i < nparams; i++)
 		len += strlen(params[i]) + 1;
 	args = malloc(len);
@@ -234,7 +233,7 @@ static int insert_module(const char *path, const char *name, char **params,
 		perror("malloc");
 		return -1;
 	}
-	p = stpcpy(args, tz);
+	p = stpcpy(args, session);
 	for (i = 0; i < nparams; i++) {
 		*p++ = ' ';
 		p = stpcpy(p, params[i]);

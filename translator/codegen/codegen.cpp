@@ -102,9 +102,7 @@ class Codegen {
   // An embedded-C function marked /* unmodified-fnargs */ promises not to
   // write its parameters: string arguments are passed as pointers to the
   // caller's values (which outlive the call) instead of copied.
-  static bool unmodified_fnargs(const FunctionDecl* f) {
-    return f->is_embedded && f->embedded_code.find("/* unmodified-fnargs */") != std::string::npos;
-  }
+  static bool unmodified_fnargs(const FunctionDecl* f) { return f->has_pragma("unmodified-fnargs"); }
   std::string call_unchecked(const CallExpr* c, bool borrow);
   std::string inline_embedded(const CallExpr* c);
   std::string script_line(SourceLoc code) const;
@@ -122,6 +120,14 @@ class Codegen {
     return s->hist == Symbol::Hist::None && !s->variance ? "NULL" : "&_stpx_h_" + s->name;
   }
   std::string print_histogram(const AtOpExpr* a, SourceLoc call);
+  // How many buckets a statistic's histogram has (runtime-c/stat.c): 128
+  // for @hist_log (STPX_HIST_LOG_BUCKETS); for @hist_linear under, one per
+  // step from lo up to the one starting at or below hi, and over. 0 for none.
+  static int64_t hist_buckets(const Symbol* g) {
+    if (g->hist == Symbol::Hist::Log) return 128;
+    if (g->hist == Symbol::Hist::Linear) return (g->hist_hi - g->hist_lo) / g->hist_step + 3;
+    return 0;
+  }
   std::string assign(const AssignExpr* a);
   std::string compound(const AssignExpr* a, const std::string& old, const std::string& R, std::string& stmts);
   std::string target_assign(const AssignExpr* a);
@@ -669,8 +675,6 @@ std::string Codegen::builtin(const CallExpr* c) {
   return "0";
 }
 
-// borrow: a string result may stay in the callee's frame (valid until the
-// next call at this level) instead of being copied out.
 // A zero-argument function marked /* stable */ returns the same value
 // throughout a probe hit (pid(), cpu() ...): in a probe body the first call
 // computes it, later ones read it back.
@@ -680,13 +684,13 @@ std::string Codegen::stable_call(const CallExpr* c, const std::string& computed)
   return fmt::format("(have_{0} ? {0} : (have_{0} = 1, {0} = {1}))", v, computed);
 }
 
+// borrow: a string result may stay in the callee's frame (valid until the
+// next call at this level) instead of being copied out.
 std::string Codegen::call(const CallExpr* c, bool borrow) {
   if (c->builtin != Builtin::None) return builtin(c);
   const FunctionDecl* f = c->fn;
-  if (in_probe_body_ && f->is_embedded && f->params.empty() && f->type == Type::Long &&
-      f->embedded_code.find("/* stable */") != std::string::npos) {
+  if (in_probe_body_ && f->params.empty() && f->type == Type::Long && f->has_pragma("stable"))
     return stable_call(c, call_checked(c, borrow));
-  }
   return call_checked(c, borrow);
 }
 
@@ -1185,7 +1189,7 @@ void Codegen::globals() {
       fields += ", .kind = STPX_HIST_LOG, .buckets = STPX_HIST_LOG_BUCKETS";
     else if (g->hist == Symbol::Hist::Linear)
       fields += fmt::format(", .kind = STPX_HIST_LINEAR, .lo = {}LL, .hi = {}LL, .step = {}LL, .buckets = {}",
-                            g->hist_lo, g->hist_hi, g->hist_step, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
+                            g->hist_lo, g->hist_hi, g->hist_step, hist_buckets(g));
     out_.line("static const struct _stpx_hist _stpx_h_{} = {{ {} }};", g->name, fields);
   }
   out_.blank();
@@ -1422,11 +1426,7 @@ std::string Codegen::run() {
   out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
   if (prog_.kaslr_anchor) out_.line("#define STPX_KASLR_ANCHOR {:#x}UL", *prog_.kaslr_anchor);
   int64_t buckets = 0;
-  for (const Symbol* g : prog_.globals) {
-    if (g->hist == Symbol::Hist::Log) buckets = std::max<int64_t>(buckets, 128);
-    if (g->hist == Symbol::Hist::Linear)
-      buckets = std::max<int64_t>(buckets, (g->hist_hi - g->hist_lo) / g->hist_step + 3);
-  }
+  for (const Symbol* g : prog_.globals) buckets = std::max(buckets, hist_buckets(g));
   out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
   if (prog_.submatch) {  // the context's room for matched() (runtime-c/regex.h)
     size_t insts = 1, slots = 2, cells = 2;

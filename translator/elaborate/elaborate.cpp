@@ -796,8 +796,10 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (a->name == "cast" || a->name == "var") note_kernel_memory(e, "@" + a->name, sc);
-      if (a->name == "cast" || a->name == "var") resolve_indices(a->components, sc);
+      if (a->name == "cast" || a->name == "var") {
+        note_kernel_memory(e, "@" + a->name, sc);
+        resolve_indices(a->components, sc);
+      }
       if (a->name == "entry") {
         resolve_entry_expr(a, sc);
         break;
@@ -918,8 +920,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
           diags_.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
         // Tapset functions marked /* guru */ act on the kernel directly:
         // only guru mode, or other tapset code, may call them.
-        if (c->fn->is_embedded && !probe_ctx_.guru && in_user_code(c->loc) &&
-            c->fn->embedded_code.find("/* guru */") != std::string::npos)
+        if (!probe_ctx_.guru && in_user_code(c->loc) && c->fn->has_pragma("guru"))
           diags_.report(DiagId::SemFunctionNeedsGuru, c->loc);
         if (stapusr_) check_unprivileged_call(c, sc.fn);
         sc.fn->callees.push_back(c->fn);
@@ -1737,9 +1738,8 @@ void Elaborator::check_stmt(Stmt* s) {
 // stap, the error points at the function, once.
 void Elaborator::check_unprivileged_call(CallExpr* c, FunctionDecl* in) {
   const FunctionDecl* f = c->fn;
-  if (!f->is_embedded) return;
-  if (f->embedded_code.find("/* unprivileged */") != std::string::npos) return;
-  if (f->embedded_code.find("/* myproc-unprivileged */") != std::string::npos) {
+  if (!f->is_embedded || f->has_pragma("unprivileged")) return;
+  if (f->has_pragma("myproc-unprivileged")) {
     c->check_myproc = true;
     return;
   }
@@ -1873,7 +1873,7 @@ bool side_effect_free(const Expr* e, bool pure_calls) {
       bool pure = c->builtin == Builtin::Sprintf || c->builtin == Builtin::Sprint ||
                   c->builtin == Builtin::Sprintln || c->builtin == Builtin::Sprintd ||
                   c->builtin == Builtin::Sprintdln ||
-                  (c->fn && c->fn->is_embedded && c->fn->embedded_code.find("/* pure */") != std::string::npos);
+                  (c->fn && c->fn->has_pragma("pure"));
       if (!pure_calls || !pure) return false;
       for (const Expr* a : c->args)
         if (!side_effect_free(a, pure_calls)) return false;

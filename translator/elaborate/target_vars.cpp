@@ -610,17 +610,12 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   // @cast(p, "T")[N] is ((T *)p)[N], as in stap: the pointer moves by N
   // objects (&@cast(0, "T")[1] is T's size, which @cast_sizeof uses).
   std::vector<ast::TargetComponent> rest = a.components;
+  DType::Kind kind = type->strip()->kind;
   if (!rest.empty() && rest[0].field.empty() && rest[0].index && rest[0].index->kind == ast::ExprKind::Number &&
-      type->size() > 0) {
-    const debug::DType* bare = type;
-    while (bare && (bare->kind == debug::DType::Kind::Typedef || bare->kind == debug::DType::Kind::Const ||
-           bare->kind == debug::DType::Kind::Volatile))
-      bare = bare->target();
-    if (bare && bare->kind != debug::DType::Kind::Array && bare->kind != debug::DType::Kind::Pointer) {
-      int64_t n = static_cast<const ast::NumberLit*>(rest[0].index)->value;
-      cur.e = debug::loc_add(cur.e, n * static_cast<int64_t>(type->size()));
-      rest.erase(rest.begin());
-    }
+      type->size() > 0 && kind != DType::Kind::Array && kind != DType::Kind::Pointer) {
+    int64_t n = static_cast<const ast::NumberLit*>(rest[0].index)->value;
+    cur.e = debug::loc_add(cur.e, n * static_cast<int64_t>(type->size()));
+    rest.erase(rest.begin());
   }
   return finish(cur, Chain{"@cast", a.loc, rest, a.pretty, address, 0, {a.args[0]}}, diags);
 }
