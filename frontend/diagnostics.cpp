@@ -79,12 +79,13 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
   }
   Diagnostic d{id, sev, std::move(message), loc, {}};
   if (loc.valid()) {
-    const SourceFile& f = sm_.file(loc.file);
-    // Skip the whitespace a parser may have stopped in front of.
-    size_t off = loc.offset;
-    while (off < f.text.size() && std::isspace(static_cast<unsigned char>(f.text[off]))) ++off;
-    d.loc.offset = static_cast<uint32_t>(off);
-    d.token = describe_token(f.text, off);
+    auto [text, off] = sm_.text_at(loc);
+    if (!sm_.file(loc.file).is_view) {
+      // Skip the whitespace a parser may have stopped in front of.
+      while (off < text.size() && std::isspace(static_cast<unsigned char>(text[off]))) ++off;
+      d.loc.offset = off;
+    }
+    d.token = describe_token(text, off);
   }
 
   const char* head = "";
@@ -107,10 +108,10 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
       break;
   }
   std::string out = head + d.message;
-  bool at_eof = d.loc.valid() && d.loc.offset >= sm_.file(d.loc.file).text.size();
+  bool at_eof = d.loc.valid() && sm_.text_at(d.loc).second >= sm_.text_at(d.loc).first.size();
   if (at_eof && sev == Severity::ParseError) {
     // Nothing left to show: stap's "saw: FILE EOF".
-    out += "\n        saw: " + sm_.file(sm_.resolve(d.loc).first.file).name + " EOF";
+    out += "\n        saw: " + sm_.file(d.loc.file).name + " EOF";
   } else if (d.loc.valid()) {
     std::string where = d.token + " " + sm_.describe(d.loc);
     if (sev == Severity::ParseError)

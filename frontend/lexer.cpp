@@ -52,8 +52,8 @@ size_t op_length(std::string_view s, size_t i) {
 }
 
 // Skips blanks and comments from i; returns the new position, or npos for an
-// unterminated block comment.
-size_t skip_blank(std::string_view s, size_t i) {
+// unterminated block comment (which starts at *open then).
+size_t skip_blank(std::string_view s, size_t i, size_t* open) {
   while (i < s.size()) {
     char c = s[i];
     if (is_space(c)) {
@@ -63,7 +63,10 @@ size_t skip_blank(std::string_view s, size_t i) {
       i = nl == std::string_view::npos ? s.size() : nl + 1;
     } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
       size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos) return std::string_view::npos;
+      if (close == std::string_view::npos) {
+        *open = i;
+        return std::string_view::npos;
+      }
       i = close + 2;
     } else {
       break;
@@ -88,9 +91,10 @@ void tokenize(std::string_view s, std::vector<Token>& out) {
     out.push_back({k, pp, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
   };
   while (true) {
-    size_t start = skip_blank(s, i);
+    size_t open = i;
+    size_t start = skip_blank(s, i, &open);
     if (start == std::string_view::npos) {
-      push(TokKind::Error, i, s.size());
+      push(TokKind::Error, open, s.size());
       return;
     }
     i = start;

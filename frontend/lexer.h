@@ -1,6 +1,6 @@
-// A tokenizer for the preprocessing passes (macros, then conditionals).
-// The grammar proper runs on characters (Spirit X3); these tokens exist so
-// that @define/@macro and %( %? %: %) work on token boundaries, as in stap.
+// The tokenizer of pass 1: the preprocessing passes (macros, then
+// conditionals) work on its tokens, as stap's do, and the grammar (Spirit
+// X3) runs over the tokens they choose (frontend/parse/tokens.h).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@ enum class TokKind : uint8_t {
   EmbeddedC,  // %{ ... %}
   Op,         // everything else, longest match
   Error,      // an unterminated string, comment or %{ block
+  End,        // the end of the input (the parser's last token)
 };
 
 // The preprocessor's own operators, marked when lexed so that the

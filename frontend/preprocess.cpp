@@ -20,11 +20,7 @@ constexpr int kMaxExpansionDepth = 64;
 // expand exponentially; past this many tokens the expansion stops.
 constexpr size_t kMaxExpandedTokens = 1'000'000;
 
-struct PTok {
-  Token tok;
-  uint32_t file;       // real file
-  uint32_t expansion;  // 0: written directly in `file`
-};
+using PTok = ViewToken;
 
 class Preprocessor {
  public:
@@ -625,36 +621,9 @@ uint32_t Preprocessor::run() {
     chosen.push_back({toks.back(), file_, 0});
   }
 
-  std::string text;
-  text.reserve(f.text.size());
-  std::vector<Segment> segments;
-  const PTok* prev = nullptr;
-  for (const PTok& t : chosen) {
-    std::string_view s = this->text(t);
-    if (prev && prev->file == t.file && prev->expansion == t.expansion && prev->tok.end <= t.tok.begin) {
-      // A token that follows the previous one on the same line, with only
-      // spaces between, extends its segment: the spaces are copied and the
-      // run maps back as one piece (one segment per token made the
-      // segments the largest part of a preprocessed file). Newlines never
-      // are: recovery after a parse error looks for the next line.
-      std::string_view src = t.file == file_ ? src_ : std::string_view(sm_.file(t.file).text);
-      std::string_view gap = src.substr(prev->tok.end, t.tok.begin - prev->tok.end);
-      if (gap.find_first_not_of(" \t") == std::string_view::npos) {
-        text += gap;
-        text += s;
-        segments.back().len = static_cast<uint32_t>(text.size()) - segments.back().out;
-        prev = &t;
-        continue;
-      }
-    }
-    if (prev) text += ' ';
-    segments.push_back({static_cast<uint32_t>(text.size()), static_cast<uint32_t>(s.size()), loc(t),
-                        t.expansion});
-    text += s;
-    prev = &t;
-  }
-  text += '\n';
-  return sm_.add_preprocessed(f.name, std::move(text), std::move(segments), f.is_tapset);
+  // The parser reads the chosen tokens themselves (a view of the files
+  // they came from), not a text made of them.
+  return sm_.add_view(f.name, std::vector<PTok>(chosen.begin(), chosen.end()), f.is_tapset);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Pass 1 preprocessing, in stap's order: macros (@define, @name(...)) are
 // expanded first, then conditionals (%( COND %? A %: B %)) choose tokens.
 // A file that uses neither is parsed as it is; otherwise the parser gets a
-// preprocessed view whose segments map every token back to the user's text.
+// preprocessed view: the chosen tokens, each with its real file and offset
+// and the expansion it came through (see SourceFile::tokens).
 #pragma once
 
 #include <map>

@@ -20,10 +20,10 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
   return static_cast<uint32_t>(files_.size());
 }
 
-uint32_t SourceManager::add_preprocessed(std::string name, std::string text, std::vector<Segment> segments,
-                                         bool is_tapset) {
-  uint32_t id = add(std::move(name), std::move(text), is_tapset);
-  files_.back()->segments = std::move(segments);
+uint32_t SourceManager::add_view(std::string name, std::vector<ViewToken> tokens, bool is_tapset) {
+  uint32_t id = add(std::move(name), std::string(), is_tapset);
+  files_.back()->is_view = true;
+  files_.back()->tokens = std::move(tokens);
   return id;
 }
 
@@ -35,15 +35,19 @@ uint32_t SourceManager::add_expansion(Expansion e) {
 std::pair<SourceLoc, uint32_t> SourceManager::resolve(SourceLoc loc) const {
   if (!loc.valid()) return {loc, 0};
   const SourceFile& f = file(loc.file);
-  if (f.segments.empty()) return {loc, 0};
-  // The last segment starting at or before loc.
-  auto it = std::upper_bound(f.segments.begin(), f.segments.end(), loc.offset,
-                             [](uint32_t off, const Segment& s) { return off < s.out; });
-  if (it == f.segments.begin()) return {f.segments.front().src, f.segments.front().expansion};
-  --it;
-  SourceLoc real = it->src;
-  real.offset += std::min(loc.offset - it->out, it->len ? it->len - 1 : 0);
-  return {real, it->expansion};
+  if (!f.is_view) return {loc, 0};
+  if (f.tokens.empty()) return {SourceLoc{loc.file, 0}, 0};
+  // Past the last token (the end of the input): that token.
+  const ViewToken& t = f.tokens[std::min<size_t>(loc.offset, f.tokens.size() - 1)];
+  return {SourceLoc{t.file, t.tok.begin}, t.expansion};
+}
+
+std::pair<std::string_view, uint32_t> SourceManager::text_at(SourceLoc loc) const {
+  const SourceFile& f = file(loc.file);
+  if (!f.is_view) return {f.text, loc.offset};
+  if (loc.offset >= f.tokens.size()) return {std::string_view(), 0};
+  SourceLoc real = resolve(loc).first;
+  return {file(real.file).text, real.offset};
 }
 
 LineCol SourceManager::line_col(SourceLoc loc) const {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/lexer.h"
+
 namespace stapx {
 
 // A position in a source file: file index + 1 (0 means "no location") and
@@ -25,13 +27,12 @@ struct Expansion {
   uint32_t parent = 0;  // the expansion the call site itself came from
 };
 
-// Where a run of a preprocessed file's text came from: text[out, out+len)
-// is the token at `src` (in a real file), reached through `expansion`
-// (0: none, else index + 1 into SourceManager's expansions).
-struct Segment {
-  uint32_t out;
-  uint32_t len;
-  SourceLoc src;
+// A token of a preprocessed view: the token at `begin`..`end` of real file
+// `file`, reached through `expansion` (0: none, else index + 1 into
+// SourceManager's expansions).
+struct ViewToken {
+  Token tok;
+  uint32_t file;
   uint32_t expansion;
 };
 
@@ -40,8 +41,10 @@ struct SourceFile {
   std::string text;
   std::vector<uint32_t> line_starts;  // offset of each line's first byte
   bool is_tapset = false;
-  // A preprocessed file has segments mapping its text back to real files.
-  std::vector<Segment> segments;
+  // A preprocessed view has no text: it is the tokens the parser reads, and
+  // a SourceLoc in it is the index of a token (see resolve()).
+  bool is_view = false;
+  std::vector<ViewToken> tokens;
 };
 
 struct LineCol {
@@ -53,9 +56,8 @@ class SourceManager {
  public:
   // Returns the file index + 1, usable as SourceLoc::file.
   uint32_t add(std::string name, std::string text, bool is_tapset = false);
-  // Adds a preprocessed view of other files (see Segment).
-  uint32_t add_preprocessed(std::string name, std::string text, std::vector<Segment> segments,
-                            bool is_tapset);
+  // Adds a preprocessed view of other files (see ViewToken).
+  uint32_t add_view(std::string name, std::vector<ViewToken> tokens, bool is_tapset);
   uint32_t add_expansion(Expansion e);
   const Expansion& expansion(uint32_t id) const { return expansions_.at(id - 1); }
   const SourceFile& file(uint32_t id) const { return *files_.at(id - 1); }
@@ -66,6 +68,10 @@ class SourceManager {
   LineCol line_col(SourceLoc loc) const;
   std::string_view line_text(SourceLoc loc) const;
   std::string describe(SourceLoc loc) const;  // "file:line:col"
+  // The text a location is in and its offset there (a view's token is
+  // looked up in its real file); an offset at or past the text's end is the
+  // end of the input.
+  std::pair<std::string_view, uint32_t> text_at(SourceLoc loc) const;
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

@@ -15,6 +15,7 @@ using namespace ast;
 // adjacent literals, which are one string): stap reports format errors
 // there, having read the whole literal.
 SourceLoc after_string(const SourceManager& sm, SourceLoc loc) {
+  loc = sm.resolve(loc).first;  // a preprocessed view's token: in its real file
   std::string_view text = sm.file(loc.file).text;
   size_t i = loc.offset;
   while (i < text.size() && text[i] == '"') {

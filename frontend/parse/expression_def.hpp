@@ -16,47 +16,26 @@ using x3::_val;
 using namespace x3ast;
 
 
-// Reserved words, which are no identifiers. Every name scanned is tested,
-// so by length and text rather than by walking an x3::symbols tree.
-inline bool is_keyword(const char* begin, const char* end) {
-  std::string_view w(begin, end - begin);
-  switch (w.size()) {
-    case 2: return w == "if" || w == "in";
-    case 3: return w == "for" || w == "try";
-    case 4: return w == "else" || w == "next";
-    case 5: return w == "probe" || w == "limit" || w == "while" || w == "break" || w == "catch";
-    case 6: return w == "global" || w == "return" || w == "delete";
-    case 7: return w == "private" || w == "foreach";
-    case 8: return w == "function" || w == "continue";
-    default: return false;
-  }
+// The operator sets, by operator code (tokens.h): the lexer has taken the
+// longest operator, so "+=" or "<<<" is never read as "+" or "<<".
+inline bool in_codes(uint32_t code, std::initializer_list<const char*> ops) {
+  for (const char* o : ops)
+    if (op_code(o) == code) return true;
+  return false;
 }
-
-struct BinaryOps : x3::symbols<std::string> {
-  BinaryOps() {
-    for (const char* op : {"||", "&&", "|", "^", "&", "<", ">", "=~", "!~", "<<", ">>", ">>>", ".",
-                           "+", "-", "*", "/"})
-      add(op, op);
-  }
-};
-inline const BinaryOps binary_ops;
-
-// Comparisons that end in '=' themselves: no compound-assignment guard.
-struct ComparisonOps : x3::symbols<std::string> {
-  ComparisonOps() {
-    for (const char* op : {"==", "!=", "<=", ">="}) add(op, op);
-  }
-};
-inline const ComparisonOps comparison_ops;
-
-struct AssignOps : x3::symbols<std::string> {
-  AssignOps() {
-    for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=", "|=",
-                           "^=", ".=", "<<<"})
-      add(op, op);
-  }
-};
-inline const AssignOps assign_ops;
+inline bool is_binary_op(const Tok& t) {
+  if (t.kind == TokKind::Ident) return t.is_word("in");
+  return t.kind == TokKind::Op && in_codes(t.code, {"||", "&&", "|", "^", "&", "<", ">", "=~", "!~", "<<", ">>",
+                                                    ">>>", ".", "+", "-", "*", "/", "%", "==", "!=", "<=", ">="});
+}
+inline bool is_assign_op(const Tok& t) {
+  return t.kind == TokKind::Op && in_codes(t.code, {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=",
+                                                    "|=", "^=", ".=", "<<<"});
+}
+inline bool is_unary_op(const Tok& t) {
+  return t.kind == TokKind::Op && in_codes(t.code, {"++", "--", "!", "~", "-", "+", "&"});
+}
+inline bool is_postfix_op(const Tok& t) { return t.kind == TokKind::Op && in_codes(t.code, {"++", "--"}); }
 
 inline const auto to_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 
@@ -85,25 +64,17 @@ const x3::rule<class unary_class, Operand> unary = "expression";
 const x3::rule<class chain_class, Chain> chain = "expression";
 const x3::rule<class ternary_class, Operand> ternary = "expression";
 const expr_type expr_rule = "expression";
-const x3::rule<class postfix_op_class, OpTok> postfix_op = "operator";
-const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
-const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
-const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
 
 
-// Letters, digits, '_' and '$' (stap allows '$' after the first character),
-// not a keyword. Scans the name once; its attribute is a view of the text.
+// A name (letters, digits, '_' and '$'), not a keyword; its attribute is a
+// view of the text.
 struct identifier_parser : x3::parser<identifier_parser> {
   using attribute_type = NameRef;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last || !ident_start(*first)) return false;
-    It end = first + 1;
-    while (end != last && ident_char(*end)) ++end;
-    if (is_keyword(first, end)) return false;
-    if constexpr (std::is_same_v<Attr, NameRef>) attr.text = std::string_view(first, end - first);
-    first = end;
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
+    if (first == last || first->kind != TokKind::Ident || is_keyword(first->view())) return false;
+    if constexpr (std::is_same_v<Attr, NameRef>) attr.text = first->view();
+    ++first;
     return true;
   }
 };
@@ -114,20 +85,21 @@ const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
 })];
 
 // Any run of letters and digits after a digit; lower.cpp validates it.
-const auto number_rule_def = x3::raw[x3::lexeme[digit_ >> *alnum_]][([](auto& ctx) {
-  auto& r = _attr(ctx);
-  _val(ctx).text.assign(r.begin(), r.end());
-  _val(ctx).pos = r.begin();
-})];
+const auto number_rule_def = token([](const Tok& t) { return t.kind == TokKind::Number; }, "number")[(
+    [](auto& ctx) {
+      const Tok* t = _attr(ctx);
+      _val(ctx).text.assign(t->text, t->len);
+      _val(ctx).pos = t;
+    })];
 
 // Adjacent string literals are one string, as in C: "__x64_" "sys_read".
-const auto string_piece = x3::raw[x3::lexeme['"' >> *(('\\' >> x3::char_) | ~x3::char_("\"\\\n")) > '"']];
+const auto string_piece = token([](const Tok& t) { return t.kind == TokKind::String; }, "string");
 const auto string_rule_def = +string_piece[([](auto& ctx) {
-  auto& r = _attr(ctx);
+  const Tok* t = _attr(ctx);
   String& s = _val(ctx);
-  std::string_view piece(r.begin() + 1, r.size() - 2);
+  std::string_view piece(t->text + 1, t->len - 2);
   if (!s.pos) {
-    s.pos = r.begin();
+    s.pos = t;
     s.raw = piece;
   } else {
     if (s.joined.empty()) s.joined.assign(s.raw);
@@ -155,32 +127,55 @@ const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
 const auto key_list_def = key > *(',' > key);
 
 // $1 @2 $# @#
-const auto arg_ref_def =
-    x3::raw[x3::lexeme[x3::char_("$@") >> (+digit_ | x3::char_('#'))]][([](auto& ctx) {
-      auto& r = _attr(ctx);
-      _val(ctx).text.assign(r.begin(), r.end());
-      _val(ctx).pos = r.begin();
-    })];
-
-const auto embedded_def = x3::raw[x3::lexeme["%{" >> *(x3::char_ - "%}") >> "%}"]][([](auto& ctx) {
-  auto& r = _attr(ctx);
-  _val(ctx).code = std::string_view(r.begin() + 2, r.size() - 4);
-  _val(ctx).pos = r.begin();
+inline bool is_arg_ref(const Tok& t) {
+  if ((t.kind != TokKind::Dollar && t.kind != TokKind::At) || t.len < 2) return false;
+  if (t.text[1] == '#') return t.len == 2;
+  for (uint32_t i = 1; i < t.len; ++i)
+    if (t.text[i] < '0' || t.text[i] > '9') return false;
+  return true;
+}
+const auto arg_ref_def = token(is_arg_ref, "command line argument")[([](auto& ctx) {
+  const Tok* t = _attr(ctx);
+  _val(ctx).text.assign(t->text, t->len);
+  _val(ctx).pos = t;
 })];
 
-// $var, $$vars, $$parms, $$locals, $$return (stap takes any run of '$')
-const auto dollar_name_def =
-    x3::raw[x3::lexeme['$' >> *x3::lit('$') >> (alpha_ | '_') >> *(alnum_ | '_')]];
+const auto embedded_def =
+    token([](const Tok& t) { return t.kind == TokKind::EmbeddedC; }, "embedded C")[([](auto& ctx) {
+      const Tok* t = _attr(ctx);
+      _val(ctx).code = std::string_view(t->text + 2, t->len - 4);
+      _val(ctx).pos = t;
+    })];
+
+// $var, $$vars, $$parms, $$locals, $$return (stap takes any run of '$');
+// a pretty-printing suffix is a token of its own (see make_tokens).
+inline bool is_target_name(const Tok& t) {
+  if (t.kind != TokKind::Dollar) return false;
+  uint32_t i = 1;
+  while (i < t.len && t.text[i] == '$') ++i;
+  return i < t.len && ((t.text[i] >= 'a' && t.text[i] <= 'z') || (t.text[i] >= 'A' && t.text[i] <= 'Z') ||
+                       t.text[i] == '_');
+}
+const auto dollar_name_def = token(is_target_name, "target variable")[([](auto& ctx) {
+  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+})];
 
 const auto target_component_def =
-    mark >> ((x3::lit("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
+    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
              ('[' > expr_rule > ']')[([](auto& ctx) { _val(ctx).index = std::move(_attr(ctx)); })]);
 
 // "$" or "$$" right after a target path: pretty-print it.
-const auto pretty_def = x3::no_skip[x3::string("$$") | x3::string("$")];
+const auto pretty_def =
+    token([](const Tok& t) { return t.glued && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
+        [](auto& ctx) { _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len); })];
 
 // Struct fields may be named like keywords ("->next").
-const auto field_name_def = x3::raw[x3::lexeme[(alpha_ | x3::char_('_')) >> *(alnum_ | x3::char_('_'))]];
+const auto field_name_def = token([](const Tok& t) {
+                              return t.kind == TokKind::Ident && t.view().find('$') == std::string_view::npos;
+                            },
+                                  "field name")[([](auto& ctx) {
+  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+})];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
   _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
@@ -190,14 +185,29 @@ const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([
 
 // The @ operators, each with its own argument list; then, for all, target
 // paths ("->f", "[i]") and a pretty-printing suffix.
-struct OneArgOps : x3::symbols<std::string> {
-  OneArgOps() {
-    for (const char* op : {"defined", "entry", "probewrite", "const", "perf", "kregister", "uregister",
-                           "count", "sum", "min", "max", "avg", "hist_log"})
-      add(op, op);
+struct at_name_parser : x3::parser<at_name_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* name;  // with its '@'
+  constexpr explicit at_name_parser(const char* n) : name(n) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first == last || first->kind != TokKind::At || first->view() != name) return false;
+    ++first;
+    return true;
   }
 };
-inline const OneArgOps one_arg_ops;
+inline constexpr at_name_parser op_name(const char* name) { return at_name_parser(name); }
+
+// @defined(x), @count(s), ...: the operators of exactly one argument.
+inline bool is_one_arg_op(const Tok& t) {
+  if (t.kind != TokKind::At) return false;
+  std::string_view n = t.view().substr(1);
+  for (const char* op : {"defined", "entry", "probewrite", "const", "perf", "kregister", "uregister", "count", "sum",
+                         "min", "max", "avg", "hist_log"})
+    if (n == op) return true;
+  return false;
+}
 
 inline const auto set_op = [](const char* name) {
   return [name](auto& ctx) { _val(ctx).name = name; };
@@ -205,7 +215,6 @@ inline const auto set_op = [](const char* name) {
 inline Operand as_operand(const Operand& op) { return op; }
 inline Operand as_operand(const String& s) { return lowered(s); }
 inline const auto push_arg = [](auto& ctx) { _val(ctx).args.push_back(as_operand(_attr(ctx))); };
-const auto op_name = [](const char* name) { return x3::lexeme[x3::lit(name) >> !(alnum_ | x3::char_("_$"))]; };
 
 const auto at_op_def =
     mark >>
@@ -221,9 +230,8 @@ const auto at_op_def =
         // @hist_linear(s, low, high, width)
         (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
          expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
-        // @defined(x), @count(s), ...: exactly one argument
-        (x3::lexeme['@' >> one_arg_ops >> !(alnum_ | x3::char_("_$"))][([](auto& ctx) {
-           _val(ctx).name = std::move(_attr(ctx));
+        (token(is_one_arg_op, "@ operator")[([](auto& ctx) {
+           _val(ctx).name.assign(_attr(ctx)->text + 1, _attr(ctx)->len - 1);
          })] > '(' > expr_rule[push_arg] > ')')) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
     -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
@@ -253,27 +261,22 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
   using attribute_type = Operand;
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last || !ident_start(*first)) return false;
-    It end = first + 1;
-    while (end != last && ident_char(*end)) ++end;
-    if (is_keyword(first, end)) return false;
-    It next = end;
-    x3::skip_over(next, last, ctx);
-    if (next != last && *next == '(') {
+    if (first == last || first->kind != TokKind::Ident || is_keyword(first->view())) return false;
+    It next = first + 1;
+    if (next != last && next->is_op(op_code("("))) {
       Call c;
       if (!call.parse(first, last, ctx, x3::unused, c)) return false;
       attr = lowered(c);
-    } else if (next != last && *next == '[') {
+    } else if (next != last && next->is_op(op_code("["))) {
       Index ix;
       if (!index.parse(first, last, ctx, x3::unused, ix)) return false;
       attr = lowered(ix);
     } else {
       Ident id;
       id.pos = first;
-      id.name = std::string_view(first, end - first);
+      id.name = first->view();
       attr = lowered(id);
-      first = end;
+      first = next;
     }
     return true;
   }
@@ -291,17 +294,26 @@ const auto primary_def = ident_operand[to_val] | number_rule[build] | string_rul
                          paren[to_val] | multi_in[build] | arg_ref[build] | target[build] |
                          at_op[build] | embedded[build];
 
-// The operator's text as a view (raw[]), not as the text rule's string.
-inline const auto make_op = [](auto& ctx) {
-  auto& r = _attr(ctx);
-  _val(ctx).op = std::string_view(r.begin(), r.size());
+// An operator token as the rules above take it: its text and where it is.
+template <bool (*Test)(const Tok&)>
+struct optok_parser : x3::parser<optok_parser<Test>> {
+  using attribute_type = OpTok;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
+    if (first == last || !Test(*first)) return false;
+    if constexpr (std::is_same_v<Attr, OpTok>) {
+      attr.op = first->view();
+      attr.pos = first;
+    }
+    ++first;
+    return true;
+  }
 };
-const x3::rule<class op_text_class, std::string> postfix_text = "operator";
-const auto postfix_text_def = x3::string("++") | x3::string("--");
-const auto postfix_op_def = mark >> x3::raw[postfix_text][make_op];
+const x3::rule<class postfix_op_class, OpTok> postfix_op = "operator";
+const auto postfix_op_def = optok_parser<is_postfix_op>{};
 
 // After any operand: "->field" chains (typed pointers), and ++ / --.
-const auto member_comp_def = mark >> (x3::lit("->") > field_name)[([](auto& ctx) {
+const auto member_comp_def = mark >> (op("->") > field_name)[([](auto& ctx) {
                                _val(ctx).field = std::move(_attr(ctx));
                              })];
 const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
@@ -327,11 +339,8 @@ const auto postfix = primary[to_val] >>
       _val(ctx) = lowered(u);
     })]);
 
-const x3::rule<class unary_text_class, std::string> unary_text = "operator";
-const auto unary_text_def = x3::string("++") | x3::string("--") | x3::string("!") |
-                            x3::string("~") | x3::string("-") | x3::string("+") |
-                            x3::lexeme[x3::string("&") >> !x3::lit('&')];
-const auto unary_op_def = mark >> x3::raw[unary_text][make_op];
+const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
+const auto unary_op_def = optok_parser<is_unary_op>{};
 
 const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                          Unary u;
@@ -342,17 +351,10 @@ const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
                        })] |
                        postfix;
 
-// A binary operator, not the first half of a compound assignment ("+=")
-// nor of the aggregation operator "<<<".
-const x3::rule<class binary_text_class, std::string> binary_text = "operator";
-const auto binary_text_def = x3::lexeme[comparison_ops] | x3::lexeme[binary_ops >> !x3::char_("=<")] |
-                             // "%" but not "%=" nor a preprocessor or embedded-C token
-                             x3::lexeme[x3::string("%") >> !x3::char_("=(){}?:")] |
-                             x3::lexeme[x3::string("in") >> !(alnum_ | '_')];
-const auto binary_op_def = mark >> x3::raw[binary_text][make_op];
-const x3::rule<class assign_text_class, std::string> assign_text = "operator";
-const auto assign_text_def = x3::lexeme[assign_ops];
-const auto assign_op_def = mark >> x3::raw[assign_text][make_op];
+const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
+const auto binary_op_def = optok_parser<is_binary_op>{};
+const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
+const auto assign_op_def = optok_parser<is_assign_op>{};
 
 const auto chain_def = mark >> unary[([](auto& ctx) {
                          _val(ctx).first = std::move(_attr(ctx));
@@ -395,8 +397,7 @@ const auto expr_rule_def =
       _val(ctx) = lowered(a);
     })]);
 
-BOOST_SPIRIT_DEFINE(postfix_text, postfix_op, unary_text, unary_op, binary_text, binary_op,
-                    assign_text, assign_op)
+BOOST_SPIRIT_DEFINE(postfix_op, unary_op, binary_op, assign_op)
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
 BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)

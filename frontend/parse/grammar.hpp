@@ -1,106 +1,35 @@
 // Rule declarations of the stapx grammar (Spirit X3). Definitions live in
 // expression_def.hpp and statement_def.hpp; each part is instantiated once,
 // in expression.cpp and statement.cpp, against the context in this file.
+//
+// The grammar runs over tokens (tokens.h), not characters: there is no
+// skipper, and the primitives below each test one token.
 #pragma once
 
 #include <boost/spirit/home/x3.hpp>
-#include <cctype>
 #include <string>
 
 #include "frontend/parse/lower.h"
+#include "frontend/parse/tokens.h"
 #include "frontend/parse/x3ast.hpp"
 
 namespace stapx::parse::grammar {
 
 namespace x3 = boost::spirit::x3;
 
-// A byte that may start blanks or a comment.
-inline bool blank_start(char c) { return c <= ' ' || c == '#' || c == '/'; }
+using iterator_type = const Tok*;
+using context_type = x3::unused_type;
 
-// Moves `first` over blanks and comments; returns whether it moved. The
-// slow path of skipping, out of line (see skip_over below).
-[[gnu::noinline]] inline bool skip_blanks(const char*& first, const char* last) {
-  const char* p = first;
-  while (p != last) {
-    char c = *p;
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      ++p;
-    } else if (c == '#' || (c == '/' && p + 1 != last && p[1] == '/')) {
-      while (p != last && *p != '\n') ++p;
-    } else if (c == '/' && p + 1 != last && p[1] == '*') {
-      p += 2;
-      while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
-      if (p != last) p += 2;
-    } else {
-      break;
-    }
-  }
-  bool moved = p != first;
-  first = p;
-  return moved;
-}
-
-// Whitespace and the three comment styles: "#...", "//...", "/* ... */".
-// An unterminated block comment runs to the end of the input, where the
-// parser then reports what it still expected.
-struct blank_parser : x3::parser<blank_parser> {
-  using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
-    // Fast path: X3 skips before every primitive it tries, and most of
-    // those calls start on a token.
-    if (first == last || !blank_start(*first)) return false;
-    return skip_blanks(first, last);
-  }
-};
-inline constexpr blank_parser skipper{};
-
-}  // namespace stapx::parse::grammar
-
-// X3 skips before every primitive, ~3 million times a pass over the tapsets,
-// nearly always on a token already. Its generic skip_over is an out-of-line
-// call looping on the skipper; this one tests the first byte in place and
-// calls out only when there is something to skip.
-namespace boost::spirit::x3::detail {
-template <>
-[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::blank_parser>(
-    const char*& first, const char* const& last, const stapx::parse::grammar::blank_parser&) {
-  if (first != last && stapx::parse::grammar::blank_start(*first)) stapx::parse::grammar::skip_blanks(first, last);
-}
-}  // namespace boost::spirit::x3::detail
-
-namespace stapx::parse::grammar {
-
-using iterator_type = const char*;
-using skipper_type = std::remove_cv_t<decltype(skipper)>;
-using context_type = x3::phrase_parse_context<skipper_type>::type;
-
-}  // namespace stapx::parse::grammar
-
-// And the entry point the primitives call, which would otherwise stay an
-// out-of-line call around the test above.
-namespace boost::spirit::x3 {
-template <>
-[[gnu::always_inline]] inline void skip_over<const char*, stapx::parse::grammar::context_type>(
-    const char*& first, const char* const& last, const stapx::parse::grammar::context_type&) {
-  detail::skip_over(first, last, stapx::parse::grammar::skipper);
-}
-}  // namespace boost::spirit::x3
-
-namespace stapx::parse::grammar {
-
-// `mark` matches nothing; it records where the enclosing rule's text
-// starts (after blanks) in the rule's own node. It goes first in every rule
-// whose node is Tagged. (X3's _where() in an action spans the rest of the
-// input, not the match, and on_success sees no attribute once a rule has
-// actions, so neither can do this.)
+// `mark` matches nothing; it records the token the enclosing rule's text
+// starts at in the rule's own node. It goes first in every rule whose node
+// is Tagged. (X3's _where() in an action spans the rest of the input, not
+// the match, and on_success sees no attribute once a rule has actions, so
+// neither can do this.)
 struct mark_parser : x3::parser<mark_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr&) const {
-    x3::skip_over(first, last, ctx);
+  bool parse(It& first, It const&, Ctx const&, RCtx& rctx, Attr&) const {
     if constexpr (std::is_base_of_v<x3ast::Tagged, std::remove_cv_t<std::remove_reference_t<RCtx>>>)
       rctx.pos = first;
     return true;
@@ -143,58 +72,89 @@ x3ast::Operand lowered(const T& t) {
 }
 inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
-// ASCII character classes as sets: X3's alpha/alnum/digit call libc's
-// and assert on a byte outside ASCII, which error recovery can reach
-// (it may resume inside an embedded-C block); a set takes any byte.
-inline const auto alpha_ = x3::char_("a-zA-Z");
-inline const auto alnum_ = x3::char_("a-zA-Z0-9");
-inline const auto digit_ = x3::char_("0-9");
+// Reserved words, which are no identifiers.
+inline bool is_keyword(std::string_view w) {
+  switch (w.size()) {
+    case 2: return w == "if" || w == "in";
+    case 3: return w == "for" || w == "try";
+    case 4: return w == "else" || w == "next";
+    case 5: return w == "probe" || w == "limit" || w == "while" || w == "break" || w == "catch";
+    case 6: return w == "global" || w == "return" || w == "delete";
+    case 7: return w == "private" || w == "foreach";
+    case 8: return w == "function" || w == "continue";
+    default: return false;
+  }
+}
 
-// ASCII tests for names (X3's classes call libc's; the driver has
-// rejected bytes outside ASCII in code already).
-inline bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-inline bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9') || c == '$'; }
+// One token for which `test` holds; its attribute is the token. The name
+// is what "expected ..." says when it was required.
+template <typename Test>
+struct token_parser : x3::parser<token_parser<Test>> {
+  using attribute_type = const Tok*;
+  Test test;
+  const char* name;
+  constexpr token_parser(Test t, const char* n) : test(t), name(n) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
+    if (first == last || !test(*first)) return false;
+    if constexpr (std::is_same_v<Attr, const Tok*>) attr = first;
+    ++first;
+    return true;
+  }
+};
+template <typename Test>
+constexpr token_parser<Test> token(Test t, const char* name) {
+  return token_parser<Test>(t, name);
+}
 
-// A reserved word, not the prefix of a longer identifier. It names itself
-// in "expected 'in'" messages (an X3 lexeme would show its C++ type).
+// An operator token of exactly this text ("->", "+=").
+struct op_parser : x3::parser<op_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* text;
+  uint32_t code;
+  constexpr explicit op_parser(const char* t) : text(t), code(op_code(t)) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first == last || !first->is_op(code)) return false;
+    ++first;
+    return true;
+  }
+};
+inline constexpr op_parser op(const char* text) { return op_parser(text); }
+
+// A reserved word. It names itself in "expected 'in'" messages.
 struct keyword_parser : x3::parser<keyword_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
   const char* word;
   constexpr explicit keyword_parser(const char* w) : word(w) {}
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
-    x3::skip_over(first, last, ctx);
-    It i = first;
-    for (const char* w = word; *w; ++w, ++i)
-      if (i == last || *i != *w) return false;
-    if (i != last && ident_char(*i)) return false;
-    first = i;
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first == last || !first->is_word(word)) return false;
+    ++first;
     return true;
   }
 };
 inline constexpr keyword_parser kw(const char* word) { return keyword_parser(word); }
 
-// Matches nothing; fails unless the next character (after blanks) is one
-// of `chars`. A guard in front of an alternative that would fail on any
-// other character anyway, so that X3 does not enter its rules to find out.
+// Matches nothing; fails unless the next token starts with one of `chars`.
+// A guard in front of an alternative that would fail on any other token
+// anyway, so that X3 does not enter its rules to find out.
 struct peek_parser : x3::parser<peek_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
   const char* chars;
   constexpr explicit peek_parser(const char* cs) : chars(cs) {}
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last) return false;
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first == last || first->kind == TokKind::End || first->kind == TokKind::Error) return false;
     for (const char* c = chars; *c; ++c)
-      if (*first == *c) return true;
+      if (first->text[0] == *c) return true;
     return false;
   }
 };
 inline constexpr peek_parser peek(const char* chars) { return peek_parser(chars); }
-
-
 
 }  // namespace stapx::parse::grammar
 
@@ -205,5 +165,17 @@ struct get_info<stapx::parse::grammar::keyword_parser> {
   std::string operator()(const stapx::parse::grammar::keyword_parser& p) const {
     return std::string("'") + p.word + "'";
   }
+};
+template <>
+struct get_info<stapx::parse::grammar::op_parser> {
+  using result_type = std::string;
+  std::string operator()(const stapx::parse::grammar::op_parser& p) const {
+    return std::string("'") + p.text + "'";
+  }
+};
+template <typename Test>
+struct get_info<stapx::parse::grammar::token_parser<Test>> {
+  using result_type = std::string;
+  std::string operator()(const stapx::parse::grammar::token_parser<Test>& p) const { return p.name; }
 };
 }  // namespace boost::spirit::x3

@@ -67,7 +67,6 @@ Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink&
                  const std::vector<std::string>& args, bool privileged)
     : sm_(sm),
       file_(file),
-      text_(sm.file(file).text),
       arena_(arena),
       diags_(diags),
       args_(args),
@@ -77,31 +76,7 @@ void Lowerer::need_guru(const Expr* node, SourceLoc at, std::string what) {
   if (!privileged_) defer(node, true, [this, at, what] { diags_.report(DiagId::ParseNeedGuru, at, what); });
 }
 
-SourceLoc Lowerer::loc(const char* pos) const {
-  if (!pos) return {file_, 0};
-  size_t off = pos - text_.data();
-  // Almost every position is on a token already.
-  if (off < text_.size()) {
-    char c = text_[off];
-    if (c > ' ' && c != '#' && c != '/') return {file_, static_cast<uint32_t>(off)};
-  }
-  // A position taken before the skipper ran may sit on blanks or comments.
-  for (;;) {
-    while (off < text_.size() && std::isspace(static_cast<unsigned char>(text_[off]))) ++off;
-    if (off < text_.size() && text_[off] == '#') {
-      off = text_.find('\n', off);
-    } else if (text_.compare(off, 2, "//") == 0) {
-      off = text_.find('\n', off);
-    } else if (text_.compare(off, 2, "/*") == 0) {
-      off = text_.find("*/", off + 2);
-      if (off != std::string::npos) off += 2;
-    } else {
-      break;
-    }
-    if (off == std::string::npos) off = text_.size();
-  }
-  return {file_, static_cast<uint32_t>(off)};
-}
+SourceLoc Lowerer::loc(x3ast::Pos pos) const { return pos ? pos->loc : SourceLoc{file_, 0}; }
 
 NumberLit* Lowerer::number(const x3ast::Number& n) {
   auto* lit = arena_.make<NumberLit>(loc(n.pos));

@@ -28,7 +28,7 @@ class Lowerer {
   Lowerer(const SourceManager& sm, uint32_t file, ast::Arena& arena, DiagSink& diags,
           const std::vector<std::string>& args, bool privileged);
   void lower(const x3ast::TopLevel& top, ast::Script& script);
-  SourceLoc loc(const char* pos) const;
+  SourceLoc loc(x3ast::Pos pos) const;
 
   // While parsing, expression diagnostics are held (see above).
   void begin_declaration() { parsing_ = true; }
@@ -76,7 +76,6 @@ class Lowerer {
 
   const SourceManager& sm_;
   uint32_t file_;
-  const std::string& text_;
   ast::Arena& arena_;
   DiagSink& diags_;
   const std::vector<std::string>& args_;

@@ -1,10 +1,9 @@
-// Pass 1 driver for one file: runs the X3 top-level rule declaration by
-// declaration, turns X3 failures into diagnostics, and recovers at the next
-// line that starts a declaration so that one run reports several errors.
+// Pass 1 driver for one file: makes the file's tokens, runs the X3
+// top-level rule over them declaration by declaration, turns X3 failures
+// into diagnostics, and recovers at the next line that starts a declaration
+// so that one run reports several errors.
 #include "frontend/parse/parser.h"
 
-#include <array>
-#include <cstring>
 #include <string_view>
 
 #include "frontend/parse/grammar.hpp"
@@ -12,94 +11,151 @@
 
 namespace stapx {
 
-namespace {
+namespace parse {
 
-namespace x3 = boost::spirit::x3;
+namespace {
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// Scans the code outside strings, comments and embedded C for what the
-// grammar must not see: nesting past kMaxNesting (the recursive descent's
-// stack) and bytes outside ASCII (X3's character classes take only ASCII).
-// Returns the first such place, or null; *why says which.
-const char* unparsable(const char* p, const char* end, DiagId* why) {
-  // Bytes that need a look: the rest of the code is skipped in one loop.
-  static const auto special = [] {
-    std::array<bool, 256> t{};
-    for (int c = 0x80; c < 256; ++c) t[c] = true;
-    for (unsigned char c : std::string_view("%\"#/([{)]}")) t[c] = true;
-    return t;
-  }();
-  int depth = 0;
-  while (p < end) {
-    while (p < end && !special[static_cast<unsigned char>(*p)]) ++p;
-    if (p == end) break;
-    char c = *p;
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      *why = DiagId::ParseBadCharacter;
-      return p;
-    }
-    if (c == '%' && p + 1 < end && p[1] == '{') {
-      // An unterminated block is not C: the parser reports it, and
-      // recovery may parse what follows, so keep scanning that.
-      const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "%}", 2));
-      p = close ? close + 2 : p + 2;
-      continue;
-    }
-    if (c == '"') {
-      for (++p; p < end && *p != '"' && *p != '\n'; ++p)
-        if (*p == '\\') ++p;
-    } else if (c == '#' || (c == '/' && p + 1 < end && p[1] == '/')) {
-      while (p < end && *p != '\n') ++p;
-    } else if (c == '/' && p + 1 < end && p[1] == '*') {
-      const char* close = static_cast<const char*>(memmem(p + 2, end - p - 2, "*/", 2));
-      p = close ? close + 1 : end;
-    } else if (c == '(' || c == '[' || c == '{') {
-      if (++depth > kMaxNesting) {
-        *why = DiagId::ParseTooDeep;
-        return p;
+// A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
+// two: the name, and the suffix as an operator glued to it; a token of
+// '$'s alone (after "]") is that operator. So is the suffix of a field
+// name ("->name$").
+void push_split(std::vector<Tok>& out, Tok t) {
+  if (t.kind == TokKind::Dollar || (t.kind == TokKind::Ident && !out.empty() && out.back().is_op(op_code("->")))) {
+    std::string_view v = t.view();
+    size_t lead = t.kind == TokKind::Dollar ? v.find_first_not_of('$') : 0;
+    if (lead == std::string_view::npos) {
+      if (v.size() <= 4) {
+        t.kind = TokKind::Op;
+        t.code = op_code(v);
       }
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
+      out.push_back(t);
+      return;
     }
-    ++p;
+    size_t dollar = v.find('$', lead);
+    if (dollar != std::string_view::npos && dollar > lead && v.find_first_not_of('$', dollar) == std::string_view::npos &&
+        v.size() - dollar <= 2) {
+      Tok suffix = t;
+      t.len = static_cast<uint32_t>(dollar);
+      suffix.kind = TokKind::Op;
+      suffix.glued = true;
+      suffix.text = t.text + dollar;
+      suffix.len = static_cast<uint32_t>(v.size() - dollar);
+      suffix.code = op_code(suffix.view());
+      out.push_back(t);
+      out.push_back(suffix);
+      return;
+    }
   }
-  return nullptr;
+  out.push_back(t);
 }
 
-bool starts_declaration(const char* p, const char* end) {
-  for (const char* kw : {"probe", "global", "function", "private"}) {
-    size_t n = strlen(kw);
-    if (static_cast<size_t>(end - p) >= n && memcmp(p, kw, n) == 0 &&
-        (p + n == end || !(isalnum(static_cast<unsigned char>(p[n])) || p[n] == '_')))
-      return true;
+}  // namespace
+
+bool make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& out, DiagSink& diags) {
+  out.clear();
+  const SourceFile& f = sm.file(file);
+  thread_local std::vector<Token> lexed;
+  int depth = 0;
+  bool bad = false;
+  uint32_t prev_file = 0, prev_exp = 0;
+  const char* prev_end = nullptr;
+  // One token as the grammar sees it; false once the input ends here.
+  auto add = [&](const Token& k, const std::string& text, uint32_t from, uint32_t exp, SourceLoc loc) {
+    Tok t;
+    t.kind = k.kind;
+    t.text = text.data() + k.begin;
+    t.len = k.end - k.begin;
+    t.loc = loc;
+    t.glued = prev_end == t.text && prev_file == from && prev_exp == exp;
+    prev_end = t.text + t.len;
+    prev_file = from;
+    prev_exp = exp;
+    if (k.kind == TokKind::Error) {
+      // An unterminated comment runs to the end of the input, where the
+      // parser reports what it still expected; an unterminated string or
+      // %{ block is a token that no rule takes.
+      if (t.len >= 2 && t.text[0] == '/' && t.text[1] == '*') return false;
+      out.push_back(t);
+      return false;
+    }
+    if (k.kind == TokKind::Op) {
+      unsigned char c = static_cast<unsigned char>(t.text[0]);
+      if (c >= 0x80) {
+        // The grammar takes ASCII only (outside strings, comments and C).
+        diags.report(DiagId::ParseBadCharacter, loc);
+        bad = true;
+        return false;
+      }
+      if (t.len <= 4) t.code = op_code(t.view());
+      if (t.len == 1 && (c == '(' || c == '[' || c == '{')) {
+        if (++depth > kMaxNesting) {
+          diags.report(DiagId::ParseTooDeep, loc);
+          bad = true;
+          return false;
+        }
+      } else if (t.len == 1 && (c == ')' || c == ']' || c == '}')) {
+        --depth;
+      }
+    }
+    push_split(out, t);
+    return true;
+  };
+  SourceLoc end;
+  if (f.is_view) {
+    out.reserve(f.tokens.size() + 8);
+    for (uint32_t i = 0; i < f.tokens.size(); ++i) {
+      const ViewToken& v = f.tokens[i];
+      if (!add(v.tok, sm.file(v.file).text, v.file, v.expansion, SourceLoc{file, i})) break;
+    }
+    end = SourceLoc{file, static_cast<uint32_t>(f.tokens.size())};
+  } else {
+    tokenize(f.text, lexed);
+    out.reserve(lexed.size() + 8);
+    for (const Token& k : lexed)
+      if (!add(k, f.text, file, 0, SourceLoc{file, k.begin})) break;
+    end = SourceLoc{file, static_cast<uint32_t>(f.text.size())};
   }
-  return false;
+  if (bad) return false;  // reported: a byte outside ASCII, or too deep
+  Tok last;
+  last.kind = TokKind::End;
+  last.text = "";
+  last.loc = end;
+  out.push_back(last);
+  return true;
 }
 
-// The next line after `p` whose first word starts a declaration.
-const char* recovery_point(const char* p, const char* end) {
-  while (p < end) {
-    const char* nl = static_cast<const char*>(memchr(p, '\n', end - p));
-    if (!nl) return end;
-    p = nl + 1;
-    const char* q = p;
-    while (q < end && (*q == ' ' || *q == '\t')) ++q;
-    if (starts_declaration(q, end)) return q;
-  }
+}  // namespace parse
+
+namespace {
+
+namespace x3 = boost::spirit::x3;
+using parse::Tok;
+
+bool starts_declaration(const Tok& t) {
+  return t.is_word("probe") || t.is_word("global") || t.is_word("function") || t.is_word("private");
+}
+
+// Whether a token is the first on its line in the text it came from.
+bool first_on_line(const SourceManager& sm, const Tok& t) {
+  SourceLoc real = sm.resolve(t.loc).first;
+  std::string_view text = sm.file(real.file).text;
+  size_t i = real.offset;
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  return i == 0 || text[i - 1] == '\n';
+}
+
+// The next token after `p` that starts a line with a declaration's first
+// word (the last token, End, if none).
+const Tok* recovery_point(const SourceManager& sm, const Tok* p, const Tok* end) {
+  for (++p; p < end; ++p)
+    if (starts_declaration(*p) && first_on_line(sm, *p)) return p;
   return end;
 }
 
-// X3 names literals as 'x' and rules by their names; keep those, and say
-// "keyword" for the lexeme parsers of reserved words.
+// X3 names literals as 'x' and rules by their names; keep those.
 std::string expected_text(const std::string& which) {
-  if (which.find("lexeme") != std::string::npos) {
-    // A keyword parser describes itself as lexeme[... "word" ...].
-    size_t q = which.find('"');
-    size_t e = q == std::string::npos ? q : which.find('"', q + 1);
-    if (e != std::string::npos) return "'" + which.substr(q + 1, e - q - 1) + "'";
-    return "keyword";
-  }
   // An unnamed X3 parser describes itself by its C++ type: say what it is.
   if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos)
     return "valid syntax";
@@ -112,16 +168,10 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
                         const ParseOptions& opts) {
   auto* script = arena.make<ast::Script>(SourceLoc{file, 0});
   script->file = file;
-  const std::string& text = sm.file(file).text;
-  const char* begin = text.data();
-  const char* end = begin + text.size();
   parse::Lowerer lower(sm, file, arena, diags, opts.args, opts.guru || sm.file(file).is_tapset);
 
-  DiagId why = DiagId::ParseTooDeep;
-  if (const char* bad = unparsable(begin, end, &why)) {
-    diags.report(why, lower.loc(bad));
-    return script;
-  }
+  thread_local std::vector<Tok> tokens;
+  if (!parse::make_tokens(sm, file, tokens, diags)) return script;
 
   // The grammar's actions build expression nodes through `lower`.
   struct Active {
@@ -130,35 +180,35 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
     ~Active() { parse::active_lowerer = saved; }
   } active(lower);
 
-  const char* p = begin;
-  while (true) {
-    x3::phrase_parse(p, end, x3::eps, parse::grammar::skipper);  // skip blanks, comments
-    if (p == end) break;
+  // The End token is not part of the range: a rule that runs out of input
+  // fails at it, and its location is the end of the input.
+  const Tok* p = tokens.data();
+  const Tok* end = tokens.data() + tokens.size() - 1;
+  while (p != end) {
     parse::x3ast::TopLevel top;
-    const char* start = p;
+    const Tok* start = p;
     lower.begin_declaration();
     try {
-      if (x3::phrase_parse(p, end, parse::grammar::toplevel_ref, parse::grammar::skipper, top)) {
+      if (x3::parse(p, end, parse::grammar::toplevel_ref, top)) {
         lower.lower(top, *script);
         continue;
       }
       lower.drop_declaration();
-      diags.report(DiagId::ParseExpected, lower.loc(start),
-                   "'probe', 'global', 'private', 'function' or '%{'");
-      p = recovery_point(start, end);
-    } catch (const x3::expectation_failure<const char*>& f) {
+      if (start->kind == TokKind::Error && start->text[0] == '"')
+        diags.report(DiagId::ParseUnterminatedString, start->loc);
+      else
+        diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function' or '%{'");
+      p = recovery_point(sm, start, end);
+    } catch (const x3::expectation_failure<const Tok*>& f) {
       lower.drop_declaration();
-      if (f.which() == "'\"'") {
-        // An unterminated string: point at its opening quote, as stap does.
-        const char* open = f.where();
-        while (open > begin && open[-1] != '\n' && !(open[-1] == '"' && (open - 1 == begin || open[-2] != '\\')))
-          --open;
-        diags.report(DiagId::ParseUnterminatedString, lower.loc(open > begin ? open - 1 : open));
-        p = recovery_point(f.where(), end);
-        continue;
+      const Tok* at = f.where();
+      if (at->kind == TokKind::Error && at->text[0] == '"') {
+        // An unterminated string: at its opening quote, as stap reports it.
+        diags.report(DiagId::ParseUnterminatedString, at->loc);
+      } else {
+        diags.report(DiagId::ParseExpected, at->loc, expected_text(f.which()));
       }
-      diags.report(DiagId::ParseExpected, lower.loc(f.where()), expected_text(f.which()));
-      p = recovery_point(f.where(), end);
+      p = recovery_point(sm, at, end);
     }
   }
   return script;

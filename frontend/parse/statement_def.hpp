@@ -77,9 +77,12 @@ const auto for_stmt_def = mark >> (kw("for") > '(' > -expr_ref > ';' > -expr_ref
   _val(ctx).body = std::move(at_c<3>(_attr(ctx)));
 })];
 
+// A token's text as a rule's string attribute.
+inline const auto tok_text = [](auto& ctx) { _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len); };
+
 const x3::rule<class sort_mark_class, std::string> sort_mark = "'+' or '-'";
 const auto sort_mark_def =
-    x3::lexeme[x3::string("+") >> !x3::lit('+')] | x3::lexeme[x3::string("-") >> !x3::lit('-')];
+    token([](const Tok& t) { return t.is_op(op_code("+")) || t.is_op(op_code("-")); }, "'+' or '-'")[tok_text];
 
 const auto sort_marker_def = mark >> sort_mark[([](auto& ctx) { _val(ctx).sort = std::move(_attr(ctx)); })];
 
@@ -99,9 +102,14 @@ const auto foreach_keys_def = ('[' > (sorted_ident % ',') > ']')[to_val] |
 
 // The value form is tried only when "v =" is really there: X3 does not undo
 // a partly parsed optional's attribute when it backtracks.
-const auto aggregate_name_def = x3::lexeme['@' >> (x3::string("count") | x3::string("sum") |
-                                                     x3::string("min") | x3::string("max") |
-                                                     x3::string("avg")) >> !(alnum_ | '_')];
+const auto aggregate_name_def = token([](const Tok& t) {
+                                  if (t.kind != TokKind::At) return false;
+                                  std::string_view n = t.view().substr(1);
+                                  return n == "count" || n == "sum" || n == "min" || n == "max" || n == "avg";
+                                },
+                                      "aggregate")[([](auto& ctx) {
+  _val(ctx).assign(_attr(ctx)->text + 1, _attr(ctx)->len - 1);
+})];
 const auto foreach_aggregate_def =
     mark >> (aggregate_name >> -sort_marker)[([](auto& ctx) {
       _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
@@ -115,7 +123,7 @@ const auto foreach_slice_def = '[' > key_list_ref > ']';
 
 // foreach (b in @hist_log(s)): iterate over a histogram's buckets.
 const auto foreach_array_def =
-    mark >> ((&x3::lit('@') > at_op_ref)[([](auto& ctx) { _val(ctx).histogram = lowered(_attr(ctx)); })] |
+    mark >> ((&token([](const Tok& t) { return t.kind == TokKind::At; }, "'@'") > at_op_ref)[([](auto& ctx) { _val(ctx).histogram = lowered(_attr(ctx)); })] |
              sorted_ident[([](auto& ctx) { _val(ctx).array = std::move(_attr(ctx)); })]);
 
 const auto foreach_stmt_def = mark >>
@@ -139,10 +147,9 @@ const auto try_stmt_def = mark >> (kw("try") > block > kw("catch") > -('(' > ide
                                         _val(ctx).handler = std::move(at_c<2>(_attr(ctx)));
                                       })];
 
-const auto simple_stmt_def = mark >>
-    (x3::raw[kw("next") | kw("break") | kw("continue")])[([](auto& ctx) {
-      _val(ctx).keyword.assign(_attr(ctx).begin(), _attr(ctx).end());
-    })];
+const auto simple_stmt_def =
+    mark >> token([](const Tok& t) { return t.is_word("next") || t.is_word("break") || t.is_word("continue"); },
+                  "statement")[([](auto& ctx) { _val(ctx).keyword.assign(_attr(ctx)->text, _attr(ctx)->len); })];
 
 const auto return_stmt_def = mark >> (kw("return") >> -expr_ref)[([](auto& ctx) {
   _val(ctx).value = std::move(_attr(ctx));
@@ -182,11 +189,28 @@ const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[buil
                          })];
 
 const x3::rule<class component_name_class, std::string> component_name = "probe point name";
-// A name, wildcards allowed ("sys_*", "**"), not starting with a digit.
-const auto component_name_def =
-    x3::raw[x3::lexeme[(alpha_ | x3::char_("_*")) >> *(alnum_ | x3::char_("_*"))]];
+// A name, wildcards allowed ("sys_*", "**"), not starting with a digit:
+// one token, or a run of glued ones ("sys_" "*").
+struct component_name_parser : x3::parser<component_name_parser> {
+  using attribute_type = std::string;
+  static bool starts(const Tok& t) { return t.kind == TokKind::Ident || t.is_op(op_code("*")); }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
+    if (first == last || !starts(*first)) return false;
+    It i = first + 1;
+    while (i != last && i->glued && (starts(*i) || i->kind == TokKind::Number)) ++i;
+    if constexpr (std::is_same_v<Attr, std::string>) {
+      attr.assign(first->text, first->len);
+      for (It j = first + 1; j != i; ++j) attr.append(j->text, j->len);
+    }
+    first = i;
+    return true;
+  }
+};
+const auto component_name_def = component_name_parser{};
 const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
-const auto point_suffix_def = x3::string("?") | x3::string("!");
+const auto point_suffix_def =
+    token([](const Tok& t) { return t.is_op(op_code("?")) || t.is_op(op_code("!")); }, "'?' or '!'")[tok_text];
 
 const auto component_def = mark >>
     (component_name >> -('(' > literal > ')'))[([](auto& ctx) {
@@ -231,7 +255,7 @@ const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
 })];
 
 // name, name%, name[100], name%[100], name = literal
-const auto wrap_mark = (x3::lit('%') >> !x3::char_("{(?:)"))[([](auto& ctx) { _val(ctx).wrap = true; })];
+const auto wrap_mark = x3::lit('%')[([](auto& ctx) { _val(ctx).wrap = true; })];
 const auto global_var_def = mark >> ident_ref[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] >>
                             -wrap_mark >>
                             // A sized array has no initializer: "=" after "]" is an error there.
@@ -257,9 +281,11 @@ const auto global_def =
               -kw("global") > global_vars[set_vars]) |
              (kw("global") > global_vars[set_vars]));
 
-const auto alias_op_def = x3::string("+=") | x3::lexeme[x3::string("=") >> !x3::lit('=')];
+const auto alias_op_def =
+    token([](const Tok& t) { return t.is_op(op_code("+=")) || t.is_op(op_code("=")); }, "'=' or '+='")[tok_text];
 
-const auto type_name_def = x3::lexeme[(x3::string("long") | x3::string("string")) >> !(alnum_ | '_')];
+const auto type_name_def =
+    token([](const Tok& t) { return t.is_word("long") || t.is_word("string"); }, "type name")[tok_text];
 
 const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));

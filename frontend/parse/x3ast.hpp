@@ -1,7 +1,7 @@
 // The parse tree Spirit X3 fills in. These types never leave frontend/parse/:
 // lower.cpp turns them into the arena AST (frontend/ast.h) in one step.
-// Positions are raw pointers into the source text; lowering turns them
-// into SourceLocs. Names, operators and C code are views of that text (it
+// Positions are the tokens nodes start at; lowering turns them into
+// SourceLocs. Names, operators and C code are views of that text (it
 // outlives the tree): the tree is built and dropped once per declaration,
 // and owned copies here would be a malloc each, copied again by lowering.
 #pragma once
@@ -13,16 +13,22 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/parse/tokens.h"
+
 namespace stapx::ast {
 struct Expr;
 }
 
 namespace stapx::parse::x3ast {
 
+using stapx::parse::Tok;
+
 namespace x3 = boost::spirit::x3;
 
+using Pos = const Tok*;
+
 struct Tagged {
-  const char* pos = nullptr;
+  Pos pos = nullptr;
 };
 
 // A name as the identifier primitive yields it (a struct, so that X3 does
@@ -179,7 +185,7 @@ struct SortMarker : Tagged {
 struct SortedIdent : Tagged {
   Ident ident;
   std::string sort;  // "", "+", "-"
-  const char* sort_pos = nullptr;
+  Pos sort_pos = nullptr;
 };
 struct Try : Tagged {
   Block body;
@@ -189,7 +195,7 @@ struct Try : Tagged {
 struct ForeachAggregate : Tagged {
   std::string name;  // "sum", "max"... sorting an aggregate array by it
   std::string sort;
-  const char* sort_pos = nullptr;
+  Pos sort_pos = nullptr;
 };
 struct ForeachArray : Tagged {
   SortedIdent array;
@@ -234,7 +240,7 @@ struct AliasPart : Tagged {
 struct Probe : Tagged {
   std::vector<ProbePoint> points;
   std::string alias_op;  // "", "=", "+="
-  const char* alias_pos = nullptr;
+  Pos alias_pos = nullptr;
   std::vector<ProbePoint> alias_points;
   Block body;
   boost::optional<Block> epilogue;  // alias "= P { prologue }, { epilogue }"

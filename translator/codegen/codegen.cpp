@@ -182,7 +182,8 @@ class Codegen {
 
 std::string Codegen::where(SourceLoc loc) {
   if (!loc.valid()) return "NULL";
-  std::string tok = DiagSink::describe_token(sm_.file(loc.file).text, loc.offset);
+  auto [text, offset] = sm_.text_at(loc);
+  std::string tok = DiagSink::describe_token(text, offset);
   return c_string(tok + " " + sm_.describe(loc));
 }
 
