@@ -16,26 +16,12 @@ using x3::_val;
 using namespace x3ast;
 
 
-// The operator sets, by operator code (tokens.h): the lexer has taken the
-// longest operator, so "+=" or "<<<" is never read as "+" or "<<".
-inline bool in_codes(uint32_t code, std::initializer_list<const char*> ops) {
-  for (const char* o : ops)
-    if (op_code(o) == code) return true;
-  return false;
-}
-inline bool is_binary_op(const Tok& t) {
-  if (t.kind == TokKind::Ident) return t.is_word("in");
-  return t.kind == TokKind::Op && in_codes(t.code, {"||", "&&", "|", "^", "&", "<", ">", "=~", "!~", "<<", ">>",
-                                                    ">>>", ".", "+", "-", "*", "/", "%", "==", "!=", "<=", ">="});
-}
-inline bool is_assign_op(const Tok& t) {
-  return t.kind == TokKind::Op && in_codes(t.code, {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=",
-                                                    "|=", "^=", ".=", "<<<"});
-}
-inline bool is_unary_op(const Tok& t) {
-  return t.kind == TokKind::Op && in_codes(t.code, {"++", "--", "!", "~", "-", "+", "&"});
-}
-inline bool is_postfix_op(const Tok& t) { return t.kind == TokKind::Op && in_codes(t.code, {"++", "--"}); }
+// The operator sets (tokens.h): the lexer has taken the longest operator,
+// so "+=" or "<<<" is never read as "+" or "<<".
+inline bool is_binary_op(const Tok& t) { return (t.ops & kBinary) || t.is(Word::In); }
+inline bool is_assign_op(const Tok& t) { return t.ops & kAssign; }
+inline bool is_unary_op(const Tok& t) { return t.ops & kUnary; }
+inline bool is_postfix_op(const Tok& t) { return t.ops & kPostfix; }
 
 inline const auto to_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 
@@ -72,7 +58,7 @@ struct identifier_parser : x3::parser<identifier_parser> {
   using attribute_type = NameRef;
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
-    if (first == last || first->kind != TokKind::Ident || is_keyword(first->view())) return false;
+    if (first == last || first->kind != TokKind::Ident || first->is_keyword()) return false;
     if constexpr (std::is_same_v<Attr, NameRef>) attr.text = first->view();
     ++first;
     return true;
@@ -188,7 +174,7 @@ const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([
 struct at_name_parser : x3::parser<at_name_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
-  const char* name;  // with its '@'
+  std::string_view name;  // with its '@'
   constexpr explicit at_name_parser(const char* n) : name(n) {}
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
@@ -261,7 +247,7 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
   using attribute_type = Operand;
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
-    if (first == last || first->kind != TokKind::Ident || is_keyword(first->view())) return false;
+    if (first == last || first->kind != TokKind::Ident || first->is_keyword()) return false;
     It next = first + 1;
     if (next != last && next->is_op(op_code("("))) {
       Call c;

@@ -72,20 +72,6 @@ x3ast::Operand lowered(const T& t) {
 }
 inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
-// Reserved words, which are no identifiers.
-inline bool is_keyword(std::string_view w) {
-  switch (w.size()) {
-    case 2: return w == "if" || w == "in";
-    case 3: return w == "for" || w == "try";
-    case 4: return w == "else" || w == "next";
-    case 5: return w == "probe" || w == "limit" || w == "while" || w == "break" || w == "catch";
-    case 6: return w == "global" || w == "return" || w == "delete";
-    case 7: return w == "private" || w == "foreach";
-    case 8: return w == "function" || w == "continue";
-    default: return false;
-  }
-}
-
 // One token for which `test` holds; its attribute is the token. The name
 // is what "expected ..." says when it was required.
 template <typename Test>
@@ -127,11 +113,12 @@ inline constexpr op_parser op(const char* text) { return op_parser(text); }
 struct keyword_parser : x3::parser<keyword_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
-  const char* word;
-  constexpr explicit keyword_parser(const char* w) : word(w) {}
+  const char* text;
+  Word word;
+  constexpr explicit keyword_parser(const char* w) : text(w), word(word_of(w)) {}
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
-    if (first == last || !first->is_word(word)) return false;
+    if (first == last || first->word != word) return false;
     ++first;
     return true;
   }
@@ -163,7 +150,7 @@ template <>
 struct get_info<stapx::parse::grammar::keyword_parser> {
   using result_type = std::string;
   std::string operator()(const stapx::parse::grammar::keyword_parser& p) const {
-    return std::string("'") + p.word + "'";
+    return std::string("'") + p.text + "'";
   }
 };
 template <>

@@ -88,7 +88,10 @@ bool make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& out, 
         bad = true;
         return false;
       }
-      if (t.len <= 4) t.code = op_code(t.view());
+      if (t.len <= 4) {
+        t.code = op_code(t.view());
+        t.ops = op_class(t.code);
+      }
       if (t.len == 1 && (c == '(' || c == '[' || c == '{')) {
         if (++depth > kMaxNesting) {
           diags.report(DiagId::ParseTooDeep, loc);
@@ -99,15 +102,22 @@ bool make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& out, 
         --depth;
       }
     }
+    if (k.kind == TokKind::Ident) t.word = word_of(t.view());
     push_split(out, t);
     return true;
   };
   SourceLoc end;
   if (f.is_view) {
     out.reserve(f.tokens.size() + 8);
+    uint32_t text_file = 0;
+    const std::string* text = nullptr;
     for (uint32_t i = 0; i < f.tokens.size(); ++i) {
       const ViewToken& v = f.tokens[i];
-      if (!add(v.tok, sm.file(v.file).text, v.file, v.expansion, SourceLoc{file, i})) break;
+      if (v.file != text_file) {
+        text_file = v.file;
+        text = &sm.file(v.file).text;
+      }
+      if (!add(v.tok, *text, v.file, v.expansion, SourceLoc{file, i})) break;
     }
     end = SourceLoc{file, static_cast<uint32_t>(f.tokens.size())};
   } else {
@@ -132,9 +142,10 @@ namespace {
 
 namespace x3 = boost::spirit::x3;
 using parse::Tok;
+using parse::Word;
 
 bool starts_declaration(const Tok& t) {
-  return t.is_word("probe") || t.is_word("global") || t.is_word("function") || t.is_word("private");
+  return t.is(Word::Probe) || t.is(Word::Global) || t.is(Word::Function) || t.is(Word::Private);
 }
 
 // Whether a token is the first on its line in the text it came from.

@@ -148,7 +148,7 @@ const auto try_stmt_def = mark >> (kw("try") > block > kw("catch") > -('(' > ide
                                       })];
 
 const auto simple_stmt_def =
-    mark >> token([](const Tok& t) { return t.is_word("next") || t.is_word("break") || t.is_word("continue"); },
+    mark >> token([](const Tok& t) { return t.is(Word::Next) || t.is(Word::Break) || t.is(Word::Continue); },
                   "statement")[([](auto& ctx) { _val(ctx).keyword.assign(_attr(ctx)->text, _attr(ctx)->len); })];
 
 const auto return_stmt_def = mark >> (kw("return") >> -expr_ref)[([](auto& ctx) {
@@ -285,7 +285,7 @@ const auto alias_op_def =
     token([](const Tok& t) { return t.is_op(op_code("+=")) || t.is_op(op_code("=")); }, "'=' or '+='")[tok_text];
 
 const auto type_name_def =
-    token([](const Tok& t) { return t.is_word("long") || t.is_word("string"); }, "type name")[tok_text];
+    token([](const Tok& t) { return t.is(Word::Long) || t.is(Word::String); }, "type name")[tok_text];
 
 const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));

@@ -21,16 +21,73 @@ constexpr uint32_t op_code(std::string_view s) {
   return c;
 }
 
+// The words the grammar tests, found once per identifier token; the
+// reserved ones (no identifiers) first.
+enum class Word : uint8_t {
+  None,
+  If, In, For, Try, Else, Next, Probe, Limit, While, Break, Catch, Global, Return, Delete, Private,
+  Foreach, Function, Continue,  // the last reserved word
+  Long, String,
+};
+
+constexpr Word word_of(std::string_view w) {
+  switch (w.size()) {
+    case 2: return w == "if" ? Word::If : w == "in" ? Word::In : Word::None;
+    case 3: return w == "for" ? Word::For : w == "try" ? Word::Try : Word::None;
+    case 4: return w == "else" ? Word::Else : w == "next" ? Word::Next : w == "long" ? Word::Long : Word::None;
+    case 5:
+      return w == "probe"   ? Word::Probe
+             : w == "limit" ? Word::Limit
+             : w == "while" ? Word::While
+             : w == "break" ? Word::Break
+             : w == "catch" ? Word::Catch
+                            : Word::None;
+    case 6:
+      return w == "global"   ? Word::Global
+             : w == "return" ? Word::Return
+             : w == "delete" ? Word::Delete
+             : w == "string" ? Word::String
+                             : Word::None;
+    case 7: return w == "private" ? Word::Private : w == "foreach" ? Word::Foreach : Word::None;
+    case 8: return w == "function" ? Word::Function : w == "continue" ? Word::Continue : Word::None;
+    default: return Word::None;
+  }
+}
+
+// What an operator token can be in an expression, found once per token.
+enum OpClass : uint8_t { kBinary = 1, kAssign = 2, kUnary = 4, kPostfix = 8 };
+
+constexpr uint8_t op_class(uint32_t code) {
+  switch (code) {
+    case op_code("||"): case op_code("&&"): case op_code("|"): case op_code("^"): case op_code("<"):
+    case op_code(">"): case op_code("=~"): case op_code("!~"): case op_code("<<"): case op_code(">>"):
+    case op_code(">>>"): case op_code("."): case op_code("*"): case op_code("/"): case op_code("%"):
+    case op_code("=="): case op_code("!="): case op_code("<="): case op_code(">="):
+      return kBinary;
+    case op_code("&"): case op_code("+"): case op_code("-"): return kBinary | kUnary;
+    case op_code("!"): case op_code("~"): return kUnary;
+    case op_code("++"): case op_code("--"): return kUnary | kPostfix;
+    case op_code("="): case op_code("+="): case op_code("-="): case op_code("*="): case op_code("/="):
+    case op_code("%="): case op_code("<<="): case op_code(">>="): case op_code(">>>="): case op_code("&="):
+    case op_code("|="): case op_code("^="): case op_code(".="): case op_code("<<<"):
+      return kAssign;
+    default: return 0;
+  }
+}
+
 struct Tok {
   TokKind kind;
-  bool glued = false;  // right after the previous token, nothing between them
-  uint32_t code = 0;   // an operator's op_code(); 0 for the other kinds
+  bool glued = false;    // right after the previous token, nothing between them
+  Word word = Word::None;  // an identifier the grammar knows
+  uint8_t ops = 0;       // an operator's OpClass bits
+  uint32_t code = 0;     // an operator's op_code(); 0 for the other kinds
   uint32_t len = 0;
   const char* text = nullptr;  // in the text the token was lexed from
   SourceLoc loc;               // what nodes built from it point at
   std::string_view view() const { return {text, len}; }
   bool is_op(uint32_t c) const { return kind == TokKind::Op && code == c; }
-  bool is_word(std::string_view w) const { return kind == TokKind::Ident && view() == w; }
+  bool is(Word w) const { return word == w; }  // (only identifiers have words)
+  bool is_keyword() const { return word != Word::None && word <= Word::Continue; }
   // X3's literal parsers compare a token with a character (the '(' of a
   // rule): an operator of one byte is that byte, any other token none.
   operator char() const { return kind == TokKind::Op && len == 1 ? text[0] : '\0'; }
