@@ -76,8 +76,8 @@ struct PassResult {
   PhaseTimes t;
   size_t stpm_files = 0, stp_files = 0, bytes = 0, nodes = 0;
   size_t scanned = 0;      // .stp files needs_preprocessing() sends to the token pass
-  size_t rewritten = 0;    // ... of which the preprocessor produced a new text
-  size_t parsed_bytes = 0; // text given to the parser (preprocessed where rewritten)
+  size_t rewritten = 0;    // ... of which the preprocessor produced a view (its chosen tokens)
+  size_t view_tokens = 0;  // tokens of those views, given to the parser
   size_t parse_errors = 0, semantic_errors = 0, warnings = 0;
   std::map<std::string, size_t> files_with_errors;  // file -> parse errors
   std::string diag_text;
@@ -110,7 +110,7 @@ PassResult run_pass(const std::vector<std::string>& dirs, const std::vector<fs::
       r.t.preprocess += ms_since(t);
       if (needs_preprocessing(sm->file(id).text)) ++r.scanned;
       if (file != id) ++r.rewritten;
-      r.parsed_bytes += sm->file(file).text.size();
+      r.view_tokens += sm->file(file).tokens.size();
 
       t = Clock::now();
       parse_file(*sm, file, *arena, *diags, ParseOptions{facts.args, /*guru=*/false});
@@ -259,9 +259,9 @@ int main(int argc, char** argv) {
   if (!quiet) {
     std::cout << fmt::format("files: {} .stpm (library macros) + {} .stp, {} bytes of .stp ({:.2f} MB); {} AST nodes\n",
                              first.stpm_files, first.stp_files, first.bytes, first.bytes / 1e6, first.nodes);
-    std::cout << fmt::format("preprocessing: {} of {} .stp files scanned by the token pass, {} rewritten; "
-                             "{} bytes given to the parser\n",
-                             first.scanned, first.stp_files, first.rewritten, first.parsed_bytes);
+    std::cout << fmt::format("preprocessing: {} of {} .stp files scanned by the token pass, {} rewritten "
+                             "(views of {} tokens given to the parser)\n",
+                             first.scanned, first.stp_files, first.rewritten, first.view_tokens);
     std::cout << fmt::format("diagnostics: {} parse errors in {} files, {} semantic errors, {} warnings\n",
                              first.parse_errors, first.files_with_errors.size(), first.semantic_errors,
                              first.warnings);
