@@ -130,7 +130,7 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
       const Expansion& e = sm_.expansion(exp);
       LineCol site = sm_.line_col(e.site);
       std::string_view site_line = sm_.line_text(e.site);
-      out += "\n" + std::string(indent - 8, ' ') + "in expansion of macro: operator '" + e.macro + "' at " +
+      out += "\n" + std::string(indent - 8, ' ') + "in expansion of macro: operator '" + std::string(e.macro) + "' at " +
              sm_.describe(e.site) + "\n" + label + std::string(site_line) + "\n" + std::string(indent, ' ');
       for (uint32_t i = 0; i + 1 < site.col && i < site_line.size(); ++i)
         out += site_line[i] == '\t' ? '\t' : ' ';

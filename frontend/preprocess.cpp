@@ -22,6 +22,21 @@ constexpr size_t kMaxExpandedTokens = 1'000'000;
 
 using PTok = ViewToken;
 
+// The language's own @ operators ("@cast"...), which are no macros.
+bool is_at_operator(std::string_view s) {
+  switch (s.size()) {
+    case 4: return s == "@var" || s == "@sum" || s == "@min" || s == "@max" || s == "@avg";
+    case 5: return s == "@cast" || s == "@perf";
+    case 6: return s == "@entry" || s == "@const" || s == "@count";
+    case 8: return s == "@defined";
+    case 9: return s == "@variance" || s == "@hist_log";
+    case 10: return s == "@kregister" || s == "@uregister";
+    case 11: return s == "@probewrite";
+    case 12: return s == "@hist_linear";
+    default: return false;
+  }
+}
+
 class Preprocessor {
  public:
   Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
@@ -104,7 +119,7 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
     all += "\"" + n + "\"\n";
     args_file_ = sm_.add("<command line arguments>", std::move(all));
   }
-  uint32_t exp = sm_.add_expansion({std::string(s), loc(t), t.expansion});
+  uint32_t exp = sm_.add_expansion({s, loc(t), t.expansion});
   auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {
     return PTok{{k, PpMark::None, r.first, r.first + r.second}, args_file_, exp};
   };
@@ -212,7 +227,8 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       ++i;
       continue;
     }
-    std::string name(text(t).substr(1));
+    std::string_view at_name = text(t);
+    std::string_view name = at_name.substr(1);
     if (name == "define") {
       i = define(in, i);
       continue;
@@ -220,11 +236,8 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     const MacroTable::Macro* m = macros_.find(file_, name);
     if (!m) {
       // Not a macro: one of the language's @ operators, else an error.
-      static const std::set<std::string> operators = {
-          "cast", "defined", "entry", "var", "probewrite", "const", "perf", "kregister", "uregister",
-          "count", "sum", "min", "max", "avg", "variance", "hist_linear", "hist_log"};
       // Unknown names are reported after conditionals, if they survive.
-      if (!operators.count(name)) changed_ = true;
+      if (!is_at_operator(at_name)) changed_ = true;
       out.push_back(t);
       ++i;
       continue;
@@ -263,7 +276,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       }
       args.emplace_back(in.data() + arg_begin, std::min(i, in.size()) - arg_begin);
       if (i >= in.size() || !is(in[i], ")")) {
-        error(t, "')' closing the arguments of @" + name);
+        error(t, "')' closing the arguments of @" + std::string(name));
         return;
       }
       ++i;
@@ -287,7 +300,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
                  fmt::format("too few parameters for macro '@{}' (expected {})", name, m->params.size()));
       continue;
     }
-    uint32_t exp = sm_.add_expansion({"@" + name, loc(t), t.expansion});
+    uint32_t exp = sm_.add_expansion({at_name, loc(t), t.expansion});
     std::vector<PTok> body;
     body.reserve(m->body.size());
     const std::string& body_text = sm_.file(m->file).text;
@@ -325,6 +338,12 @@ std::string_view right_operand_expected(std::string_view lhs, TokKind kind) {
   return "number literal as right value";
 }
 
+// The facts a condition compares as strings (guru_mode is a number).
+bool is_fact(std::string_view s) {
+  return s == "kernel_v" || s == "kernel_vr" || s == "systemtap_v" || s == "arch" || s == "runtime" ||
+         s == "systemtap_privilege";
+}
+
 // One comparison of a condition: LHS OP RHS.
 bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   // Errors point where stap's do: at an operand that cannot start a
@@ -339,14 +358,11 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     i = c.size();
     return false;
   }
-  static const std::set<std::string> facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch", "runtime",
-                                               "systemtap_privilege", "guru_mode"};
-  if (l.tok.kind == TokKind::Ident && !facts.count(std::string(text(l))) && text(l).rfind("CONFIG_", 0) != 0) {
+  if (l.tok.kind == TokKind::Ident && !is_fact(text(l)) && text(l) != "guru_mode" && text(l).rfind("CONFIG_", 0) != 0) {
     error(l, kConditionFacts);
     i = c.size();
     return false;
   }
-  static const std::set<std::string> ops = {"==", "!=", "<", "<=", ">", ">="};
   if (i + 1 >= c.size()) {
     // A fact alone (`%( CONFIG_SMP %? ...`): stap takes the '%?' for the
     // operator and reports the token after it as the wrong right operand.
@@ -358,7 +374,8 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     i = c.size();
     return false;
   }
-  if (i + 1 >= c.size() || !ops.count(std::string(text(c[i + 1])))) {
+  std::string_view op = i + 1 < c.size() ? text(c[i + 1]) : std::string_view();
+  if (op != "==" && op != "!=" && op != "<" && op != "<=" && op != ">" && op != ">=") {
     error(at(i + 1), "comparison operator");
     i = c.size();
     return false;
@@ -368,7 +385,6 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     i = c.size();
     return false;
   }
-  std::string op(text(c[i + 1]));
   const PTok& r = c[i + 2];
   i += 3;
   auto unquote = [&](const PTok& t) {
@@ -446,9 +462,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
-  static const std::set<std::string> string_facts = {"kernel_v", "kernel_vr", "systemtap_v", "arch",
-                                                      "runtime", "systemtap_privilege"};
-  if (l.tok.kind == TokKind::Ident && !string_facts.count(lhs) && lhs.rfind("CONFIG_", 0) != 0)
+  if (l.tok.kind == TokKind::Ident && !is_fact(lhs) && lhs.rfind("CONFIG_", 0) != 0)
     error(l, kConditionFacts);
   else
     error(r, std::string(right_operand_expected(lhs, l.tok.kind)));
@@ -596,15 +610,12 @@ uint32_t Preprocessor::run() {
   expand(in, expanded, 0);
   if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
   conditionals(expanded, i, &chosen, false);
-  static const std::set<std::string_view> operators = {
-      "@cast", "@defined", "@entry", "@var", "@probewrite", "@const", "@perf", "@kregister", "@uregister",
-      "@count", "@sum", "@min", "@max", "@avg", "@variance", "@hist_linear", "@hist_log"};
   std::erase_if(chosen, [&](const PTok& t) {
     if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) return false;
     std::string_view s = text(t);
     bool arg = (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && s.size() > 1 &&
                s.find_first_not_of("0123456789", 1) == std::string_view::npos;
-    if (t.tok.kind == TokKind::At && !arg && !operators.count(s)) {
+    if (t.tok.kind == TokKind::At && !arg && !is_at_operator(s)) {
       diags_.report(DiagId::ParseUnknownMacro, loc(t), std::string(s.substr(1)));
       failed_ = true;
       return true;
@@ -628,7 +639,7 @@ uint32_t Preprocessor::run() {
 
 }  // namespace
 
-const MacroTable::Macro* MacroTable::find(uint32_t file, const std::string& name) const {
+const MacroTable::Macro* MacroTable::find(uint32_t file, std::string_view name) const {
   if (auto f = local_.find(file); f != local_.end())
     if (auto it = f->second.find(name); it != f->second.end()) return &it->second;
   if (auto it = library_.find(name); it != library_.end()) return &it->second;

@@ -38,7 +38,7 @@ class MacroTable {
     uint32_t file = 0;
     SourceLoc loc;
   };
-  const Macro* find(uint32_t file, const std::string& name) const;
+  const Macro* find(uint32_t file, std::string_view name) const;
   // Returns false if the name is already defined in that scope (for
   // library macros: in the same file; another file's is replaced).
   bool define(uint32_t file, const std::string& name, Macro m, bool library);
@@ -46,8 +46,15 @@ class MacroTable {
  private:
   // Hash maps: a macro-heavy file looks a name up for every '@' token.
   // (Their nodes are stable, so find()'s pointers stay valid.)
-  std::unordered_map<std::string, Macro> library_;
-  std::unordered_map<uint32_t, std::unordered_map<std::string, Macro>> local_;  // by file
+  // Looked up by views of the text, with no string made (C++20's
+  // heterogeneous lookup).
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  using Table = std::unordered_map<std::string, Macro, Hash, std::equal_to<>>;
+  Table library_;
+  std::unordered_map<uint32_t, Table> local_;  // by file
 };
 
 // Returns the file to parse: `file` itself, or a preprocessed view of it.

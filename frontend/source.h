@@ -22,7 +22,7 @@ struct SourceLoc {
 
 // A macro expansion: the call site, and the expansion it happened inside.
 struct Expansion {
-  std::string macro;    // "@name"
+  std::string_view macro;  // "@name": the call's token, in a source file's text
   SourceLoc site;       // of the "@name" token, in a real file
   uint32_t parent = 0;  // the expansion the call site itself came from
 };
