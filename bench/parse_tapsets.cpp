@@ -29,6 +29,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/heap.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
 #include "frontend/lexer.h"
@@ -170,6 +171,7 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  stapx::use_huge_page_heap();  // as stapx's own main does
   int repeat = 5;
   bool quiet = false, verbose = false, leak_last = false;
   std::string release = running_release(), arch = "x86_64";

@@ -10,10 +10,12 @@
 #include <exception>
 #include <iostream>
 
+#include "frontend/heap.h"
 #include "translator/options.h"
 #include "translator/pipeline.h"
 
 int main(int argc, char** argv) {
+  stapx::use_huge_page_heap();
   try {
     int code = 0;
     auto opts = stapx::parse_options(argc, argv, code);
