@@ -69,6 +69,7 @@ class Preprocessor {
   bool conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested);
   bool condition(std::span<const PTok> c);
   bool comparison(std::span<const PTok> c, size_t& i);
+  void check_survivors(std::vector<PTok>& chosen);
 
   SourceManager& sm_;
   uint32_t file_;
@@ -588,9 +589,17 @@ uint32_t Preprocessor::run() {
   std::vector<PTok>& in = sc.in;
   in.clear();
   in.reserve(toks.size());
+  // Whether anything is there to expand or check after conditionals: a
+  // macro call or definition, an unknown @name, or a $1/@1 argument.
+  bool expands = false;
   for (const Token& t : toks) {
     if (t.kind == TokKind::Error) break;  // the parser reports it, from the text
     in.push_back({t, file_, 0});
+    if (t.kind == TokKind::At || t.kind == TokKind::Dollar) {
+      std::string_view s = t.text(src_);
+      bool arg = s.size() > 1 && (s[1] == '#' || (s[1] >= '0' && s[1] <= '9'));
+      if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
+    }
   }
   std::vector<PTok>& chosen = sc.chosen;
   chosen.clear();
@@ -603,13 +612,35 @@ uint32_t Preprocessor::run() {
     expand(kept, rest, 0);
     return file_;
   }
-  std::vector<PTok>& expanded = sc.expanded;
-  expanded.clear();
-  expanded.reserve(in.size());
   chosen.reserve(in.size());
-  expand(in, expanded, 0);
-  if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
-  conditionals(expanded, i, &chosen, false);
+  if (!expands) {
+    // Conditionals only (most tapset files): no copy through expand(),
+    // nothing to check after.
+    conditionals(in, i, &chosen, false);
+  } else {
+    std::vector<PTok>& expanded = sc.expanded;
+    expanded.clear();
+    expanded.reserve(in.size());
+    expand(in, expanded, 0);
+    if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
+    conditionals(expanded, i, &chosen, false);
+    check_survivors(chosen);
+  }
+  if (!changed_ && !failed_) return file_;
+  if (!toks.empty() && toks.back().kind == TokKind::Error) {
+    // Keep the unterminated tail so that the parser reports it.
+    chosen.push_back({toks.back(), file_, 0});
+  }
+
+  // The parser reads the chosen tokens themselves (a view of the files
+  // they came from), not a text made of them.
+  return sm_.add_view(f.name, std::vector<PTok>(chosen.begin(), chosen.end()), f.is_tapset);
+}
+
+// After conditionals: the @names that are no macro nor operator, and the
+// arguments past the last given, that a kept branch holds (each an error;
+// the token goes).
+void Preprocessor::check_survivors(std::vector<PTok>& chosen) {
   std::erase_if(chosen, [&](const PTok& t) {
     if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) return false;
     std::string_view s = text(t);
@@ -626,15 +657,6 @@ uint32_t Preprocessor::run() {
     }
     return arg;
   });
-  if (!changed_ && !failed_) return file_;
-  if (!toks.empty() && toks.back().kind == TokKind::Error) {
-    // Keep the unterminated tail so that the parser reports it.
-    chosen.push_back({toks.back(), file_, 0});
-  }
-
-  // The parser reads the chosen tokens themselves (a view of the files
-  // they came from), not a text made of them.
-  return sm_.add_view(f.name, std::vector<PTok>(chosen.begin(), chosen.end()), f.is_tapset);
 }
 
 }  // namespace
