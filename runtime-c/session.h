@@ -42,9 +42,13 @@ struct _stpx_probe {
 	int interruptible;			/* begin/end: interrupts stay on */
 	int is_return;				/* a .return probe */
 	unsigned int flags;			/* STPX_PROBE_* */
-	/* .return probes: what to save at function entry, and how much. */
+	/*
+	 * .return probes: what to save at function entry, how many values,
+	 * and the bytes of a kretprobe instance's data that holds them.
+	 */
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
+	size_t entry_size;
 };
 
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);

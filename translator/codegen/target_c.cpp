@@ -57,12 +57,15 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
 
 }  // namespace
 
+using EntryRead = std::function<std::string(int)>;
+
 std::string target_c_body(const TargetAccess& access, const std::string& where,
-                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in);
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in,
+                          const EntryRead& entry_read);
 
 std::string target_c(const TargetAccess& access, const std::string& where,
                      const std::function<std::string()>& string_buf,
-                     const std::function<std::string(const ast::Expr*)>& input) {
+                     const std::function<std::string(const ast::Expr*)>& input, const EntryRead& entry_read) {
   // Script values are computed once, before the reads that use them.
   std::vector<std::string> in;
   std::string pre;
@@ -70,24 +73,27 @@ std::string target_c(const TargetAccess& access, const std::string& where,
     pre += fmt::format("int64_t _in{} = {}; ", i, input ? input(access.inputs[i]) : "0");
     in.push_back(fmt::format("_in{}", i));
   }
-  std::string body = target_c_body(access, where, string_buf, in);
+  std::string body = target_c_body(access, where, string_buf, in, entry_read);
   return pre.empty() ? body : fmt::format("({{ {}{}; }})", pre, body);
 }
 
 std::string target_c_body(const TargetAccess& access, const std::string& where,
-                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in) {
-  if (access.entry_slot >= 0) return fmt::format("c->entry_saved[{}]", access.entry_slot);
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in,
+                          const EntryRead& entry_read) {
+  if (access.entry_slot >= 0)
+    return entry_read ? entry_read(access.entry_slot) : fmt::format("c->entry_saved[{}]", access.entry_slot);
   if (access.is_pretty) {
     std::string stmts, args;
     for (size_t i = 0; i < access.parts.size(); ++i) {
       const TargetAccess& part = access.parts[i];
       if (part.is_string) {
         // Escaped, between the quotes the format has, as stap shows strings.
-        std::string read = target_c_body(part, where, string_buf, in);
+        std::string read = target_c_body(part, where, string_buf, in, entry_read);
         stmts += fmt::format("const char *_p{} = _stpx_escape({}, {}); ", i, string_buf(), read);
         args += fmt::format(", _p{}", i);
       } else {
-        stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c_body(part, where, string_buf, in));
+        stmts += fmt::format("long long _p{} = (long long){}; ", i,
+                             target_c_body(part, where, string_buf, in, entry_read));
         args += fmt::format(", _p{}", i);
       }
     }

@@ -255,18 +255,16 @@ std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::Prob
 
 namespace {
 
-// Turns an access evaluated at entry into reads of saved values.
-bool save_at_entry(TargetAccess& a, std::vector<TargetAccess>& saves) {
+// Turns an access evaluated at entry into reads of saved values: each
+// number, and each string (a char array, copied at entry), is one save.
+void save_at_entry(TargetAccess& a, std::vector<TargetAccess>& saves) {
   if (a.is_pretty) {
-    for (TargetAccess& p : a.parts)
-      if (!save_at_entry(p, saves)) return false;
-    return true;
+    for (TargetAccess& p : a.parts) save_at_entry(p, saves);
+    return;
   }
-  if (a.is_string) return false;
   saves.push_back(a);
   a.entry_slot = static_cast<int>(saves.size()) - 1;
   a.value = nullptr;
-  return true;
 }
 
 }  // namespace
@@ -279,10 +277,7 @@ std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug:
     diags.report(DiagId::SemUnsupported, t.loc, "an index computed by the script in a value saved at function entry");
     return std::nullopt;
   }
-  if (!save_at_entry(*a, entry_saves)) {
-    diags.report(DiagId::SemUnsupported, t.loc, "a string saved at function entry");
-    return std::nullopt;
-  }
+  save_at_entry(*a, entry_saves);
   return a;
 }
 
