@@ -30,6 +30,8 @@ enum {
  * whose fields the compiler folds: the handler is then called directly,
  * the lock loop unrolled and unneeded steps left out.
  */
+struct _stpx_entry_tracker;
+
 struct _stpx_probe {
 	void (*handler)(struct _stpx_context *c);
 	const char *pp;				/* probe point, as written */
@@ -49,6 +51,8 @@ struct _stpx_probe {
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
 	size_t entry_size;
+	/* Probes that read entry values: the watcher of their function's entry. */
+	const struct _stpx_entry_tracker *entry_tracker;
 };
 
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);

@@ -175,6 +175,8 @@ class Codegen {
   std::set<std::string> stable_calls_;
   std::string stable_call(const CallExpr* c, const std::string& computed);
   bool may_print_ = false;       // the body may write the print buffer
+  bool uses_entry_values_ = false;  // ... reads registers recorded at its function's entry
+  std::set<int> entry_value_probes_;  // handler indices whose bodies do
   bool uses_context_ = false;    // ... may read c->probe or c->regs
   std::set<int> context_probes_;  // handler indices whose bodies may
   std::set<int> printing_probes_;  // handler indices whose bodies may print
@@ -359,6 +361,7 @@ std::string Codegen::expr(const Expr* e) {
 
 std::string Codegen::target(const TargetAccess& t, const Expr* e) {
   uses_context_ = true;
+  uses_entry_values_ = uses_entry_values_ || uses_entry_values(t);
   return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); },
                   [this](int slot) { return entry_read(slot); });
 }
@@ -1102,6 +1105,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   in_probe_body_ = true;
   may_print_ = false;
   uses_context_ = false;
+  uses_entry_values_ = false;
   zero_locals(frame);
   stable_calls_.clear();
   stmt(p->body);
@@ -1111,6 +1115,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   if (counts) counting_probes_.insert(index);
   if (may_print_) printing_probes_.insert(index);
   if (uses_context_) context_probes_.insert(index);
+  if (uses_entry_values_) entry_value_probes_.insert(index);
   // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
   auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
@@ -1345,6 +1350,29 @@ void Codegen::tables() {
     auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_locks_p{}[] =", index), "};");
     for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
   }
+  // Entry values (DW_OP_entry_value away from the entry): one watcher of
+  // the entry of each function whose probes read them, registered before
+  // and unregistered after the probes (runtime-c/probes/entry_values.c).
+  std::map<const ProbeSpec*, int> tracker_of;
+  {
+    std::map<std::pair<std::string, uint64_t>, int> trackers;
+    std::vector<std::pair<std::string, uint64_t>> order;
+    for (const ProbeSpec& p : prog_.probes) {
+      if (!entry_value_probes_.count(decl_index_.at(p.decl))) continue;
+      // The function's entry: its symbol, or the same address from the
+      // symbol the probe attaches by when that one is ambiguous.
+      auto at = p.attach.empty() ? std::make_pair(p.symbol, uint64_t{0})
+                                 : std::make_pair(p.attach, p.attach_offset - p.offset);
+      auto [it, fresh] = trackers.emplace(at, static_cast<int>(order.size()));
+      if (fresh) order.push_back(at);
+      tracker_of[&p] = it->second;
+    }
+    if (!order.empty()) {
+      auto b = out_.block("static struct _stpx_entry_tracker _stpx_entry_trackers[] =", "};");
+      for (const auto& [symbol, offset] : order)
+        out_.line("{{ .symbol = {}{} }},", c_string(symbol), offset ? fmt::format(", .offset = {}", offset) : "");
+    }
+  }
   {
     auto b = out_.block("static const struct _stpx_probe _stpx_probes[] =", "};");
     for (const ProbeSpec& p : prog_.probes) {
@@ -1362,6 +1390,8 @@ void Codegen::tables() {
                             index, nsaved, 1 + nsaved - strings,
                             strings ? fmt::format(" + {} * STPX_ENTRY_STR_WORDS", strings) : "");
       }
+      if (auto t = tracker_of.find(&p); t != tracker_of.end())
+        entry += fmt::format(", .entry_tracker = &_stpx_entry_trackers[{}]", t->second);
       // ppfunc(): the function a probe point names; probefunc(): the
       // symbol a function probe is attached to.
       std::string ppfunc = pp_function(p.pp);
@@ -1439,6 +1469,11 @@ void Codegen::tables() {
   {
     auto b = out_.block("static int _stpx_arm_probes(void)");
     out_.line("int rc __maybe_unused = 0;");
+    if (!tracker_of.empty()) {
+      out_.line("rc = _stpx_entry_trackers_arm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
+      out_.line("if (rc)");
+      out_.line("\treturn rc;");
+    }
     for (const ProbeFamily* fam : probe_families()) fam->emit_arm(out_, by_family[fam]);
     out_.line("return 0;");
   }
@@ -1446,6 +1481,8 @@ void Codegen::tables() {
     auto b = out_.block("static void _stpx_disarm_probes(void)");
     for (auto it = probe_families().rbegin(); it != probe_families().rend(); ++it)
       (*it)->emit_disarm(out_, by_family[*it]);
+    if (!tracker_of.empty())
+      out_.line("_stpx_entry_trackers_disarm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
   }
 }
 

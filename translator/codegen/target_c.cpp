@@ -25,6 +25,16 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
       return fmt::format("((uint64_t){:#x}ULL + _stpx_kaslr_delta)", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
     case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));
+    case Op::EntryReg:  // recorded when this call (its CFA) entered the function
+      return fmt::format("_STPX_ENTRY_REG(c, {}, {}, {})", e->value, loc_c(e->a, where, in), where);
+    case Op::Select:  // only the chosen operand is read
+      return fmt::format("({} ? {} : {})", loc_c(e->a, where, in), loc_c(e->b, where, in), loc_c(e->c, where, in));
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Gt: case Op::Le: case Op::Ge: {
+      const char* cmp = e->op == Op::Eq ? "==" : e->op == Op::Ne ? "!=" : e->op == Op::Lt ? "<"
+                      : e->op == Op::Gt ? ">" : e->op == Op::Le ? "<=" : ">=";
+      return fmt::format("((uint64_t)((int64_t){} {} (int64_t){}))", loc_c(e->a, where, in), cmp,
+                         loc_c(e->b, where, in));
+    }
     case Op::Deref:
       return fmt::format("((uint64_t)(int64_t)_STPX_KREAD(c, {}, {}, {}))", int_type(e->value, e->is_signed),
                          loc_c(e->a, where, in), where);

@@ -77,6 +77,10 @@ const char* target_write_problem(const TargetAccess& a);
 // @var), which the module must relocate by the KASLR displacement?
 bool uses_link_address(const TargetAccess& a);
 
+// Does the access read a register's value at the entry of the running
+// function (LocExpr::Op::EntryReg), which the module must record there?
+bool uses_entry_values(const TargetAccess& a);
+
 // @entry($expr) in a .return probe: `t` evaluated at entry.
 std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                           std::vector<TargetAccess>& entry_saves, DiagSink& diags);

@@ -647,8 +647,8 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
 
 namespace {
 
-bool has_addr(const LocExprP& e) {
-  return e && (e->op == debug::LocExpr::Op::Addr || has_addr(e->a) || has_addr(e->b));
+bool has_op(const LocExprP& e, debug::LocExpr::Op op) {
+  return e && (e->op == op || has_op(e->a, op) || has_op(e->b, op) || has_op(e->c, op));
 }
 
 }  // namespace
@@ -665,9 +665,16 @@ const char* target_write_problem(const TargetAccess& a) {
 }
 
 bool uses_link_address(const TargetAccess& a) {
-  if (has_addr(a.value)) return true;
+  if (has_op(a.value, debug::LocExpr::Op::Addr)) return true;
   for (const TargetAccess& p : a.parts)
     if (uses_link_address(p)) return true;
+  return false;
+}
+
+bool uses_entry_values(const TargetAccess& a) {
+  if (has_op(a.value, debug::LocExpr::Op::EntryReg)) return true;
+  for (const TargetAccess& p : a.parts)
+    if (uses_entry_values(p)) return true;
   return false;
 }
 
