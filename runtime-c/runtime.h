@@ -20,6 +20,7 @@
 #include "regex.c"
 #include "stack.c"
 #include "probes/kprobes.c"
+#include "probes/entry_values.c"
 #include "probes/timers.c"
 #include "probes/tracepoints.c"
 

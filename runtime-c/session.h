@@ -30,6 +30,8 @@ enum {
  * whose fields the compiler folds: the handler is then called directly,
  * the lock loop unrolled and unneeded steps left out.
  */
+struct _stpx_entry_tracker;
+
 struct _stpx_probe {
 	void (*handler)(struct _stpx_context *c);
 	const char *pp;				/* probe point, as written */
@@ -42,9 +44,15 @@ struct _stpx_probe {
 	int interruptible;			/* begin/end: interrupts stay on */
 	int is_return;				/* a .return probe */
 	unsigned int flags;			/* STPX_PROBE_* */
-	/* .return probes: what to save at function entry, and how much. */
+	/*
+	 * .return probes: what to save at function entry, how many values,
+	 * and the bytes of a kretprobe instance's data that holds them.
+	 */
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
+	size_t entry_size;
+	/* Probes that read entry values: the watcher of their function's entry. */
+	const struct _stpx_entry_tracker *entry_tracker;
 };
 
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);

@@ -171,7 +171,7 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 			t[i].u.krp.handler = _stpx_kretprobe_handler;
 			if (t[i].probe->nsaved) {
 				t[i].u.krp.entry_handler = _stpx_kretprobe_entry;
-				t[i].u.krp.data_size = (t[i].probe->nsaved + 1) * sizeof(int64_t);
+				t[i].u.krp.data_size = t[i].probe->entry_size;
 			}
 			/* 0: the kernel sizes instances for the number of CPUs. */
 			t[i].u.krp.maxactive = 0;
@@ -189,6 +189,10 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 					     "ERROR: probe %s registration error (rc %d): no symbol %s; is module %.*s loaded?",
 					     t[i].probe->pp, rc, t[i].symbol,
 					     (int)(strchr(t[i].symbol, ':') - t[i].symbol), t[i].symbol);
+			else if (rc == -E2BIG && t[i].is_return)
+				_stpx_report(STPX_MSG_ERROR,
+					     "ERROR: probe %s registration error (rc %d): the values it saves at entry need %zu bytes per call, more than the kernel allows",
+					     t[i].probe->pp, rc, t[i].probe->entry_size);
 			else
 				_stpx_report(STPX_MSG_ERROR,
 					     "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);

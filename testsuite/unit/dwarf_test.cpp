@@ -246,8 +246,9 @@ TEST_P(Dwarf, StatementsInEveryCopy) {
 
 // A parameter dead after a call: at the entry in its register; after the
 // call gcc describes it by its value at the entry (DW_OP_entry_value in
-// DWARF 5, DW_OP_GNU_entry_value in DWARF 4), which is gone there: the
-// reason names the register, so libdw's block was read as it is encoded.
+// DWARF 5, DW_OP_GNU_entry_value in DWARF 4): rdi as recorded at this
+// call's entry, so libdw's block was read as it is encoded, and the call
+// is named by the CFA there (the call frame information was found).
 TEST_P(Dwarf, EntryValueAwayFromTheEntry) {
   ProbeSite entry = site("fx_entry_value");
   const Variable* a = find_var(entry.params, "a");
@@ -261,9 +262,9 @@ TEST_P(Dwarf, EntryValueAwayFromTheEntry) {
   EXPECT_FALSE(after[0].at_entry);
   a = find_var(after[0].params, "a");
   ASSERT_NE(a, nullptr);
-  EXPECT_EQ(to_string(a->loc),
-            "unavailable: its value here is the one rdi had at the function's entry (DW_OP_entry_value), which is "
-            "not kept past the entry; read it in a probe on the function's entry");
+  EXPECT_EQ(to_string(a->loc), "value(entry(reg5))");
+  ASSERT_TRUE(a->loc.expr && a->loc.expr->a);
+  EXPECT_EQ(to_string(a->loc.expr->a).rfind("reg7+", 0), 0u) << to_string(a->loc.expr->a);
   const Variable* b = find_var(after[0].params, "b");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->loc.kind, Location::Kind::Register);

@@ -377,24 +377,63 @@ TEST(Location, EntryValueAtEntryIsTheRegister) {
   EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx128), op(DW_OP_stack_value)}, entry), "value(reg128)");
 }
 
-// Away from the entry the register holds something else: refused, saying
-// why and naming the register.
-TEST(Location, EntryValueElsewhereIsUnavailable) {
-  const std::string why =
-      "unavailable: its value here is the one rsi had at the function's entry (DW_OP_entry_value), which is not "
-      "kept past the entry; read it in a probe on the function's entry";
+// Away from the entry the register holds something else: the value the
+// module recorded at this call's entry (an EntryReg node, carrying the CFA
+// at the probe, which names the call).
+TEST(Location, EntryValueElsewhereIsTheRecordedRegister) {
+  LocContext ctx;
+  ctx.entry_values = true;
+  ctx.cfa = [] { return loc_add(loc_reg(7), 160); };
   std::vector<uint8_t> reg4{DW_OP_reg4};
-  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}), why);
-  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}), why);
-  // Also inside a larger expression (gcc's min(count, MAX_RW_COUNT) in
-  // vfs_read), before any other operation is looked at.
-  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_const4u, 0x7ffff000), op(DW_OP_bra, 1),
-                op(DW_OP_stack_value)}),
-            why);
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}, ctx), "value(entry(reg4))");
+  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}, ctx), "value(entry(reg4))");
+  Location l = translate_location(
+      std::vector<Dwarf_Op>{block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}.data(), 2, ctx);
+  ASSERT_EQ(l.kind, Location::Kind::Value);
+  ASSERT_EQ(l.expr->op, LocExpr::Op::EntryReg);
+  EXPECT_EQ(l.expr->value, 4);
+  EXPECT_EQ(to_string(l.expr->a), "reg7+160");
+  // In an expression, and as an address (no DW_OP_stack_value).
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_plus_uconst, 8), op(DW_OP_stack_value)}, ctx),
+            "value(entry(reg4)+8)");
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_deref_size, 4), op(DW_OP_stack_value)}, ctx),
+            "value(deref4(entry(reg4)))");
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4)}, ctx), "mem(entry(reg4))");
   std::vector<uint8_t> regx40{DW_OP_regx, 40};
-  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx40), op(DW_OP_stack_value)}),
-            "unavailable: its value here is the one register 40 had at the function's entry (DW_OP_entry_value), "
-            "which is not kept past the entry; read it in a probe on the function's entry");
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx40), op(DW_OP_stack_value)}, ctx), "value(entry(reg40))");
+  // At the entry itself it stays the register.
+  ctx.at_entry = true;
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}, ctx), "value(reg4)");
+  // The operations after it apply to the recorded value.
+  ctx.at_entry = false;
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_const4u, 0x7ffff000), op(DW_OP_mul),
+                op(DW_OP_stack_value)},
+               ctx),
+            "value(entry(reg4)*2147479552)");
+}
+
+// Without call frame information the probe cannot tell which call runs,
+// and a split-off part of a function (.cold) has no entry of its own to
+// watch: refused, saying why and naming the register.
+TEST(Location, EntryValueElsewhereUnavailableWithoutCallOrEntry) {
+  std::vector<uint8_t> reg4{DW_OP_reg4};
+  LocContext no_cfa;
+  no_cfa.entry_values = true;
+  no_cfa.cfa = [] { return LocExprP(); };
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, reg4), op(DW_OP_stack_value)}, no_cfa),
+            "unavailable: its value here is the one rsi had at the function's entry (DW_OP_entry_value), and "
+            "there is no call frame information here to tell which call of the function runs; read it in a probe "
+            "on the function's entry");
+  LocContext split;
+  split.cfa = [] { return loc_add(loc_reg(7), 8); };
+  EXPECT_EQ(tr({block_op(DW_OP_GNU_entry_value, reg4), op(DW_OP_stack_value)}, split),
+            "unavailable: its value here is the one rsi had at the function's entry (DW_OP_entry_value), and "
+            "this code is not in the part of the function that starts at its entry (a split-off part); read it "
+            "in a probe on the function's entry");
+  std::vector<uint8_t> regx40{DW_OP_regx, 40};
+  EXPECT_EQ(tr({block_op(DW_OP_entry_value, regx40), op(DW_OP_stack_value)}, no_cfa).rfind(
+                "unavailable: its value here is the one register 40 had at the function's entry", 0),
+            0u);
 }
 
 // The block's length as encoded must be the one libdw reports.
@@ -459,10 +498,94 @@ TEST(Location, NopIsIgnored) {
   EXPECT_EQ(tr({op(DW_OP_nop)}), "unsupported: an empty location");
 }
 
+// ---- comparisons and branches ----
+
+// Each operation at its byte offset in the expression, as libdw gives them
+// (DW_OP_bra and DW_OP_skip count their target in bytes).
+std::vector<Dwarf_Op> laid_out(std::vector<std::pair<Dwarf_Op, unsigned>> sized) {
+  std::vector<Dwarf_Op> out;
+  Dwarf_Word at = 0;
+  for (auto& [o, size] : sized) {
+    o.offset = at;
+    at += size;
+    out.push_back(o);
+  }
+  return out;
+}
+
+TEST(Location, ComparisonsAreSignedAndYieldOneOrZero) {
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_eq), op(DW_OP_stack_value)}), "value(reg5==reg4)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_lit3), op(DW_OP_ne), op(DW_OP_stack_value)}), "value(reg5!=3)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_lit3), op(DW_OP_lt), op(DW_OP_stack_value)}), "value(reg5<3)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_lit3), op(DW_OP_gt), op(DW_OP_stack_value)}), "value(reg5>3)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_lit3), op(DW_OP_le), op(DW_OP_stack_value)}), "value(reg5<=3)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_lit3), op(DW_OP_ge), op(DW_OP_stack_value)}), "value(reg5>=3)");
+  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_eq)}), kUnderflow);
+}
+
+// gcc's min(count, MAX_RW_COUNT) over an entry value, as in vfs_read's
+// $count after rw_verify_area: a branch on a value known at run time
+// becomes a choice between what each path computes.
+TEST(Location, BranchOnARunTimeValueChooses) {
+  LocContext ctx;
+  ctx.entry_values = true;
+  ctx.cfa = [] { return loc_add(loc_reg(7), 160); };
+  std::vector<uint8_t> reg1{DW_OP_reg1};
+  auto ops = laid_out({{block_op(DW_OP_entry_value, reg1), 3},
+                       {op(DW_OP_const4u, 0x7ffff000), 5},
+                       {block_op(DW_OP_entry_value, reg1), 3},
+                       {op(DW_OP_plus_uconst, 0x8000000000000000ULL), 11},
+                       {op(DW_OP_consts, s(-9223372034707296256LL)), 10},
+                       {op(DW_OP_le), 1},
+                       {op(DW_OP_bra, 1), 3},
+                       {op(DW_OP_swap), 1},
+                       {op(DW_OP_drop), 1},
+                       {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(ops, ctx),
+            "value((entry(reg1)-9223372036854775808)<=-9223372034707296256 ? entry(reg1) : 2147479552)");
+  // The paths may join again (DW_OP_skip).
+  auto twice = laid_out({{op(DW_OP_breg5, 0), 2},
+                         {op(DW_OP_bra, 4), 3},
+                         {op(DW_OP_lit1), 1},
+                         {op(DW_OP_skip, 1), 3},
+                         {op(DW_OP_lit2), 1},
+                         {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(twice), "value(reg5 ? 2 : 1)");
+  // As an address.
+  auto addr = laid_out({{op(DW_OP_breg5, 0), 2}, {op(DW_OP_bra, 5), 3}, {op(DW_OP_breg4, 0), 2},
+                        {op(DW_OP_skip, 2), 3}, {op(DW_OP_breg3, 0), 2}});
+  EXPECT_EQ(tr(addr), "mem(reg5 ? reg3 : reg4)");
+}
+
+// A branch on a constant goes one way; DW_OP_skip always jumps.
+TEST(Location, BranchOnAConstantAndSkip) {
+  auto taken = laid_out({{op(DW_OP_lit1), 1}, {op(DW_OP_bra, 1), 3}, {op(DW_OP_lit7), 1}, {op(DW_OP_lit9), 1},
+                         {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(taken), "value(9)");
+  auto not_taken = laid_out({{op(DW_OP_lit0), 1}, {op(DW_OP_bra, 1), 3}, {op(DW_OP_lit7), 1},
+                             {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(not_taken), "value(7)");
+  auto skip = laid_out({{op(DW_OP_lit4), 1}, {op(DW_OP_skip, 1), 3}, {op(DW_OP_lit7), 1},
+                        {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(skip), "value(4)");
+}
+
+// Loops cannot become a tree; a target inside an operation is malformed;
+// paths that end in different kinds of location cannot be merged.
+TEST(Location, BranchesItRefuses) {
+  auto back = laid_out({{op(DW_OP_breg5, 0), 2}, {op(DW_OP_skip, s(-5)), 3}});
+  EXPECT_EQ(tr(back), "unsupported: DW_OP_skip backwards");
+  auto inside = laid_out({{op(DW_OP_breg5, 0), 2}, {op(DW_OP_bra, 1), 3}, {op(DW_OP_const4u, 5), 5},
+                          {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(inside), "unsupported: a malformed DW_OP_bra target");
+  auto kinds = laid_out({{op(DW_OP_breg4, 0), 2}, {op(DW_OP_breg5, 0), 2}, {op(DW_OP_bra, 4), 3},
+                         {op(DW_OP_lit1), 1}, {op(DW_OP_skip, 1), 3}, {op(DW_OP_stack_value), 1}});
+  EXPECT_EQ(tr(kinds), "unsupported: a location whose kind depends on a branch (DW_OP_bra)");
+  auto empty = laid_out({{op(DW_OP_bra, 0), 3}});
+  EXPECT_EQ(tr(empty), kUnderflow);
+}
+
 TEST(Location, UnknownOperationsAreNamed) {
-  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_bra, 2)}), "unsupported: DW_OP_bra");
-  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_skip, 2)}), "unsupported: DW_OP_skip");
-  EXPECT_EQ(tr({op(DW_OP_breg5, 0), op(DW_OP_breg4, 0), op(DW_OP_eq)}), "unsupported: DW_OP_eq");
   EXPECT_EQ(tr({op(DW_OP_addr, 0x10), op(DW_OP_GNU_push_tls_address)}), "unsupported: DW_OP_GNU_push_tls_address");
   EXPECT_EQ(tr({op(DW_OP_addr, 0x10), op(DW_OP_form_tls_address)}), "unsupported: DW_OP_form_tls_address");
   EXPECT_EQ(tr({op(DW_OP_implicit_pointer, 0x100, 0)}), "unsupported: DW_OP_implicit_pointer");

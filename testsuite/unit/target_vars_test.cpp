@@ -409,6 +409,21 @@ TEST(TargetVars, PrettyAndEntryForms) {
   EXPECT_EQ(entry.access->entry_slot, 0);
   ASSERT_EQ(entry.saved.size(), 1u);
   EXPECT_EQ(debug::to_string(entry.saved[0].value), "reg5");
+  // A char array is saved whole (a string save), and so are the strings
+  // of a pretty-printed structure, each in its own save.
+  Resolved name("fx_take_outer", "$p->name", true);
+  ASSERT_TRUE(name.access) << name.message();
+  EXPECT_TRUE(name.access->is_string);
+  EXPECT_EQ(name.access->entry_slot, 0);
+  ASSERT_EQ(name.saved.size(), 1u);
+  EXPECT_TRUE(name.saved[0].saves_string());
+  EXPECT_EQ(name.saved[0].max_len, 16u);
+  Resolved pretty_entry("fx_take_outer", "$p$$", true);
+  ASSERT_TRUE(pretty_entry.access) << pretty_entry.message();
+  size_t strings = 0;
+  for (const TargetAccess& s : pretty_entry.saved) strings += s.saves_string();
+  EXPECT_EQ(strings, 2u);  // .name and .u.bytes
+  EXPECT_EQ(pretty_entry.saved.size(), pretty_entry.access->parts.size());
   const debug::ProbeSite& v = site("fx_void");
   EXPECT_EQ(error("fx_void", "$return", true),
             "unable to find local 'return' near pc " + hex(v.addr) + " in fx_void " + v.decl_file +

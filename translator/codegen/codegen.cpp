@@ -88,6 +88,11 @@ class Codegen {
   void stmt(const Stmt* s);
   std::string expr(const Expr* e);
   std::string target(const TargetAccess& t, const Expr* e);  // $var, &$var, @entry: read c->regs
+  // The values the probe being written saves at entry (Program::entry_saves),
+  // and where save `slot` lives among them: C for its word offset.
+  const std::vector<TargetAccess>* entry_saves_ = nullptr;
+  std::string entry_offset(int slot) const;
+  std::string entry_read(int slot) const;
   std::string lvalue_scalar(const VarRef* v);
   std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
   std::string key_expr(const Expr* k, bool last);
@@ -148,6 +153,7 @@ class Codegen {
   void regex_tables();
   void submatch_tables(size_t id, const regex::Prog& p);
   void tables();
+  void entry_string_words();
   std::string probe_flags(int index) const;
 
   const Program& prog_;
@@ -169,6 +175,8 @@ class Codegen {
   std::set<std::string> stable_calls_;
   std::string stable_call(const CallExpr* c, const std::string& computed);
   bool may_print_ = false;       // the body may write the print buffer
+  bool uses_entry_values_ = false;  // ... reads registers recorded at its function's entry
+  std::set<int> entry_value_probes_;  // handler indices whose bodies do
   bool uses_context_ = false;    // ... may read c->probe or c->regs
   std::set<int> context_probes_;  // handler indices whose bodies may
   std::set<int> printing_probes_;  // handler indices whose bodies may print
@@ -354,7 +362,26 @@ std::string Codegen::expr(const Expr* e) {
 
 std::string Codegen::target(const TargetAccess& t, const Expr* e) {
   uses_context_ = true;
-  return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); });
+  uses_entry_values_ = uses_entry_values_ || uses_entry_values(t);
+  return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); },
+                  [this](int slot) { return entry_read(slot); });
+}
+
+// A kretprobe instance's data (runtime-c/probes/kprobes.c): a word saying
+// whether the entry half ran, then the saves in order, a number in one
+// word, a string in STPX_ENTRY_STR_WORDS (the size the generated module
+// defines, see run()). c->entry_saved and the entry half's `saved` point
+// past the first word.
+std::string Codegen::entry_offset(int slot) const {
+  int longs = 0, strings = 0;
+  for (int i = 0; i < slot; ++i) ((*entry_saves_)[i].saves_string() ? strings : longs)++;
+  return strings ? fmt::format("{} + {} * STPX_ENTRY_STR_WORDS", longs, strings) : std::to_string(longs);
+}
+
+std::string Codegen::entry_read(int slot) const {
+  if ((*entry_saves_).at(slot).saves_string())
+    return fmt::format("((const char *)&c->entry_saved[{}])", entry_offset(slot));
+  return fmt::format("c->entry_saved[{}]", entry_offset(slot));
 }
 
 // @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
@@ -1069,6 +1096,8 @@ void Codegen::embedded_function(const FunctionDecl* f, const Frame& frame) {
 
 void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   frame_ = &frame;
+  auto saves = prog_.entry_saves.find(p);
+  entry_saves_ = saves == prog_.entry_saves.end() ? nullptr : &saves->second;
   CWriter& w = *w_;
   CWriter body;
   w_ = &body;
@@ -1077,6 +1106,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   in_probe_body_ = true;
   may_print_ = false;
   uses_context_ = false;
+  uses_entry_values_ = false;
   zero_locals(frame);
   stable_calls_.clear();
   stmt(p->body);
@@ -1086,6 +1116,7 @@ void Codegen::probe_body(const ProbeDecl* p, int index, Frame& frame) {
   if (counts) counting_probes_.insert(index);
   if (may_print_) printing_probes_.insert(index);
   if (uses_context_) context_probes_.insert(index);
+  if (uses_entry_values_) entry_value_probes_.insert(index);
   // Inlined into the entry points generated for it (STPX_KPROBE_PRE).
   auto b = w.block(fmt::format("static __always_inline void _stpx_probe_{}(struct _stpx_context *c)", index));
   w.line("{} *l = &c->frames[0].{};", frame.type, frame.member);
@@ -1126,25 +1157,52 @@ int64_t Codegen::static_maxaction() const {
 void Codegen::entry_function(const ProbeDecl* p, int index) {
   auto it = prog_.entry_saves.find(p);
   if (it == prog_.entry_saves.end() || it->second.empty()) return;
+  entry_saves_ = &it->second;
   CWriter& w = *w_;
   auto b = w.block(fmt::format("static void _stpx_entry_{}(struct _stpx_context *c, int64_t *saved)", index));
-  bool scripted = false;
-  for (const TargetAccess& save : it->second) scripted = scripted || save.entry_expr;
-  if (scripted) {  // script expressions use the probe's frame for temporaries
+  bool framed = false;
+  for (const TargetAccess& save : it->second) framed = framed || save.entry_expr || save.is_string;
+  if (framed) {  // script expressions and strings use the probe's frame for temporaries
     w.line("{} *l = &c->frames[0].{};", frame_->type, frame_->member);
     w.line("enum { stpx_count_actions = 0 };");
     w.line("(void)l;");
   }
   for (size_t i = 0; i < it->second.size(); ++i) {
     const TargetAccess& save = it->second[i];
-    if (save.entry_expr)
-      w.line("saved[{}] = {};", i, expr(save.entry_expr));
+    std::string value = save.entry_expr ? expr(save.entry_expr)
+                                        : target_c(save, where(p->loc), [this] { return string_temp(); });
+    std::string off = entry_offset(static_cast<int>(i));
+    // A string is cut to the room it has (MAXSTRINGLEN, unless the module
+    // saves so many that the kernel's limit on kretprobe data shrinks it).
+    if (save.saves_string())
+      w.line("strscpy((char *)&saved[{}], {}, STPX_ENTRY_STR_WORDS * sizeof(int64_t));", off, value);
     else
-      w.line("saved[{}] = {};", i, target_c(save, where(p->loc), [] { return std::string("NULL"); }));
+      w.line("saved[{}] = {};", off, value);
   }
   w.line("return;");
   w.line("err: __attribute__((unused));");
   w.line("return;");
+}
+
+// STPX_ENTRY_STR_WORDS, the words each string saved at a function's entry
+// takes in a kretprobe instance: room for MAXSTRINGLEN bytes, unless the
+// probe that saves the most would then pass the kernel's limit on a
+// kretprobe's data (KRETPROBE_MAX_DATA_SIZE, 4096 bytes since Linux 5.16;
+// register_kretprobe() refuses more): then every saved string gets the
+// share that fits, and is cut to it.
+void Codegen::entry_string_words() {
+  constexpr int64_t kDataWords = 4096 / 8;
+  int64_t fit = -1;
+  for (const auto& [decl, saves] : prog_.entry_saves) {
+    int64_t strings = std::count_if(saves.begin(), saves.end(), [](const TargetAccess& s) { return s.saves_string(); });
+    if (!strings) continue;
+    int64_t longs = 1 + static_cast<int64_t>(saves.size()) - strings;
+    int64_t share = std::max<int64_t>(1, (kDataWords - longs) / strings);
+    fit = fit < 0 ? share : std::min(fit, share);
+  }
+  if (fit < 0) return;
+  out_.line("#define STPX_ENTRY_STR_WORDS (DIV_ROUND_UP(MAXSTRINGLEN, 8) < {0} ? DIV_ROUND_UP(MAXSTRINGLEN, 8) : {0})",
+            fit);
 }
 
 void Codegen::frame_struct(const Frame& f) {
@@ -1293,6 +1351,29 @@ void Codegen::tables() {
     auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_locks_p{}[] =", index), "};");
     for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
   }
+  // Entry values (DW_OP_entry_value away from the entry): one watcher of
+  // the entry of each function whose probes read them, registered before
+  // and unregistered after the probes (runtime-c/probes/entry_values.c).
+  std::map<const ProbeSpec*, int> tracker_of;
+  {
+    std::map<std::pair<std::string, uint64_t>, int> trackers;
+    std::vector<std::pair<std::string, uint64_t>> order;
+    for (const ProbeSpec& p : prog_.probes) {
+      if (!entry_value_probes_.count(decl_index_.at(p.decl))) continue;
+      // The function's entry: its symbol, or the same address from the
+      // symbol the probe attaches by when that one is ambiguous.
+      auto at = p.attach.empty() ? std::make_pair(p.symbol, uint64_t{0})
+                                 : std::make_pair(p.attach, p.attach_offset - p.offset);
+      auto [it, fresh] = trackers.emplace(at, static_cast<int>(order.size()));
+      if (fresh) order.push_back(at);
+      tracker_of[&p] = it->second;
+    }
+    if (!order.empty()) {
+      auto b = out_.block("static struct _stpx_entry_tracker _stpx_entry_trackers[] =", "};");
+      for (const auto& [symbol, offset] : order)
+        out_.line("{{ .symbol = {}{} }},", c_string(symbol), offset ? fmt::format(", .offset = {}", offset) : "");
+    }
+  }
   {
     auto b = out_.block("static const struct _stpx_probe _stpx_probes[] =", "};");
     for (const ProbeSpec& p : prog_.probes) {
@@ -1301,6 +1382,17 @@ void Codegen::tables() {
       bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
       auto saves = prog_.entry_saves.find(p.decl);
       size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
+      std::string entry;
+      if (nsaved) {
+        size_t strings = std::count_if(saves->second.begin(), saves->second.end(),
+                                       [](const TargetAccess& s) { return s.saves_string(); });
+        // The flag word, then the saves (see entry_offset()).
+        entry = fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}, .entry_size = ({}{}) * sizeof(int64_t)",
+                            index, nsaved, 1 + nsaved - strings,
+                            strings ? fmt::format(" + {} * STPX_ENTRY_STR_WORDS", strings) : "");
+      }
+      if (auto t = tracker_of.find(&p); t != tracker_of.end())
+        entry += fmt::format(", .entry_tracker = &_stpx_entry_trackers[{}]", t->second);
       // ppfunc(): the function a probe point names; probefunc(): the
       // symbol a function probe is attached to.
       std::string ppfunc = pp_function(p.pp);
@@ -1314,8 +1406,7 @@ void Codegen::tables() {
                 c_string(func),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
-                interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index),
-                nsaved ? fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}", index, nsaved) : "");
+                interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index), entry);
     }
   }
   out_.blank();
@@ -1379,6 +1470,11 @@ void Codegen::tables() {
   {
     auto b = out_.block("static int _stpx_arm_probes(void)");
     out_.line("int rc __maybe_unused = 0;");
+    if (!tracker_of.empty()) {
+      out_.line("rc = _stpx_entry_trackers_arm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
+      out_.line("if (rc)");
+      out_.line("\treturn rc;");
+    }
     for (const ProbeFamily* fam : probe_families()) fam->emit_arm(out_, by_family[fam]);
     out_.line("return 0;");
   }
@@ -1386,6 +1482,8 @@ void Codegen::tables() {
     auto b = out_.block("static void _stpx_disarm_probes(void)");
     for (auto it = probe_families().rbegin(); it != probe_families().rend(); ++it)
       (*it)->emit_disarm(out_, by_family[*it]);
+    if (!tracker_of.empty())
+      out_.line("_stpx_entry_trackers_disarm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
   }
 }
 
@@ -1429,6 +1527,7 @@ std::string Codegen::run() {
   int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) buckets = std::max(buckets, hist_buckets(g));
   out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
+  entry_string_words();
   if (prog_.submatch) {  // the context's room for matched() (runtime-c/regex.h)
     size_t insts = 1, slots = 2, cells = 2;
     for (const auto& [pattern, p] : prog_.submatch_progs) {

@@ -25,6 +25,16 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
       return fmt::format("((uint64_t){:#x}ULL + _stpx_kaslr_delta)", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
     case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));
+    case Op::EntryReg:  // recorded when this call (its CFA) entered the function
+      return fmt::format("_STPX_ENTRY_REG(c, {}, {}, {})", e->value, loc_c(e->a, where, in), where);
+    case Op::Select:  // only the chosen operand is read
+      return fmt::format("({} ? {} : {})", loc_c(e->a, where, in), loc_c(e->b, where, in), loc_c(e->c, where, in));
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Gt: case Op::Le: case Op::Ge: {
+      const char* cmp = e->op == Op::Eq ? "==" : e->op == Op::Ne ? "!=" : e->op == Op::Lt ? "<"
+                      : e->op == Op::Gt ? ">" : e->op == Op::Le ? "<=" : ">=";
+      return fmt::format("((uint64_t)((int64_t){} {} (int64_t){}))", loc_c(e->a, where, in), cmp,
+                         loc_c(e->b, where, in));
+    }
     case Op::Deref:
       return fmt::format("((uint64_t)(int64_t)_STPX_KREAD(c, {}, {}, {}))", int_type(e->value, e->is_signed),
                          loc_c(e->a, where, in), where);
@@ -57,12 +67,15 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
 
 }  // namespace
 
+using EntryRead = std::function<std::string(int)>;
+
 std::string target_c_body(const TargetAccess& access, const std::string& where,
-                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in);
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in,
+                          const EntryRead& entry_read);
 
 std::string target_c(const TargetAccess& access, const std::string& where,
                      const std::function<std::string()>& string_buf,
-                     const std::function<std::string(const ast::Expr*)>& input) {
+                     const std::function<std::string(const ast::Expr*)>& input, const EntryRead& entry_read) {
   // Script values are computed once, before the reads that use them.
   std::vector<std::string> in;
   std::string pre;
@@ -70,24 +83,27 @@ std::string target_c(const TargetAccess& access, const std::string& where,
     pre += fmt::format("int64_t _in{} = {}; ", i, input ? input(access.inputs[i]) : "0");
     in.push_back(fmt::format("_in{}", i));
   }
-  std::string body = target_c_body(access, where, string_buf, in);
+  std::string body = target_c_body(access, where, string_buf, in, entry_read);
   return pre.empty() ? body : fmt::format("({{ {}{}; }})", pre, body);
 }
 
 std::string target_c_body(const TargetAccess& access, const std::string& where,
-                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in) {
-  if (access.entry_slot >= 0) return fmt::format("c->entry_saved[{}]", access.entry_slot);
+                          const std::function<std::string()>& string_buf, const std::vector<std::string>& in,
+                          const EntryRead& entry_read) {
+  if (access.entry_slot >= 0)
+    return entry_read ? entry_read(access.entry_slot) : fmt::format("c->entry_saved[{}]", access.entry_slot);
   if (access.is_pretty) {
     std::string stmts, args;
     for (size_t i = 0; i < access.parts.size(); ++i) {
       const TargetAccess& part = access.parts[i];
       if (part.is_string) {
         // Escaped, between the quotes the format has, as stap shows strings.
-        std::string read = target_c_body(part, where, string_buf, in);
+        std::string read = target_c_body(part, where, string_buf, in, entry_read);
         stmts += fmt::format("const char *_p{} = _stpx_escape({}, {}); ", i, string_buf(), read);
         args += fmt::format(", _p{}", i);
       } else {
-        stmts += fmt::format("long long _p{} = (long long){}; ", i, target_c_body(part, where, string_buf, in));
+        stmts += fmt::format("long long _p{} = (long long){}; ", i,
+                             target_c_body(part, where, string_buf, in, entry_read));
         args += fmt::format(", _p{}", i);
       }
     }

@@ -13,10 +13,13 @@ namespace stapx {
 // a pretty-printed string (in buffers from `string_buf()`, each a char
 // [MAXSTRINGLEN]). `where` is the C literal naming the script location
 // for fault messages.
-// `input` gives the C of a script value the access reads (@cast's pointer).
+// `input` gives the C of a script value the access reads (@cast's pointer);
+// `entry_read` the C that reads saved value `entry_slot` in a .return
+// probe (an int64_t, or a const char * for a saved string).
 std::string target_c(const TargetAccess& access, const std::string& where,
                      const std::function<std::string()>& string_buf,
-                     const std::function<std::string(const ast::Expr*)>& input = nullptr);
+                     const std::function<std::string(const ast::Expr*)>& input = nullptr,
+                     const std::function<std::string(int)>& entry_read = nullptr);
 
 // A C statement storing `value` (an int64_t) where a written access
 // (target_write_problem() accepted it) lives: a register of the probed

@@ -612,6 +612,10 @@ ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* fra
   LocContext ctx;
   ctx.at_entry = site.at_entry;
   ctx.cfa = [this, pc] { return cfa_at(pc); };
+  // Entry values are the registers at the out-of-line function's entry,
+  // which the module can watch where its symbol starts.
+  Dwarf_Addr entry = 0;
+  ctx.entry_values = dwarf_entrypc(frame, &entry) == 0 && entry == sym.addr;
   Dwarf_Die fn_copy = *frame;
   ctx.frame_base = [this, fn_copy, pc]() mutable {
     Dwarf_Attribute fb;

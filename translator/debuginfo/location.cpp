@@ -111,17 +111,48 @@ LocExprP loc_bits(LocExprP v, unsigned first, unsigned width, bool is_signed) {
   return e;
 }
 
-Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx) {
+namespace {
+
+// Branches (DW_OP_bra on a value known only at run time) followed at most,
+// each doubling the work: compilers emit one or two (min(), max()).
+constexpr int kMaxForks = 8;
+
+// The index of the operation starting at byte `offset`, or n if none.
+size_t op_at(const Dwarf_Op* ops, size_t n, Dwarf_Word offset) {
+  for (size_t j = 0; j < n; ++j)
+    if (ops[j].offset == offset) return j;
+  return n;
+}
+
+// Both ends of a branch: one location choosing between their values.
+Location merge(const LocExprP& cond, Location taken, Location fall) {
+  if (taken.kind != fall.kind || (taken.kind != Location::Kind::Memory && taken.kind != Location::Kind::Value)) {
+    if (taken.kind == Location::Kind::Register && fall.kind == Location::Kind::Register && taken.reg == fall.reg)
+      return taken;
+    if (taken.kind == Location::Kind::Unavailable || taken.kind == Location::Kind::Unsupported) return taken;
+    if (fall.kind == Location::Kind::Unavailable || fall.kind == Location::Kind::Unsupported) return fall;
+    return fail(Location::Kind::Unsupported, "a location whose kind depends on a branch (DW_OP_bra)");
+  }
+  auto e = std::make_shared<LocExpr>();
+  e->op = LocExpr::Op::Select;
+  e->a = cond;
+  e->b = taken.expr;
+  e->c = fall.expr;
+  taken.expr = e;
+  return taken;
+}
+
+// Runs ops[start..n) on `stack` (see translate_location).
+Location eval(const Dwarf_Op* ops, size_t n, size_t start, std::vector<LocExprP> stack, const LocContext& ctx,
+              int forks) {
   using Op = LocExpr::Op;
-  if (n == 0) return fail(Location::Kind::Unavailable, "optimized out");
-  std::vector<LocExprP> stack;
   auto need = [&](size_t k) { return stack.size() >= k; };
   auto pop = [&] {
     LocExprP e = stack.back();
     stack.pop_back();
     return e;
   };
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = start; i < n; ++i) {
     const Dwarf_Op& op = ops[i];
     uint8_t a = op.atom;
     // A single piece covering the whole value is the value itself; several
@@ -284,20 +315,62 @@ Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx
         unsigned reg;
         if (!entry_value_reg(op, reg))
           return fail(Location::Kind::Unsupported, "an entry value of an expression (DW_OP_entry_value)");
-        // Elsewhere the register may hold anything by now, and nothing
-        // kept its value from the entry (stap refuses these too).
-        if (!ctx.at_entry) {
+        if (ctx.at_entry) {
+          stack.push_back(make(Op::Reg, reg));
+          break;
+        }
+        // Elsewhere the register may hold anything by now. (stap 4.8
+        // refuses DW_OP_entry_value.) stapx watches the function's entry
+        // and keeps the registers of each call, which the probe finds by
+        // the call's frame (its CFA).
+        LocExprP cfa = ctx.entry_values && ctx.cfa ? ctx.cfa() : nullptr;
+        if (!cfa) {
           const char* name = dwarf_reg_name(reg);
           return fail(Location::Kind::Unavailable,
                       fmt::format("its value here is the one {} had at the function's entry (DW_OP_entry_value), "
-                                  "which is not kept past the entry; read it in a probe on the function's entry",
-                                  name ? name : fmt::format("register {}", reg)));
+                                  "and {}; read it in a probe on the function's entry",
+                                  name ? name : fmt::format("register {}", reg),
+                                  !ctx.entry_values ? "this code is not in the part of the function that starts "
+                                                      "at its entry (a split-off part)"
+                                                    : "there is no call frame information here to tell which "
+                                                      "call of the function runs"));
         }
-        stack.push_back(make(Op::Reg, reg));
+        stack.push_back(make(Op::EntryReg, reg, cfa));
         break;
       }
       case DW_OP_nop:
         break;
+      case DW_OP_eq: case DW_OP_ne: case DW_OP_lt: case DW_OP_gt: case DW_OP_le: case DW_OP_ge: {
+        // Signed comparisons, 1 or 0.
+        if (!need(2)) goto underflow;
+        LocExprP rhs = pop(), lhs = pop();
+        Op o = a == DW_OP_eq ? Op::Eq : a == DW_OP_ne ? Op::Ne : a == DW_OP_lt ? Op::Lt
+             : a == DW_OP_gt ? Op::Gt : a == DW_OP_le ? Op::Le : Op::Ge;
+        stack.push_back(make(o, 0, lhs, rhs));
+        break;
+      }
+      case DW_OP_skip:
+      case DW_OP_bra: {
+        // A 2-byte signed offset from the end of this 3-byte operation.
+        // Only forward: a loop could not be translated to a tree.
+        auto delta = static_cast<int16_t>(static_cast<uint16_t>(op.number));
+        if (delta < 0) return fail(Location::Kind::Unsupported, op_name(a) + " backwards");
+        size_t to = op_at(ops, n, op.offset + 3 + static_cast<Dwarf_Word>(delta));
+        bool past_end = to == n && (i + 1 == n || op.offset + 3 + delta > ops[n - 1].offset);
+        if (to == n && !past_end) return fail(Location::Kind::Unsupported, "a malformed " + op_name(a) + " target");
+        if (a == DW_OP_skip) {
+          i = to - 1;
+          break;
+        }
+        if (!need(1)) goto underflow;
+        LocExprP cond = pop();
+        if (cond->op == Op::Const) {
+          if (cond->value != 0) i = to - 1;
+          break;
+        }
+        if (forks >= kMaxForks) return fail(Location::Kind::Unsupported, "too many branches (DW_OP_bra)");
+        return merge(cond, eval(ops, n, to, stack, ctx, forks + 1), eval(ops, n, i + 1, stack, ctx, forks + 1));
+      }
       default:
         return fail(Location::Kind::Unsupported, op_name(a));
     }
@@ -311,6 +384,13 @@ Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx
   }
 underflow:
   return fail(Location::Kind::Unsupported, "a malformed location (stack underflow)");
+}
+
+}  // namespace
+
+Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx) {
+  if (n == 0) return fail(Location::Kind::Unavailable, "optimized out");
+  return eval(ops, n, 0, {}, ctx, 0);
 }
 
 const char* dwarf_reg_name(unsigned reg) {
@@ -327,6 +407,8 @@ std::string to_string(const LocExprP& e) {
     case Op::Addr: return fmt::format("addr(0x{:x})", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("reg{}", e->value);
     case Op::Input: return fmt::format("input{}", e->value);
+    case Op::EntryReg: return fmt::format("entry(reg{})", e->value);
+    case Op::Select: return fmt::format("{} ? {} : {}", to_string(e->a), to_string(e->b), to_string(e->c));
     case Op::Deref: return fmt::format("deref{}{}({})", e->is_signed ? "s" : "", e->value, to_string(e->a));
     case Op::Trunc: return fmt::format("{}{}({})", e->is_signed ? "s" : "u", e->value * 8, to_string(e->a));
     case Op::Bits:
@@ -336,14 +418,35 @@ std::string to_string(const LocExprP& e) {
     case Op::Abs: return "abs(" + to_string(e->a) + ")";
     default: break;
   }
-  static const char* const ops[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>"};
-  int k = static_cast<int>(e->op) - static_cast<int>(Op::Add);
+  // A node with operands is parenthesized inside another (an entry value's
+  // operand, its CFA, is not shown).
+  auto compound = [](const LocExprP& x) { return x && x->a && x->op != Op::EntryReg; };
+  const char* op = nullptr;
+  switch (e->op) {
+    case Op::Add: op = "+"; break;
+    case Op::Sub: op = "-"; break;
+    case Op::Mul: op = "*"; break;
+    case Op::Div: op = "/"; break;
+    case Op::Mod: op = "%"; break;
+    case Op::And: op = "&"; break;
+    case Op::Or: op = "|"; break;
+    case Op::Xor: op = "^"; break;
+    case Op::Shl: op = "<<"; break;
+    case Op::Shr: op = ">>"; break;
+    case Op::Shra: op = ">>>"; break;
+    case Op::Eq: op = "=="; break;
+    case Op::Ne: op = "!="; break;
+    case Op::Lt: op = "<"; break;
+    case Op::Gt: op = ">"; break;
+    case Op::Le: op = "<="; break;
+    case Op::Ge: op = ">="; break;
+    default: return "?";
+  }
   if (e->op == Op::Add && e->b && e->b->op == Op::Const && e->b->value < 0)
-    return (e->a && e->a->a ? "(" + to_string(e->a) + ")" : to_string(e->a)) + std::to_string(e->b->value);
+    return (compound(e->a) ? "(" + to_string(e->a) + ")" : to_string(e->a)) + std::to_string(e->b->value);
   std::string rhs = to_string(e->b);
-  bool paren_l = e->a && e->a->a, paren_r = e->b && e->b->a;
-  return (paren_l ? "(" + to_string(e->a) + ")" : to_string(e->a)) + ops[k] +
-         (paren_r ? "(" + rhs + ")" : rhs);
+  bool paren_l = compound(e->a), paren_r = compound(e->b);
+  return (paren_l ? "(" + to_string(e->a) + ")" : to_string(e->a)) + op + (paren_r ? "(" + rhs + ")" : rhs);
 }
 
 std::string to_string(const Location& loc) {

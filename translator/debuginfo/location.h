@@ -28,12 +28,17 @@ struct LocExpr {
     Trunc,     // value: size in bytes; a converted to that width (is_signed: sign-extended)
     Bits,      // a bitfield of a: value = first bit, width = bits (is_signed: sign-extended)
     Input,     // value: index of a value the script computes (@cast's pointer)
+    EntryReg,  // value: DWARF register number; what it held at the entry of the
+               // function being run (DW_OP_entry_value), a: the CFA at the probe,
+               // which names that call (see runtime-c/probes/entry_values.c)
+    Eq, Ne, Lt, Gt, Le, Ge,  // signed comparisons of a and b: 1 or 0
+    Select,    // a != 0 ? b : c (DW_OP_bra); only the chosen one is computed
   };
   Op op = Op::Const;
   int64_t value = 0;
   uint32_t width = 0;
   bool is_signed = false;  // Deref, Trunc, Bits
-  LocExprP a, b;
+  LocExprP a, b, c;
 };
 
 struct Location {
@@ -59,6 +64,11 @@ struct LocContext {
   // The probe is at the function's entry, so DW_OP_entry_value(DW_OP_regN)
   // is simply register N.
   bool at_entry = false;
+  // Elsewhere in the function, DW_OP_entry_value(DW_OP_regN) is register N
+  // as the module recorded it when this call entered the function (an
+  // EntryReg node), if the function's entry is where its symbol starts
+  // (not a .cold part) and `cfa` tells which call is running.
+  bool entry_values = false;
 };
 
 Location translate_location(const Dwarf_Op* ops, size_t n, const LocContext& ctx);
@@ -71,7 +81,8 @@ LocExprP loc_deref(LocExprP addr, unsigned size, bool is_signed);
 LocExprP loc_trunc(LocExprP v, unsigned size, bool is_signed);
 LocExprP loc_bits(LocExprP v, unsigned first, unsigned width, bool is_signed);
 
-// Readable forms, for -vv and unit tests: "reg5", "mem(reg7+8)", "value(reg5+16)".
+// Readable forms, for -vv and unit tests: "reg5", "mem(reg7+8)", "value(reg5+16)",
+// "entry(reg5)" (an entry value).
 std::string to_string(const LocExprP& e);
 std::string to_string(const Location& loc);
 // "DW_OP_piece"...; a number for ops without a name here.

@@ -559,8 +559,8 @@ void Elaborator::resolve_address_of(UnaryExpr* u, Scope& sc) {
   prog_.targets[u] = std::move(*access);
 }
 
-// @entry($expr): only in .return probes of debug-resolved functions, and
-// (for now) only around a target expression.
+// @entry(expr): only in .return probes. A target expression is resolved
+// at the function's entry; any other expression is evaluated there.
 void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
   if (!sc.probe || !return_decls_.count(sc.decl)) {
     diags_.report(DiagId::SemEntryContext, a->loc);
@@ -588,8 +588,7 @@ void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
     read.entry_slot = static_cast<int>(saves.size());
     saves.push_back(std::move(save));
     prog_.targets[a] = std::move(read);
-    a->type = Type::Long;
-    entry_exprs_.emplace_back(a, &pseudo);
+    entry_exprs_.emplace_back(a, &pseudo);  // typed as the expression (infer)
     return;
   }
   const ProbeSpec& spec = *it->second;
@@ -1229,6 +1228,15 @@ void Elaborator::unify(Expr* e, Type t) {
       unify(static_cast<AssignExpr*>(e)->lhs, t);
       unify(static_cast<AssignExpr*>(e)->rhs, t);
       return;
+    case ExprKind::AtOp: {
+      // @entry(expr) has the type of expr.
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry" && a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
+        unify(a->args[0], t);
+        return;
+      }
+      break;
+    }
     default:
       break;
   }
@@ -1281,9 +1289,7 @@ Type Elaborator::infer(Expr* e) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
       if (a->name == "entry" && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
-        infer(a->args[0]);
-        unify(a->args[0], Type::Long);
-        t = Type::Long;
+        t = infer(a->args[0]);  // a number or a string, saved at entry
         break;
       }
       if (a->name == "entry" || a->name == "defined") {
@@ -2112,9 +2118,13 @@ void Elaborator::apply_global_values(const std::vector<std::pair<std::string, st
 }
 
 // @entry(expr) runs at the function's entry, where the probe holds no
-// lock on globals: the expression (and what it calls) may read none.
+// lock on globals: the expression (and what it calls) may read none. What
+// is saved is a number or a string.
 void Elaborator::check_entry_exprs() {
   for (auto [a, pseudo] : entry_exprs_) {
+    Type t = a->args[0]->type;
+    if (t != Type::Long && t != Type::String && reported_.insert(a).second)
+      diags_.report(DiagId::SemUnresolvedType, a->args[0]->loc);
     std::set<int> globals(pseudo->global_reads.begin(), pseudo->global_reads.end());
     globals.insert(pseudo->global_writes.begin(), pseudo->global_writes.end());
     std::set<FunctionDecl*> seen;

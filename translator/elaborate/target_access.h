@@ -19,7 +19,8 @@ struct TargetAccess {
   // A pretty-printed string ($$parms, $var$): `format` (printf style, one
   // %lld, %llu, %llx or %s per part) filled from `parts`.
   // A value saved when the function was entered (a parameter in a .return
-  // probe, @entry(...)): its index among the probe's saved values.
+  // probe, @entry(...)): its index among the probe's saved values; a
+  // string (is_string, or an entry_expr of type string) is saved whole.
   int entry_slot = -1;
   // An entry save of @entry(expr) for a script expression (not a target
   // variable): the module evaluates `entry_expr` when the function is
@@ -33,6 +34,10 @@ struct TargetAccess {
   std::vector<const ast::Expr*> inputs;
 
   bool yields_string() const { return is_string || is_pretty; }
+  // An entry save (in Program::entry_saves) that keeps a string.
+  bool saves_string() const {
+    return is_string || (entry_expr && entry_expr->type == ast::Type::String);
+  }
 };
 
 // Resolves `t` at `site` (a .return probe when `is_return`); reports why not
@@ -71,6 +76,10 @@ const char* target_write_problem(const TargetAccess& a);
 // Does the access read a link-time kernel address (a static variable,
 // @var), which the module must relocate by the KASLR displacement?
 bool uses_link_address(const TargetAccess& a);
+
+// Does the access read a register's value at the entry of the running
+// function (LocExpr::Op::EntryReg), which the module must record there?
+bool uses_entry_values(const TargetAccess& a);
 
 // @entry($expr) in a .return probe: `t` evaluated at entry.
 std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug::ProbeSite& site,

@@ -255,18 +255,16 @@ std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::Prob
 
 namespace {
 
-// Turns an access evaluated at entry into reads of saved values.
-bool save_at_entry(TargetAccess& a, std::vector<TargetAccess>& saves) {
+// Turns an access evaluated at entry into reads of saved values: each
+// number, and each string (a char array, copied at entry), is one save.
+void save_at_entry(TargetAccess& a, std::vector<TargetAccess>& saves) {
   if (a.is_pretty) {
-    for (TargetAccess& p : a.parts)
-      if (!save_at_entry(p, saves)) return false;
-    return true;
+    for (TargetAccess& p : a.parts) save_at_entry(p, saves);
+    return;
   }
-  if (a.is_string) return false;
   saves.push_back(a);
   a.entry_slot = static_cast<int>(saves.size()) - 1;
   a.value = nullptr;
-  return true;
 }
 
 }  // namespace
@@ -279,10 +277,7 @@ std::optional<TargetAccess> resolve_entry(const ast::TargetExpr& t, const debug:
     diags.report(DiagId::SemUnsupported, t.loc, "an index computed by the script in a value saved at function entry");
     return std::nullopt;
   }
-  if (!save_at_entry(*a, entry_saves)) {
-    diags.report(DiagId::SemUnsupported, t.loc, "a string saved at function entry");
-    return std::nullopt;
-  }
+  save_at_entry(*a, entry_saves);
   return a;
 }
 
@@ -652,8 +647,8 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
 
 namespace {
 
-bool has_addr(const LocExprP& e) {
-  return e && (e->op == debug::LocExpr::Op::Addr || has_addr(e->a) || has_addr(e->b));
+bool has_op(const LocExprP& e, debug::LocExpr::Op op) {
+  return e && (e->op == op || has_op(e->a, op) || has_op(e->b, op) || has_op(e->c, op));
 }
 
 }  // namespace
@@ -670,9 +665,16 @@ const char* target_write_problem(const TargetAccess& a) {
 }
 
 bool uses_link_address(const TargetAccess& a) {
-  if (has_addr(a.value)) return true;
+  if (has_op(a.value, debug::LocExpr::Op::Addr)) return true;
   for (const TargetAccess& p : a.parts)
     if (uses_link_address(p)) return true;
+  return false;
+}
+
+bool uses_entry_values(const TargetAccess& a) {
+  if (has_op(a.value, debug::LocExpr::Op::EntryReg)) return true;
+  for (const TargetAccess& p : a.parts)
+    if (uses_entry_values(p)) return true;
   return false;
 }
 
