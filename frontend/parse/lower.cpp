@@ -567,8 +567,11 @@ Stmt* Lowerer::body(const x3ast::Statement& s) {
   return st;
 }
 
-// Brace groups multiply out: a.{b,c}.d is a.b.d and a.c.d.
-void Lowerer::expand_point(const x3ast::ProbePoint& pp,
+// Brace groups multiply out: a.{b,c}.d is a.b.d and a.c.d. Groups in a row
+// multiply, so their product is bounded; past it, false.
+constexpr size_t kMaxExpandedPoints = 10'000;
+
+bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
                            std::vector<std::vector<ProbePointComponent>>& out) {
   out.assign(1, {});
   for (const x3ast::PointElement& el : pp.elements) {
@@ -586,7 +589,8 @@ void Lowerer::expand_point(const x3ast::ProbePoint& pp,
     std::vector<std::vector<ProbePointComponent>> next;
     for (const x3ast::ProbePoint* alt : alternatives) {
       std::vector<std::vector<ProbePointComponent>> tails;
-      expand_point(*alt, tails);
+      if (!expand_point(*alt, tails)) return false;
+      if (next.size() + out.size() * tails.size() > kMaxExpandedPoints) return false;
       for (auto& prefix : out)
         for (auto& tail : tails) {
           auto joined = prefix;
@@ -596,6 +600,7 @@ void Lowerer::expand_point(const x3ast::ProbePoint& pp,
     }
     out = std::move(next);
   }
+  return true;
 }
 
 std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& pps) {
@@ -624,7 +629,10 @@ std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& p
       continue;
     }
     std::vector<std::vector<ProbePointComponent>> expanded;
-    expand_point(pp, expanded);
+    if (!expand_point(pp, expanded)) {
+      diags_.report(DiagId::ParsePointTooLarge, loc(pp.pos), kMaxExpandedPoints);
+      continue;
+    }
     Expr* cond = pp.condition ? adopt(*pp.condition) : nullptr;
     for (auto& comps : expanded) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));

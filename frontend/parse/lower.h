@@ -72,7 +72,7 @@ class Lowerer {
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
   std::vector<ast::TargetComponent> components(const std::vector<x3ast::TargetComponent>& cs);
   std::vector<ast::ProbePoint*> points(const std::vector<x3ast::ProbePoint>& pps);
-  void expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
+  bool expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
 
   const SourceManager& sm_;
   uint32_t file_;
