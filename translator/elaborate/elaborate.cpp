@@ -2167,7 +2167,11 @@ void Elaborator::run(const ElaborateOptions& opts) {
   collect();
   expand_aliases();
   lower_conditions();
+  size_t errors = diags_.errors();
   resolve_probes();
+  // A probe point that does not resolve ends pass 2 there, as in stap: its
+  // body's $vars would only be reported again as unresolved.
+  if (diags_.errors() > errors) return;
 
   // Function parameters are symbols before any body is resolved, so that
   // calls can unify argument types with them.
