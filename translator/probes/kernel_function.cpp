@@ -1,7 +1,9 @@
 // kernel.function("pattern") and module("m").function("pattern"), with
-// .call and .return: probes on the entry of each function the pattern
-// names, resolved through the debug information (DWARF) of the kernel or of
-// the module, so that handlers can read the function's parameters ($var).
+// .call, .return, .inline and .exported (as stap: only functions whose own
+// symbol is global or weak): probes on the entry of each function the
+// pattern names, resolved through the debug information (DWARF) of the
+// kernel or of the module, so that handlers can read the function's
+// parameters ($var).
 // Each matched function becomes one kprobe (or kretprobe) attached by
 // symbol and offset, which survives KASLR; a module's function by
 // "module:symbol", which the kernel resolves in the loaded module.
@@ -108,7 +110,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
   std::vector<std::string> point_types() const override {
     if (module_)
       return {"module(string).function(string)", "module(string).function(string).call",
-              "module(string).function(string).return", "module(string).function(string).inline"};
+              "module(string).function(string).return", "module(string).function(string).inline",
+              "module(string).function(string).exported"};
     return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
             "kernel.function(string).inline", "kernel.function(string).exported"};
   }
@@ -143,15 +146,14 @@ class KernelFunctionFamily : public KprobeTableFamily {
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
     for (size_t i = 2; i < c.size(); ++i) {
       if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline" &&
-                       (c[i].name != "exported" || module_)) || i != 2) {
-        if (!c[i].arg && (c[i].name == "exported" || c[i].name == "label" ||
-                          c[i].name == "callee" || c[i].name == "callees"))
+                       c[i].name != "exported") || i != 2) {
+        if (!c[i].arg && (c[i].name == "label" || c[i].name == "callee" || c[i].name == "callees"))
           diags.report(DiagId::SemUnsupported, c[i].loc,
                        std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
         else
           diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return or .inline"
-                               : "expected kernel.function(\"name\"), .call, .return or .inline");
+                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return, .inline or .exported"
+                               : "expected kernel.function(\"name\"), .call, .return, .inline or .exported");
         return false;
       }
       suffix = c[i].name == "return"     ? Suffix::Return
