@@ -12,6 +12,7 @@
 // target.
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -54,7 +55,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
       error = "cannot open " + path + ": " + std::strerror(errno);
       return false;
     }
-    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    elf_ = dwelf_elf_begin(fd_);  // a .ko.xz or .ko.gz is decompressed
     if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
       error = path + " is not an ELF file";
       return false;

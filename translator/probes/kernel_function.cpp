@@ -1,8 +1,8 @@
 // kernel.function("pattern") and module("m").function("pattern"), with
 // .call, .return, .inline and .exported (as stap: only functions whose own
 // symbol is global or weak): probes on the entry of each function the
-// pattern names, resolved through the debug information (DWARF) of the
-// kernel or of the module, so that handlers can read the function's
+// pattern names, resolved through the debug information (DWARF, else BTF)
+// of the kernel or of the module, so that handlers can read the function's
 // parameters ($var).
 // Each matched function becomes one kprobe (or kretprobe) attached by
 // symbol and offset, which survives KASLR; a module's function by
@@ -93,7 +93,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
                       ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
                       : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
                                     site.decl_line, suffix_text);
-        if (site.from_btf) site.dwarf_hint = debuginfo_hint(ctx.env->release());
+        if (site.from_btf)
+          site.dwarf_hint = mod.empty() ? debuginfo_hint(ctx.env->release()) : module_debuginfo_hint(ctx.env->release(), mod);
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }
