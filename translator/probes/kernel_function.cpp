@@ -100,6 +100,22 @@ class KernelFunctionFamily : public KprobeTableFamily {
       }
     }
     check.report(diags, point.components[1].arg->loc, pattern);
+    if (out.size() == before && exported && !module_ && !point.optional) {
+      // The kernel's BTF records every function as static: without the
+      // symbol table (DWARF's vmlinux) .exported cannot tell. (A module's
+      // BTF comes with its .ko's symbol table, which can.)
+      debug::SiteFilter any = filter;
+      any.exported_only = false;
+      for (auto& [mod, di] : scopes) {
+        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, any);
+        if (!all.empty() && all[0].from_btf) {
+          diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
+                       std::string(name()) + "(...).exported (" + di->source() + " records no linkage)",
+                       debuginfo_hint(ctx.env->release()));
+          return true;
+        }
+      }
+    }
     if (out.size() == before && !point.optional) {
       // stap lists the kernel's functions nearest the name.
       const KernelSymbols* syms = !module_ && where.file.empty() && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
