@@ -1,6 +1,6 @@
 // Finding kernel modules' debug information (translator/debuginfo/locate.cpp):
 // DIR/m.ko, DIR/**/m.ko, a .ko named directly, '-' and '_' alike, wildcards,
-// and the first directory winning.
+// compressed modules (m.ko.xz, .zst, .gz), and the first directory winning.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -71,6 +71,23 @@ TEST_F(FindModules, WildcardsAndFiles) {
   // --debuginfo naming the .ko itself.
   EXPECT_EQ(find_modules("R", {one}, "sfx_one")["sfx_one"], one);
   EXPECT_TRUE(find_modules("R", {one}, "sfx_two").empty());
+}
+
+TEST_F(FindModules, CompressedModules) {
+  std::string xz = touch("a/kernel/fs/ext4/ext4.ko.xz");
+  std::string zst = touch("a/kernel/drivers/block/brd.ko.zst");
+  std::string gz = touch("a/loop.ko.gz");
+  touch("a/kernel/fs/ext4/ext4.ko.bak");
+  touch("a/notko.xz");
+  auto found = find_modules("R", {dir("a")}, "*");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found["ext4"], xz);
+  EXPECT_EQ(found["brd"], zst);
+  EXPECT_EQ(found["loop"], gz);
+  // Named directly; and an uncompressed copy beside it is the shorter path.
+  EXPECT_EQ(find_modules("R", {xz}, "ext4")["ext4"], xz);
+  std::string plain = touch("a/kernel/fs/ext4/ext4.ko");
+  EXPECT_EQ(find_modules("R", {dir("a")}, "ext4")["ext4"], plain);
 }
 
 TEST_F(FindModules, EnvironmentAfterOptions) {

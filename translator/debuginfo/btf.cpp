@@ -6,8 +6,15 @@
 // the stack) and $return, and follow ->field chains through the types.
 // It has no locals, source files or lines. Format: the kernel's
 // Documentation/bpf/btf.rst.
+//
+// A module's .BTF section is split BTF: its type ids and string offsets
+// continue those of the vmlinux BTF it was built against (its base), which
+// is loaded underneath it. A module's own symbol table says which of its
+// functions are probe sites (not freed .init code) and which are global
+// (.exported).
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <unistd.h>
 
@@ -56,49 +63,38 @@ size_t extra_size(const BtfType* t) {
 
 constexpr unsigned kArgDwarfRegs[] = {5, 4, 1, 2, 8, 9};
 
+// A FUNC's vlen: its linkage (pahole records every kernel function as static).
+constexpr uint32_t kLinkageGlobal = 1;
+
 class BtfInfo final : public DebugInfo, public TypeLoader {
  public:
-  bool load(std::string data, const std::string& source, std::string& error) {
-    data_ = std::move(data);
+  // `base`: the BTF that `data` is split from (empty: none).
+  bool load(std::string data, const std::string& source, std::string& error, std::string base = {},
+            const std::string& base_source = {}) {
     source_ = source;
-    struct Header {
-      uint16_t magic;
-      uint8_t version, flags;
-      uint32_t hdr_len, type_off, type_len, str_off, str_len;
-    } h;
-    if (data_.size() < sizeof(h)) {
-      error = source + ": too short for BTF";
-      return false;
-    }
-    std::memcpy(&h, data_.data(), sizeof(h));
-    if (h.magic != 0xeb9f || h.version != 1) {
-      error = source + ": not BTF (or not in this machine's byte order)";
-      return false;
-    }
-    uint64_t types = uint64_t(h.hdr_len) + h.type_off, strs = uint64_t(h.hdr_len) + h.str_off;
-    if (types + h.type_len > data_.size() || strs + h.str_len > data_.size()) {
-      error = source + ": truncated BTF";
-      return false;
-    }
-    strs_ = data_.data() + strs;
-    str_len_ = h.str_len;
+    base_source_ = base_source;
     ids_.push_back(nullptr);  // id 0 is void
-    const char* p = data_.data() + types;
-    const char* end = p + h.type_len;
-    while (p + sizeof(BtfType) <= end) {
-      auto* t = reinterpret_cast<const BtfType*>(p);
-      ids_.push_back(t);
-      p += sizeof(BtfType) + extra_size(t);
+    if (!base.empty()) {
+      base_.data = std::move(base);
+      if (!parse(base_, base_source, error)) return false;
     }
-    if (p != end) {
-      error = source + ": malformed BTF type section";
-      return false;
-    }
+    first_own_ = static_cast<uint32_t>(ids_.size());
+    own_.data = std::move(data);
+    if (!parse(own_, source, error)) return false;
     converted_.assign(ids_.size(), nullptr);
     return true;
   }
 
-  std::string source() const override { return "BTF from " + source_; }
+  // A module's function symbols (name -> global), without those freed
+  // once it has loaded (.init.*).
+  void set_functions(std::unordered_map<std::string, bool> functions) {
+    functions_ = std::move(functions);
+    has_functions_ = true;
+  }
+
+  std::string source() const override {
+    return "BTF from " + source_ + (base_source_.empty() ? "" : " (split from " + base_source_ + ")");
+  }
 
   // BTF has no source positions: a file filter keeps nothing.
   std::vector<ProbeSite> function_sites(const std::string& pattern, bool, const SiteFilter& filter) override {
@@ -106,11 +102,17 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
     std::vector<ProbeSite> sites;
     bool wild = pattern.find_first_of("*?[") != std::string::npos;
     std::vector<std::string> seen;
-    for (uint32_t id = 1; id < ids_.size(); ++id) {
+    for (uint32_t id = first_own_; id < ids_.size(); ++id) {
       const BtfType* t = ids_[id];
       if (kind_of(t) != kFunc) continue;
       std::string name = str(t->name_off);
       if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
+      if (has_functions_) {
+        auto sym = functions_.find(name);
+        if (sym == functions_.end() || (filter.exported_only && !sym->second)) continue;
+      } else if (filter.exported_only && vlen_of(t) != kLinkageGlobal) {
+        continue;
+      }
       if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
       seen.push_back(name);
       const BtfType* proto = type(t->size_or_type);
@@ -166,14 +168,19 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
         want = kind;
       }
     }
-    for (uint32_t id = 1; id < ids_.size(); ++id) {
-      uint32_t k = kind_of(ids_[id]);
-      if (want ? (k != want && !(want == kEnum && k == kEnum64))
-               : (k != kTypedef && k != kInt && k != kStruct && k != kFloat))
-        continue;
-      if (str(ids_[id]->name_off) == name) return convert(id);
-    }
-    return nullptr;
+    auto scan = [&](uint32_t from, uint32_t to) -> const DType* {
+      for (uint32_t id = from; id < to; ++id) {
+        uint32_t k = kind_of(ids_[id]);
+        if (want ? (k != want && !(want == kEnum && k == kEnum64))
+                 : (k != kTypedef && k != kInt && k != kStruct && k != kFloat))
+          continue;
+        if (str(ids_[id]->name_off) == name) return convert(id);
+      }
+      return nullptr;
+    };
+    // A module's own types first, then its base's.
+    if (const DType* t = scan(first_own_, static_cast<uint32_t>(ids_.size()))) return t;
+    return scan(1, first_own_);
   }
 
   std::optional<uint64_t> symbol_address(const std::string&) override { return std::nullopt; }
@@ -253,8 +260,58 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
   }
 
  private:
+  // One BTF blob: its bytes and string section.
+  struct Blob {
+    std::string data;
+    const char* strs = nullptr;
+    uint32_t str_len = 0;
+  };
+
+  // Checks `b`'s header and appends its types to ids_.
+  bool parse(Blob& b, const std::string& source, std::string& error) {
+    struct Header {
+      uint16_t magic;
+      uint8_t version, flags;
+      uint32_t hdr_len, type_off, type_len, str_off, str_len;
+    } h;
+    if (b.data.size() < sizeof(h)) {
+      error = source + ": too short for BTF";
+      return false;
+    }
+    std::memcpy(&h, b.data.data(), sizeof(h));
+    if (h.magic != 0xeb9f || h.version != 1) {
+      error = source + ": not BTF (or not in this machine's byte order)";
+      return false;
+    }
+    uint64_t types = uint64_t(h.hdr_len) + h.type_off, strs = uint64_t(h.hdr_len) + h.str_off;
+    if (types + h.type_len > b.data.size() || strs + h.str_len > b.data.size() || !h.str_len ||
+        b.data[strs + h.str_len - 1] != '\0') {
+      error = source + ": truncated BTF";
+      return false;
+    }
+    b.strs = b.data.data() + strs;
+    b.str_len = h.str_len;
+    const char* p = b.data.data() + types;
+    const char* end = p + h.type_len;
+    while (p + sizeof(BtfType) <= end) {
+      auto* t = reinterpret_cast<const BtfType*>(p);
+      ids_.push_back(t);
+      p += sizeof(BtfType) + extra_size(t);
+    }
+    if (p != end) {
+      error = source + ": malformed BTF type section";
+      return false;
+    }
+    return true;
+  }
+
   const BtfType* type(uint32_t id) const { return id && id < ids_.size() ? ids_[id] : nullptr; }
-  std::string str(uint32_t off) const { return off < str_len_ ? std::string(strs_ + off) : std::string(); }
+  // Split BTF's string offsets continue its base's.
+  std::string str(uint32_t off) const {
+    if (off < base_.str_len) return std::string(base_.strs + off);
+    off -= base_.str_len;
+    return off < own_.str_len ? std::string(own_.strs + off) : std::string();
+  }
 
   const DType* convert(uint32_t id) {
     const BtfType* b = type(id);
@@ -301,60 +358,108 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
     return t;
   }
 
-  std::string data_, source_;
-  const char* strs_ = nullptr;
-  uint32_t str_len_ = 0;
-  std::vector<const BtfType*> ids_;
+  std::string source_, base_source_;
+  Blob base_, own_;
+  std::vector<const BtfType*> ids_;  // the base's types, then the blob's own
+  uint32_t first_own_ = 1;
+  std::unordered_map<std::string, bool> functions_;
+  bool has_functions_ = false;
   TypeTable types_;
   std::vector<const DType*> converted_;
 };
 
-// The .BTF section of an ELF file, or the whole file if it is raw BTF.
-bool read_btf(const std::string& path, std::string& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+// What a file holds for BTF: raw BTF (/sys/kernel/btf/vmlinux), or the
+// .BTF section of an ELF file, compressed or not (a Debian .ko.xz); and of a
+// relocatable file (a module) its function symbols.
+struct BtfFile {
+  std::string data;
+  bool relocatable = false;
+  std::unordered_map<std::string, bool> functions;  // name -> global (or weak)
+};
+
+void read_functions(Elf* elf, size_t shstrndx, BtfFile& out) {
+  for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn));) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(d, static_cast<int>(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+          sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+        continue;
+      const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
+      GElf_Shdr home;
+      Elf_Scn* in = elf_getscn(elf, sym.st_shndx);
+      const char* sec = in && gelf_getshdr(in, &home) ? elf_strptr(elf, shstrndx, home.sh_name) : nullptr;
+      if (!name || !*name || (sec && std::strncmp(sec, ".init.", 6) == 0)) continue;
+      out.functions[name] |= GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+    }
+  }
+}
+
+bool read_btf(const std::string& path, BtfFile& out, std::string& error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     error = "cannot open " + path + ": " + std::strerror(errno);
     return false;
   }
-  char magic[4] = {};
-  in.read(magic, 4);
-  if (!(magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')) {
-    in.seekg(0);
-    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  unsigned char magic[3] = {};
+  if (pread(fd, magic, sizeof(magic), 0) == 3 && magic[0] == 0x9f && magic[1] == 0xeb && magic[2] == 1) {
+    close(fd);
+    std::ifstream in(path, std::ios::binary);
+    out.data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     return true;
   }
   elf_version(EV_CURRENT);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  Elf* elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, nullptr) : nullptr;
+  Elf* elf = dwelf_elf_begin(fd);  // decompresses gzip, bzip2 and xz
   bool found = false;
   size_t shstrndx = 0;
-  if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+  GElf_Ehdr eh;
+  if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+    // libdw decompresses zstd only when built with it (Debian's 0.188 is not).
+    unsigned char zstd[4] = {};
+    bool is_zstd = pread(fd, zstd, 4, 0) == 4 && zstd[0] == 0x28 && zstd[1] == 0xb5 && zstd[2] == 0x2f && zstd[3] == 0xfd;
+    error = path + (is_zstd ? " is compressed with zstd, which this libdw cannot decompress (unpack it with unzstd)"
+                            : " is neither BTF nor an ELF file");
+  } else {
     for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn));) {
       GElf_Shdr sh;
       if (!gelf_getshdr(scn, &sh)) continue;
       const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
       if (!name || std::strcmp(name, ".BTF") != 0) continue;
-      Elf_Data* d = elf_rawdata(scn, nullptr);
-      if (d && d->d_buf) {
-        out.assign(static_cast<const char*>(d->d_buf), d->d_size);
+      Elf_Data* d = sh.sh_type == SHT_NOBITS ? nullptr : elf_rawdata(scn, nullptr);
+      if (d && d->d_buf && d->d_size) {
+        out.data.assign(static_cast<const char*>(d->d_buf), d->d_size);
         found = true;
       }
       break;
     }
+    out.relocatable = eh.e_type == ET_REL;
+    if (found && out.relocatable) read_functions(elf, shstrndx, out);
+    if (!found) error = path + " has no .BTF section";
   }
   if (elf) elf_end(elf);
-  if (fd >= 0) close(fd);
-  if (!found) error = path + " has no .BTF section";
+  close(fd);
   return found;
 }
 
 }  // namespace
 
 std::unique_ptr<DebugInfo> open_btf(const std::string& path, std::string& error) {
-  std::string data;
-  if (!read_btf(path, data, error)) return nullptr;
+  BtfFile file;
+  if (!read_btf(path, file, error)) return nullptr;
   auto b = std::make_unique<BtfInfo>();
-  if (!b->load(std::move(data), path, error)) return nullptr;
+  if (!b->load(std::move(file.data), path, error)) return nullptr;
+  return b;
+}
+
+std::unique_ptr<DebugInfo> open_module_btf(const std::string& path, const std::string& base_path,
+                                           std::string& error) {
+  BtfFile file, base;
+  if (!read_btf(path, file, error) || !read_btf(base_path, base, error)) return nullptr;
+  auto b = std::make_unique<BtfInfo>();
+  if (!b->load(std::move(file.data), path, error, std::move(base.data), base_path)) return nullptr;
+  if (file.relocatable) b->set_functions(std::move(file.functions));
   return b;
 }
 

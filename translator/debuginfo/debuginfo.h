@@ -108,4 +108,10 @@ std::unique_ptr<DebugInfo> open_dwarf(const std::string& path, std::string& erro
 // Opens BTF: raw (/sys/kernel/btf/vmlinux) or an ELF file's .BTF section.
 std::unique_ptr<DebugInfo> open_btf(const std::string& path, std::string& error);
 
+// Opens a kernel module's split BTF (its .ko's .BTF section, the .ko
+// compressed or not, or raw as in /sys/kernel/btf/MODULE) on top of the
+// kernel's BTF at `base_path` (either form open_btf() takes).
+std::unique_ptr<DebugInfo> open_module_btf(const std::string& path, const std::string& base_path,
+                                           std::string& error);
+
 }  // namespace stapx::debug

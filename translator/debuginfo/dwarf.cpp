@@ -12,6 +12,7 @@
 // target.
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -54,7 +55,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
       error = "cannot open " + path + ": " + std::strerror(errno);
       return false;
     }
-    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    elf_ = dwelf_elf_begin(fd_);  // a .ko.xz or .ko.gz is decompressed
     if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
       error = path + " is not an ELF file";
       return false;
@@ -121,7 +122,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
     std::string name;
     uint64_t addr;
     uint64_t size;
-    bool global = false;  // STB_GLOBAL: what .exported names, as stap
+    bool global = false;  // STB_GLOBAL or STB_WEAK: what .exported names, as stap
     uint32_t section = 0;
   };
   void load_symbols();
@@ -189,7 +190,7 @@ void DwarfInfo::load_symbols() {
       Elf_Scn* scn = e == elf_ ? elf_getscn(elf_, shndx) : nullptr;
       const char* sec = scn && gelf_getshdr(scn, &sh) ? elf_strptr(elf_, shstrndx, sh.sh_name) : nullptr;
       if (sec && std::strncmp(sec, ".init.", 6) == 0) continue;
-      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, shndx});
+      funcs_.push_back({name, addr, s.st_size, GELF_ST_BIND(s.st_info) != STB_LOCAL, shndx});
     }
     return;
   }
@@ -222,7 +223,7 @@ void DwarfInfo::load_symbols() {
       all_syms_.emplace_back(name, s.st_value);
       if (GELF_ST_TYPE(s.st_info) != STT_FUNC) continue;
       if (s.st_shndx < init_section.size() && init_section[s.st_shndx]) continue;
-      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) == STB_GLOBAL, s.st_shndx});
+      funcs_.push_back({name, s.st_value, s.st_size, GELF_ST_BIND(s.st_info) != STB_LOCAL, s.st_shndx});
     }
   }
 }
@@ -387,9 +388,15 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
     if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
     if (filter.exported_only && !s.global) continue;
     if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
-    seen.push_back(s.addr);
     Dwarf_Die fn;
     if (!find_subprogram(s.addr, fn)) continue;
+    // .exported: the function's own symbol is global, not just an alias
+    // of it (a module's static exit function is also "cleanup_module").
+    if (filter.exported_only) {
+      const char* own = dwarf_diename(&fn);
+      if (own && name != own) continue;
+    }
+    seen.push_back(s.addr);
     if (filter.file) {
       const char* file = dwarf_decl_file(&fn);
       int line = 0;

@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 namespace stapx {
@@ -81,13 +82,25 @@ std::string module_name(std::string s) {
   return s;
 }
 
+// The module a file is, by its name: "ext4" for ext4.ko, and for the
+// compressed forms distributions ship (ext4.ko.xz, .ko.zst, .ko.gz);
+// empty for other files.
+std::string module_of(const std::filesystem::path& p) {
+  std::string f = p.filename().string();
+  for (const char* ext : {".ko", ".ko.xz", ".ko.zst", ".ko.gz"}) {
+    size_t n = std::strlen(ext);
+    if (f.size() > n && f.compare(f.size() - n, n, ext) == 0) return module_name(f.substr(0, f.size() - n));
+  }
+  return "";
+}
+
 // Adds DIR's modules matching `pattern` that `out` does not have yet.
 void scan_modules(const std::string& dir, const std::string& pattern, std::map<std::string, std::string>& out) {
   namespace fs = std::filesystem;
   auto consider = [&](const fs::path& p) {
-    if (p.extension() != ".ko") return;
-    std::string name = module_name(p.stem().string());
-    if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0 && !out.count(name) && is_file(p.string()))
+    std::string name = module_of(p);
+    if (!name.empty() && fnmatch(pattern.c_str(), name.c_str(), 0) == 0 && !out.count(name) &&
+        is_file(p.string()))
       out.emplace(name, p.string());
   };
   std::error_code ec;
@@ -96,9 +109,8 @@ void scan_modules(const std::string& dir, const std::string& pattern, std::map<s
   std::map<std::string, std::string> here;  // sorted: the same pick every time
   for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".ko") continue;
-    std::string name = module_name(it->path().stem().string());
-    if (fnmatch(pattern.c_str(), name.c_str(), 0) != 0 || out.count(name)) continue;
+    std::string name = module_of(it->path());
+    if (name.empty() || fnmatch(pattern.c_str(), name.c_str(), 0) != 0 || out.count(name)) continue;
     // DIR/m.ko before DIR/sub/m.ko, then the shortest path.
     auto [at, fresh] = here.emplace(name, it->path().string());
     if (!fresh && it->path().string().size() < at->second.size()) at->second = it->path().string();
@@ -114,8 +126,16 @@ std::map<std::string, std::string> find_modules(const std::string& release, cons
   std::map<std::string, std::string> out;
   std::vector<std::string> all = with_env_dirs(dirs);
   all.push_back("/usr/lib/debug/lib/modules/" + release);
+  all.push_back("/lib/modules/" + release + "/kernel");
+  all.push_back("/lib/modules/" + release + "/updates");
+  all.push_back("/lib/modules/" + release + "/extra");
   for (const auto& d : all) scan_modules(d, pattern, out);
   return out;
+}
+
+std::string module_debuginfo_hint(const std::string& release, const std::string& module) {
+  return "install linux-image-" + release + "-dbg for the kernel's own modules, or point --debuginfo at a directory holding " +
+         module + ".ko built with -g";
 }
 
 std::string debuginfo_hint(const std::string& release) {

@@ -31,11 +31,16 @@ std::optional<std::string> find_btf(const std::string& release, const std::vecto
 // `pattern` ('-' and '_' are the same in module names, as for the kernel),
 // name -> path, from: each DIR of `dirs` and $STAPX_DEBUGINFO (DIR/m.ko,
 // or DIR/**/m.ko, or DIR itself when it is a .ko), then the system's
-// /usr/lib/debug/lib/modules/R/. The first directory that has a module wins.
+// /usr/lib/debug/lib/modules/R/ (DWARF, from linux-image-R-dbg), then the
+// installed modules of R under /lib/modules/R/{kernel,updates,extra} (BTF,
+// in Debian's). A module may also be m.ko.xz, m.ko.zst or m.ko.gz. The first
+// directory that has a module wins.
 std::map<std::string, std::string> find_modules(const std::string& release, const std::vector<std::string>& dirs,
                                                 const std::string& pattern);
 
 // The hint printed when debug information is needed and missing.
 std::string debuginfo_hint(const std::string& release);
+// The same for a module's.
+std::string module_debuginfo_hint(const std::string& release, const std::string& module);
 
 }  // namespace stapx

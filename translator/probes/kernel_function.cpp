@@ -1,7 +1,9 @@
 // kernel.function("pattern") and module("m").function("pattern"), with
-// .call and .return: probes on the entry of each function the pattern
-// names, resolved through the debug information (DWARF) of the kernel or of
-// the module, so that handlers can read the function's parameters ($var).
+// .call, .return, .inline and .exported (as stap: only functions whose own
+// symbol is global or weak): probes on the entry of each function the
+// pattern names, resolved through the debug information (DWARF, else BTF)
+// of the kernel or of the module, so that handlers can read the function's
+// parameters ($var).
 // Each matched function becomes one kprobe (or kretprobe) attached by
 // symbol and offset, which survives KASLR; a module's function by
 // "module:symbol", which the kernel resolves in the loaded module.
@@ -91,12 +93,29 @@ class KernelFunctionFamily : public KprobeTableFamily {
                       ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
                       : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
                                     site.decl_line, suffix_text);
-        if (site.from_btf) site.dwarf_hint = debuginfo_hint(ctx.env->release());
+        if (site.from_btf)
+          site.dwarf_hint = mod.empty() ? debuginfo_hint(ctx.env->release()) : module_debuginfo_hint(ctx.env->release(), mod);
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }
     }
     check.report(diags, point.components[1].arg->loc, pattern);
+    if (out.size() == before && exported && !module_ && !point.optional) {
+      // The kernel's BTF records every function as static: without the
+      // symbol table (DWARF's vmlinux) .exported cannot tell. (A module's
+      // BTF comes with its .ko's symbol table, which can.)
+      debug::SiteFilter any = filter;
+      any.exported_only = false;
+      for (auto& [mod, di] : scopes) {
+        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, any);
+        if (!all.empty() && all[0].from_btf) {
+          diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
+                       std::string(name()) + "(...).exported (" + di->source() + " records no linkage)",
+                       debuginfo_hint(ctx.env->release()));
+          return true;
+        }
+      }
+    }
     if (out.size() == before && !point.optional) {
       // stap lists the kernel's functions nearest the name.
       const KernelSymbols* syms = !module_ && where.file.empty() && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
@@ -108,7 +127,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
   std::vector<std::string> point_types() const override {
     if (module_)
       return {"module(string).function(string)", "module(string).function(string).call",
-              "module(string).function(string).return", "module(string).function(string).inline"};
+              "module(string).function(string).return", "module(string).function(string).inline",
+              "module(string).function(string).exported"};
     return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
             "kernel.function(string).inline", "kernel.function(string).exported"};
   }
@@ -143,15 +163,14 @@ class KernelFunctionFamily : public KprobeTableFamily {
     pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
     for (size_t i = 2; i < c.size(); ++i) {
       if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline" &&
-                       (c[i].name != "exported" || module_)) || i != 2) {
-        if (!c[i].arg && (c[i].name == "exported" || c[i].name == "label" ||
-                          c[i].name == "callee" || c[i].name == "callees"))
+                       c[i].name != "exported") || i != 2) {
+        if (!c[i].arg && (c[i].name == "label" || c[i].name == "callee" || c[i].name == "callees"))
           diags.report(DiagId::SemUnsupported, c[i].loc,
                        std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
         else
           diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return or .inline"
-                               : "expected kernel.function(\"name\"), .call, .return or .inline");
+                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return, .inline or .exported"
+                               : "expected kernel.function(\"name\"), .call, .return, .inline or .exported");
         return false;
       }
       suffix = c[i].name == "return"     ? Suffix::Return

@@ -60,8 +60,12 @@ class KernelStatementFamily : public KprobeTableFamily {
         continue;
       }
       if (!di->has_lines()) {
-        diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
-                     debuginfo_hint(ctx.env->release()));
+        if (module_)
+          diags.report(DiagId::SemNoModuleDebuginfo, at, mod,
+                       di->source() + " has no line tables; " + module_debuginfo_hint(ctx.env->release(), mod));
+        else
+          diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
+                       debuginfo_hint(ctx.env->release()));
         return true;
       }
       debug::SiteFilter filter;

@@ -73,9 +73,9 @@ std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginf
     auto it = modules_.find(path);
     if (it == modules_.end()) {
       std::string error;
-      it = modules_.emplace(path, debug::open_dwarf(path, error)).first;
+      it = modules_.emplace(path, open_module(path, error)).first;
       if (!it->second) {
-        diags.report(DiagId::SemNoModuleDebuginfo, loc, name, error + "; build it with -g (ccflags-y += -g)");
+        diags.report(DiagId::SemNoModuleDebuginfo, loc, name, error + "; " + module_debuginfo_hint(release_, name));
         continue;
       }
       if (verbose_ >= 1) std::cerr << "Debug information for module " << name << ": " << it->second->source() << "\n";
@@ -83,6 +83,27 @@ std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::module_debuginf
     if (it->second) out.emplace_back(name, it->second.get());
   }
   return out;
+}
+
+// A module's DWARF (unless --btf), else the split BTF in its .BTF section
+// (Debian's modules carry one) on top of the kernel's BTF.
+std::unique_ptr<debug::DebugInfo> ProbeEnv::open_module(const std::string& path, std::string& error) {
+  std::string dwarf_error;
+  if (!prefer_btf_) {
+    if (auto d = debug::open_dwarf(path, dwarf_error)) return d;
+  }
+  std::optional<std::string> base = find_btf(release_, dirs_);
+  if (!base) base = find_vmlinux(release_, dirs_);  // the DWARF vmlinux carries BTF too
+  std::string btf_error;
+  std::unique_ptr<debug::DebugInfo> b;
+  if (base)
+    b = debug::open_module_btf(path, *base, btf_error);
+  else
+    btf_error = "no BTF of kernel " + release_ + " to read its split BTF against";
+  if (btf_error.compare(0, path.size() + 1, path + " ") == 0 && !dwarf_error.empty())
+    btf_error.erase(0, path.size() + 1);  // "P has no DWARF ..., and has no .BTF section"
+  if (!b) error = dwarf_error.empty() ? btf_error : dwarf_error + ", and " + btf_error;
+  return b;
 }
 
 std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::point_debuginfo(const ast::ProbePoint& point,

@@ -32,7 +32,8 @@ class ProbeEnv {
   // `loc` why there is none.
   debug::DebugInfo* debuginfo(DiagSink& diags, SourceLoc loc);
   // The debug information of each kernel module whose name matches the
-  // fnmatch(3) `pattern`, by module name, opened on first use; empty after
+  // fnmatch(3) `pattern`, by module name, opened on first use (its DWARF,
+  // else its BTF, or with --btf its BTF only); empty after
   // reporting at `loc` why (no module found, or one cannot be read), unless
   // `optional` (a probe point marked '?' or '!').
   std::vector<std::pair<std::string, debug::DebugInfo*>> module_debuginfo(const std::string& pattern,
@@ -57,6 +58,8 @@ class ProbeEnv {
   }
 
  private:
+  std::unique_ptr<debug::DebugInfo> open_module(const std::string& path, std::string& error);
+
   std::string release_;
   std::vector<std::string> dirs_;
   int verbose_ = 0;
