@@ -237,8 +237,10 @@ runcmd() {
 	) &
 	wd=$!
 	# Own session: the SIGKILL reaches trigger processes too.  Run in the
-	# foreground, so SIGINT is not ignored as for a background job.
-	setsid sh -c 'echo $$ >.pid; exec "$@"' job "$@" </dev/null >stdout 2>stderr
+	# foreground, so SIGINT is not ignored as for a background job.  Only
+	# stdin, stdout and stderr: the results port (3) is /init's, and a test
+	# program's first descriptor must be 3.
+	setsid sh -c 'echo $$ >.pid; exec "$@"' job "$@" </dev/null >stdout 2>stderr 3>&-
 	rc=$?
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null

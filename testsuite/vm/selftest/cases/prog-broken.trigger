@@ -1,0 +1,1 @@
+exec ./prog-broken
