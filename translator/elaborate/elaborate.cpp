@@ -112,13 +112,15 @@ class Elaborator {
   void resolve_target_expr(TargetExpr* t, Scope& sc);
   void resolve_entry_expr(AtOpExpr* a, Scope& sc);
   void resolve_defined(AtOpExpr* a, Scope& sc);
+  bool resolves_here(const Expr* e, Scope& sc);
+  debug::DebugInfo* cast_debuginfo(const AtOpExpr& a, DiagSink& sink);
   void resolve_address_of(UnaryExpr* u, Scope& sc);
   // Warnings are about the user's code: a library alias's prologue that
   // sets variables this probe never reads is elided without a word.
   bool in_user_code(SourceLoc loc) const {
     return !loc.valid() || !diags_.sources().file(diags_.sources().resolve(loc).first.file).is_tapset;
   }
-  // 1 or 0 for a condition made of @defined(...) (and !), else -1.
+  // 1 or 0 for a condition made of @defined(...) (with !, &&, ||), else -1.
   int constant_condition(const Expr* e) const;
 
   Program& prog_;
@@ -502,40 +504,108 @@ void Elaborator::resolve_probes() {
     if (ret) return_decls_.insert(decl);
 }
 
-// @defined($expr): 1 if the target expression resolves here, else 0;
-// either way a constant, and nothing is reported.
+// @defined(EXPR): 1 if EXPR is a literal or a target expression that
+// resolves here ($var..., @cast, @var, @entry, &...), else 0. As in stap,
+// any other expression ($x + 1, a script variable, a call) is 0, and only
+// EXPR itself is tried, not @cast's pointer or an index inside it. EXPR is
+// never evaluated: it is resolved on trial, reporting and recording
+// nothing, and dropped once its value is known.
 void Elaborator::resolve_defined(AtOpExpr* a, Scope& sc) {
   a->type = Type::Long;
-  bool ok = false;
-  if (a->args.size() == 1 && a->args[0]->kind == ExprKind::Target && sc.probe) {
-    auto it = target_specs_.find(sc.decl);
-    if (it != target_specs_.end()) {
-      std::ostream null_out(nullptr);
-      DiagSink scratch(diags_.sources(), null_out);
-      const ProbeSpec& spec = *it->second;
-      std::vector<TargetAccess> saves;
-      ok = resolve_target(*static_cast<TargetExpr*>(a->args[0]), *spec.site, spec.is_return, &saves, scratch)
-               .has_value();
-    }
-  } else if (a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
-    diags_.report(DiagId::SemUnsupported, a->loc, "@defined of anything but a target variable");
-  }
-  for (Expr* arg : a->args) arg->type = Type::Long;  // not evaluated
+  bool ok = a->args.size() == 1 && resolves_here(a->args[0], sc);
+  a->args.clear();
   TargetAccess value;
   value.value = debug::loc_const(ok ? 1 : 0);
   prog_.targets[a] = std::move(value);
 }
 
+bool Elaborator::resolves_here(const Expr* e, Scope& sc) {
+  std::ostream null_out(nullptr);
+  DiagSink scratch(diags_.sources(), null_out);
+  auto it = sc.probe ? target_specs_.find(sc.decl) : target_specs_.end();
+  const ProbeSpec* spec = it == target_specs_.end() ? nullptr : it->second;
+  std::vector<TargetAccess> saves;  // what an entry save would need: dropped
+  auto cast_or_var = [&](const AtOpExpr& at, bool address) {
+    debug::DebugInfo* di = cast_debuginfo(at, scratch);
+    if (!di) return false;
+    return (at.name == "cast" ? resolve_cast(at, *di, scratch, address) : resolve_var(at, *di, scratch, address))
+        .has_value();
+  };
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+      return true;
+    case ExprKind::Target:
+      return spec &&
+             resolve_target(*static_cast<const TargetExpr*>(e), *spec->site, spec->is_return, &saves, scratch);
+    case ExprKind::Unary: {
+      const auto* u = static_cast<const UnaryExpr*>(e);
+      if (u->op != Op::AddressOf) return false;
+      if (u->operand->kind == ExprKind::Target)
+        return spec && !spec->is_return &&
+               resolve_address(*static_cast<const TargetExpr*>(u->operand), *spec->site, scratch);
+      const auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<const AtOpExpr*>(u->operand) : nullptr;
+      return at && (at->name == "cast" || at->name == "var") && cast_or_var(*at, true);
+    }
+    case ExprKind::AtOp: {
+      const auto* at = static_cast<const AtOpExpr*>(e);
+      if (at->name == "defined") return true;  // itself a literal once resolved
+      if (at->name == "cast" || at->name == "var") return cast_or_var(*at, false);
+      if (at->name != "entry") return false;
+      if (!sc.probe || !return_decls_.count(sc.decl) || at->args.size() != 1 || !at->components.empty() ||
+          !at->pretty.empty())
+        return false;
+      if (at->args[0]->kind != ExprKind::Target) return true;  // a script expression, saved at entry
+      return spec && resolve_entry(*static_cast<const TargetExpr*>(at->args[0]), *spec->site, saves, scratch);
+    }
+    default:
+      return false;
+  }
+}
+
+// The debug information @cast/@var reads: the kernel's, or that of the
+// module @cast's third argument names. Null, reported to `sink`, if there
+// is none; a module list, path, header or wildcard is reported as not
+// implemented whoever asks.
+debug::DebugInfo* Elaborator::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
+  std::string module = a.name == "cast" ? cast_module(a) : "";
+  if (module.empty()) return probe_ctx_.env->debuginfo(sink, a.loc);
+  if (module.find_first_of(":/<*?[") != std::string::npos) {
+    diags_.report(DiagId::SemUnsupported, a.args[2]->loc,
+                  "@cast into a list of modules, a path, a header or a wildcard");
+    return nullptr;
+  }
+  auto found = probe_ctx_.env->module_debuginfo(module, sink, a.args[2]->loc);
+  return found.empty() ? nullptr : found[0].second;
+}
+
+// 1 or 0 for a condition whose value is known now: @defined, with !, &&
+// and || (either side known to be 0 makes && 0, and so on). Literals do
+// not count: as in stap, `1 ? 2 : "three"` is still a type error.
 int Elaborator::constant_condition(const Expr* e) const {
-  if (e->kind == ExprKind::AtOp && static_cast<const AtOpExpr*>(e)->name == "defined") {
-    auto it = prog_.targets.find(e);
-    return it == prog_.targets.end() ? -1 : static_cast<int>(it->second.value->value);
+  switch (e->kind) {
+    case ExprKind::AtOp: {
+      if (static_cast<const AtOpExpr*>(e)->name != "defined") return -1;
+      auto it = prog_.targets.find(e);
+      return it == prog_.targets.end() ? -1 : static_cast<int>(it->second.value->value);
+    }
+    case ExprKind::Unary: {
+      const auto* u = static_cast<const UnaryExpr*>(e);
+      if (u->op != Op::Not) return -1;
+      int inner = constant_condition(u->operand);
+      return inner < 0 ? -1 : !inner;
+    }
+    case ExprKind::Binary: {
+      const auto* b = static_cast<const BinaryExpr*>(e);
+      if (b->op != Op::LogAnd && b->op != Op::LogOr) return -1;
+      int l = constant_condition(b->lhs), r = constant_condition(b->rhs);
+      int absorbing = b->op == Op::LogAnd ? 0 : 1;  // decides alone, on either side
+      if (l == absorbing || r == absorbing) return absorbing;
+      return l < 0 || r < 0 ? -1 : !absorbing;
+    }
+    default:
+      return -1;
   }
-  if (e->kind == ExprKind::Unary && static_cast<const UnaryExpr*>(e)->op == Op::Not) {
-    int inner = constant_condition(static_cast<const UnaryExpr*>(e)->operand);
-    return inner < 0 ? -1 : !inner;
-  }
-  return -1;
 }
 
 // &$expr: the address of a target expression that lives in memory.
@@ -811,18 +881,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
         bool address = taking_address_;
         taking_address_ = false;
         if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
-        std::string module = a->name == "cast" ? cast_module(*a) : "";
-        debug::DebugInfo* di = nullptr;
-        if (module.empty()) {
-          di = probe_ctx_.env->debuginfo(diags_, a->loc);
-        } else if (module.find_first_of(":/<*?[") != std::string::npos) {
-          diags_.report(DiagId::SemUnsupported, a->args[2]->loc,
-                        "@cast into a list of modules, a path, a header or a wildcard");
-        } else {
-          auto found = probe_ctx_.env->module_debuginfo(module, diags_, a->args[2]->loc);
-          if (!found.empty()) di = found[0].second;
-        }
-        if (di) {
+        if (debug::DebugInfo* di = cast_debuginfo(*a, diags_)) {
           std::optional<TargetAccess> access =
               a->name == "cast" ? resolve_cast(*a, *di, diags_, address)
                                 : resolve_var(*a, *di, diags_, address);
@@ -964,6 +1023,15 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
     case ExprKind::Binary: {
       auto* b = static_cast<BinaryExpr*>(e);
       resolve_expr(b->lhs, sc);
+      // @defined($x) && $x->y: a constant left side that decides alone
+      // drops the right side unresolved (it may name what does not exist).
+      if (b->op == Op::LogAnd || b->op == Op::LogOr) {
+        int known = constant_condition(b->lhs);
+        if (known == (b->op == Op::LogAnd ? 0 : 1)) {
+          b->rhs = b->lhs;
+          break;
+        }
+      }
       resolve_expr(b->rhs, sc);
       break;
     }
