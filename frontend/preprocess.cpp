@@ -80,6 +80,7 @@ class Preprocessor {
   std::string_view src_;  // file_'s text (sm_ only grows, and never moves a file's text)
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
+  size_t pending_ = 0;  // tokens of macro bodies being expanded (all depths)
   bool changed_ = false;  // a macro, argument or conditional was processed
   const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
   const PTok* cond_after_ = nullptr;  // the token after it, if any
@@ -250,11 +251,13 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       stop_ = failed_ = true;
       return;
     }
-    if (out.size() > kMaxExpandedTokens) {
+    auto too_large = [&](size_t more) {
+      if (out.size() + pending_ + more <= kMaxExpandedTokens) return false;
       diags_.report(DiagId::ParseMacroTooLarge, loc(t), name, kMaxExpandedTokens);
       stop_ = failed_ = true;
-      return;
-    }
+      return true;
+    };
+    if (too_large(0)) return;
     // Arguments: token runs split by commas outside brackets.
     // Each argument is a run of `in` (a view, not a copy).
     std::vector<std::span<const PTok>> args;
@@ -311,6 +314,8 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
         bool substituted = false;
         for (size_t k = 0; k < m->params.size(); ++k) {
           if (m->params[k] == p) {
+            // An argument used many times, at every level, multiplies.
+            if (too_large(body.size() + args[k].size())) return;
             body.insert(body.end(), args[k].begin(), args[k].end());
             substituted = true;
             break;
@@ -320,7 +325,9 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       }
       body.push_back({b, m->file, exp});
     }
+    pending_ += body.size();
     expand(body, out, depth + 1);
+    pending_ -= body.size();
   }
 }
 
