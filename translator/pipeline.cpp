@@ -208,7 +208,8 @@ int run_pipeline(const Options& opts) {
   // else its System.map, else /proc/kallsyms when the target is this kernel.
   std::unique_ptr<KernelSymbols> ksyms;
   bool ksyms_tried = false;
-  ElaborateOptions eopts{opts.keep_unused, {}, opts.global_values};
+  // -L lists the locals an alias's prologue sets, which nothing reads: kept.
+  ElaborateOptions eopts{opts.keep_unused || opts.list_probes == 2, {}, opts.global_values};
   eopts.stapusr = opts.privilege == Options::Privilege::Usr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
@@ -252,12 +253,19 @@ int run_pipeline(const Options& opts) {
                              prog.probes.size(), prog.functions.size(), prog.globals.size(),
                              timer.elapsed());
   if (opts.list_probes) {
-    // -l/-L: the points the pattern resolved to, sorted, each once; -L
-    // adds the context variables readable there (those with a location),
-    // as stap lists them: $name:type.
+    // -l/-L: the points the pattern resolved to, sorted, each once; a
+    // point an alias made is listed by the alias's name (what pn() says).
+    // -L adds the alias's locals (name:type, from its prologue) and the
+    // context variables readable there (those with a location), as stap
+    // lists them: $name:type.
     std::set<std::string> points;
     for (const ProbeSpec& p : prog.probes) {
-      std::string line = p.pp;
+      bool alias = p.decl && !p.decl->pn.empty();
+      std::string line = alias ? p.decl->pn : p.pp;
+      if (opts.list_probes == 2 && alias) {
+        for (const ast::Symbol* v : p.decl->locals)
+          if (v->type != ast::Type::Unknown) line += fmt::format(" {}:{}", v->name, ast::type_name(v->type));
+      }
       if (opts.list_probes == 2 && p.site) {
         if (p.is_return && p.site->return_type && p.site->return_type->strip()->kind != debug::DType::Kind::Void)
           line += " $return:" + p.site->return_type->to_string();
