@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -177,9 +178,10 @@ int run_pipeline(const Options& opts) {
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
   check_pass1(*script, diags);
   std::vector<ast::Script*> scripts = {script};
+  std::optional<TapsetIndex> index;
   if (!diags.parse_errors()) {
-    TapsetIndex index(lib_dirs);
-    library_files += link_tapsets(scripts, sm, arena, diags, LinkInputs{&index, &facts, &macros, opts.guru});
+    index.emplace(lib_dirs);
+    library_files += link_tapsets(scripts, sm, arena, diags, LinkInputs{&*index, &facts, &macros, opts.guru});
   }
   if (diags.parse_errors()) {
     std::cerr << diags.parse_errors() << " parse error" << (diags.parse_errors() > 1 ? "s" : "") << ".\n";
@@ -211,6 +213,7 @@ int run_pipeline(const Options& opts) {
   // -L lists the locals an alias's prologue sets, which nothing reads: kept.
   ElaborateOptions eopts{opts.keep_unused || opts.list_probes == 2, {}, opts.global_values};
   eopts.stapusr = opts.privilege == Options::Privilege::Usr;
+  eopts.library = index ? &*index : nullptr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {

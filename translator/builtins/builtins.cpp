@@ -22,6 +22,12 @@ constexpr BuiltinInfo kBuiltins[] = {
 };
 }  // namespace
 
+std::vector<std::string_view> builtin_names() {
+  std::vector<std::string_view> out;
+  for (const BuiltinInfo& b : kBuiltins) out.push_back(b.name);
+  return out;
+}
+
 const BuiltinInfo* find_builtin(std::string_view name) {
   for (const BuiltinInfo& b : kBuiltins)
     if (name == b.name) return &b;

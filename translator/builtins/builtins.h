@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "frontend/ast.h"
 
@@ -18,5 +19,6 @@ struct BuiltinInfo {
 };
 
 const BuiltinInfo* find_builtin(std::string_view name);
+std::vector<std::string_view> builtin_names();
 
 }  // namespace stapx

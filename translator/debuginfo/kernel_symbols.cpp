@@ -6,6 +6,7 @@
 #include "translator/debuginfo/kernel_symbols.h"
 
 #include "frontend/library.h"
+#include "translator/similar.h"
 
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -347,32 +348,10 @@ std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& s
 }
 
 std::vector<std::string> similar_functions(const KernelSymbols& syms, const std::string& name, size_t n) {
-  size_t limit = std::max<size_t>(1, name.size() / 3);
-  std::vector<std::pair<size_t, const std::string*>> best;
-  std::vector<size_t> row(name.size() + 1), prev(name.size() + 1);
-  for (const KernelFunction& f : syms.functions()) {
-    const std::string& s = f.name;
-    if (s.size() + limit < name.size() || s.size() > name.size() + limit) continue;
-    // Levenshtein distance, one row at a time, given up past the limit.
-    for (size_t j = 0; j <= name.size(); ++j) prev[j] = j;
-    size_t row_min = 0;
-    for (size_t i = 1; i <= s.size() && row_min <= limit; ++i) {
-      row[0] = i;
-      row_min = i;
-      for (size_t j = 1; j <= name.size(); ++j) {
-        row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (s[i - 1] == name[j - 1] ? 0 : 1)});
-        row_min = std::min(row_min, row[j]);
-      }
-      std::swap(row, prev);
-    }
-    size_t d = row_min > limit ? limit + 1 : prev[name.size()];
-    if (d == 0 || d > limit) continue;
-    best.emplace_back(d, &s);
-  }
-  std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> out;
-  for (size_t i = 0; i < best.size() && i < n; ++i) out.push_back(*best[i].second);
-  return out;
+  std::vector<std::string_view> names;
+  names.reserve(syms.functions().size());
+  for (const KernelFunction& f : syms.functions()) names.push_back(f.name);
+  return similar_names(names, name, n);
 }
 
 void report_no_match(DiagSink& diags, SourceLoc at, const KernelSymbols* syms, const std::string& name) {
@@ -382,9 +361,7 @@ void report_no_match(DiagSink& diags, SourceLoc at, const KernelSymbols* syms, c
     diags.report(DiagId::SemNoMatch, at);
     return;
   }
-  std::string list;
-  for (const std::string& s : similar) list += (list.empty() ? "" : ", ") + s;
-  diags.report(DiagId::SemNoMatchSimilar, at, list);
+  diags.report(DiagId::SemNoMatchSimilar, at, join_names(similar));
 }
 
 }  // namespace stapx

@@ -21,7 +21,9 @@
 #include "frontend/ast_clone.h"
 #include "translator/builtins/builtins.h"
 #include "translator/builtins/format.h"
+#include "translator/elaborate/tapsets.h"
 #include "translator/probes/probe_env.h"
+#include "translator/similar.h"
 
 namespace stapx {
 
@@ -57,6 +59,7 @@ class Elaborator {
   void expand_aliases();
   void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
   void resolve_probes();
+  std::vector<std::string> similar_components(const ProbePoint& point) const;
   ProbeContext probe_ctx_;
   void lower_conditions();
   std::set<const Expr*> conditions_;
@@ -153,6 +156,7 @@ class Elaborator {
   };
   std::vector<ForeachCall> foreach_calls_;
   bool stapusr_ = false;  // --privilege=stapusr
+  const TapsetIndex* library_ = nullptr;
   // What --privilege=stapusr refuses, found while resolving; reported for
   // probe bodies and the functions they reach only (report_privileged).
   struct Privileged {
@@ -483,8 +487,11 @@ void Elaborator::resolve_probes() {
         if (stapusr_ && specs.size() > first_spec && !specs[first_spec].family->unprivileged())
           diags_.report(DiagId::SemProbeNeedsPrivilege, point->components.back().loc, "stapusr");
         // An optional point ("?") that names nothing is simply left out.
-        if (!claimed && !point->optional)
-          diags_.report(DiagId::SemBadProbePoint, point->loc, "unknown probe point '" + tmpl.pp + "'");
+        if (!claimed && !point->optional) {
+          std::string similar = join_names(similar_components(*point));
+          diags_.report(DiagId::SemBadProbePoint, point->loc,
+                        "unknown probe point '" + tmpl.pp + "'" + (similar.empty() ? "" : " (similar: " + similar + ")"));
+        }
         diags_.clear_context();
       }
     }
@@ -502,6 +509,53 @@ void Elaborator::resolve_probes() {
   }
   for (const auto& [decl, ret] : all_return)
     if (ret) return_decls_.insert(decl);
+}
+
+// For a point no family or alias takes: the names nearest the first of
+// its components that no probe family or alias name has at that place,
+// among the names that do (syscall.opn: open).
+std::vector<std::string> Elaborator::similar_components(const ProbePoint& point) const {
+  std::vector<std::string> dotted;
+  for (const ProbeFamily* fam : probe_families()) dotted.emplace_back(fam->name());
+  for (const char* name : {"begin", "end", "error"}) dotted.emplace_back(name);
+  if (library_)
+    for (std::string_view name : library_->alias_names()) dotted.emplace_back(name);
+  for (const Script* script : prog_.scripts)
+    for (const AliasDecl* a : script->aliases)
+      for (const ProbePoint* name : a->names) {
+        std::string d;
+        for (const ProbePointComponent& c : name->components) d += (d.empty() ? "" : ".") + c.name;
+        dotted.push_back(std::move(d));
+      }
+  std::vector<std::vector<std::string>> split;
+  for (const std::string& d : dotted) {
+    std::vector<std::string> parts;
+    for (size_t at = 0;;) {
+      size_t dot = d.find('.', at);
+      parts.push_back(d.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+      if (dot == std::string::npos) break;
+      at = dot + 1;
+    }
+    split.push_back(std::move(parts));
+  }
+  // Narrow the names component by component while the point's own match.
+  std::vector<const std::vector<std::string>*> live;
+  for (const auto& parts : split) live.push_back(&parts);
+  for (size_t k = 0; k < point.components.size(); ++k) {
+    const std::string& want = point.components[k].name;
+    std::vector<const std::vector<std::string>*> next;
+    std::vector<std::string_view> here;
+    for (const auto* parts : live) {
+      if (parts->size() <= k) continue;
+      here.push_back((*parts)[k]);
+      if (fnmatch(want.c_str(), (*parts)[k].c_str(), 0) == 0 || fnmatch((*parts)[k].c_str(), want.c_str(), 0) == 0)
+        next.push_back(parts);
+    }
+    if (next.empty()) return want.find_first_of("*?[") == std::string::npos ? similar_names(here, want, 5)
+                                                                               : std::vector<std::string>{};
+    live = std::move(next);
+  }
+  return {};
 }
 
 // @defined(EXPR): 1 if EXPR is a literal or a target expression that
@@ -986,7 +1040,17 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
       } else if (is_user_stack_function(c->name)) {
         diags_.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
       } else {
-        diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
+        std::vector<std::string_view> names = builtin_names();
+        if (library_) {
+          std::vector<std::string_view> lib = library_->function_names();
+          names.insert(names.end(), lib.begin(), lib.end());
+        }
+        for (const auto& [name, by_arity] : overloads_) names.push_back(name);
+        std::string similar = join_names(similar_names(names, c->name, 5));
+        if (similar.empty())
+          diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
+        else
+          diags_.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
       }
       // Histograms may only be printed: print(@hist_log(s)).
       for (Expr* a : c->args) {
@@ -2231,6 +2295,7 @@ void Elaborator::relocate_link_addresses() {
 void Elaborator::run(const ElaborateOptions& opts) {
   probe_ctx_ = opts.probes;
   stapusr_ = opts.stapusr;
+  library_ = opts.library;
   if (!probe_ctx_.env) probe_ctx_.env = &own_env_;
   collect();
   expand_aliases();

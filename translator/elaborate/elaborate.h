@@ -9,6 +9,8 @@ namespace stapx {
 
 class ProbeEnv;
 
+class TapsetIndex;
+
 struct ElaborateOptions {
   bool keep_unused = false;  // -u
   ProbeContext probes;       // what probe families may consult (probes.env: null for a bare one)
@@ -18,6 +20,9 @@ struct ElaborateOptions {
   // unprivileged user may use, and no kernel memory through $var, @cast or
   // @var.
   bool stapusr = false;
+  // The library's index, for the "similar:" names after an unknown
+  // function or probe point; may be null.
+  const TapsetIndex* library = nullptr;
 };
 
 // `arena` receives the probes that alias expansion instantiates.

@@ -216,6 +216,20 @@ std::vector<std::string> TapsetIndex::files_for_function(const std::string& name
   return it == functions_.end() ? std::vector<std::string>{} : it->second;
 }
 
+std::vector<std::string_view> TapsetIndex::function_names() const {
+  std::vector<std::string_view> out;
+  out.reserve(functions_.size());
+  for (const auto& [name, files] : functions_) out.push_back(name);
+  return out;
+}
+
+std::vector<std::string_view> TapsetIndex::alias_names() const {
+  std::vector<std::string_view> out;
+  out.reserve(aliases_.size());
+  for (const auto& [name, file] : aliases_) out.push_back(name);
+  return out;
+}
+
 std::vector<std::string> TapsetIndex::files_for_point(const ProbePoint& point) const {
   // The point's dotted names, without arguments: "syscall.*" or "vfs.read".
   std::string pattern;

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -22,6 +23,9 @@ class TapsetIndex {
   std::vector<std::string> files_for_function(const std::string& name) const;
   std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
   size_t size() const { return files_; }
+  // Every function and alias name the library defines (for "similar:" hints).
+  std::vector<std::string_view> function_names() const;
+  std::vector<std::string_view> alias_names() const;
 
  private:
   bool read_cache(const std::string& file);

@@ -1,0 +1,46 @@
+#include "translator/similar.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace stapx {
+
+std::vector<std::string> similar_names(const std::vector<std::string_view>& candidates, std::string_view name,
+                                       size_t n) {
+  size_t limit = std::max<size_t>(1, name.size() / 3);
+  std::vector<std::pair<size_t, std::string_view>> best;
+  std::vector<size_t> row(name.size() + 1), prev(name.size() + 1);
+  for (std::string_view s : candidates) {
+    if (s.size() + limit < name.size() || s.size() > name.size() + limit) continue;
+    // Levenshtein distance, one row at a time, given up past the limit.
+    for (size_t j = 0; j <= name.size(); ++j) prev[j] = j;
+    size_t row_min = 0;
+    for (size_t i = 1; i <= s.size() && row_min <= limit; ++i) {
+      row[0] = i;
+      row_min = i;
+      for (size_t j = 1; j <= name.size(); ++j) {
+        row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (s[i - 1] == name[j - 1] ? 0 : 1)});
+        row_min = std::min(row_min, row[j]);
+      }
+      std::swap(row, prev);
+    }
+    size_t d = row_min > limit ? limit + 1 : prev[name.size()];
+    if (d == 0 || d > limit) continue;
+    best.emplace_back(d, s);
+  }
+  std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < best.size() && out.size() < n; ++i)
+    if (seen.insert(best[i].second).second) out.emplace_back(best[i].second);
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& s : names) list += (list.empty() ? "" : ", ") + s;
+  return list;
+}
+
+}  // namespace stapx
