@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <span>
 
@@ -37,17 +39,52 @@ bool is_at_operator(std::string_view s) {
   }
 }
 
+// A growing array of tokens whose push_back is a compare and a store
+// (std::vector's is a call in the loops below, which run once per token).
+class TokBuffer {
+ public:
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const PTok* begin() const { return data_.get(); }
+  const PTok* end() const { return data_.get() + size_; }
+  operator std::span<const PTok>() const { return {begin(), size_}; }
+  void clear() { size_ = 0; }
+  void reserve(size_t n) {
+    if (n > capacity_) grow(n);
+  }
+  __attribute__((always_inline)) void push_back(const PTok& t) {
+    if (size_ == capacity_) grow(2 * capacity_ + 64);
+    data_[size_++] = t;
+  }
+  void append(std::span<const PTok> s) {
+    reserve(size_ + s.size());
+    std::copy(s.begin(), s.end(), data_.get() + size_);
+    size_ += s.size();
+  }
+
+ private:
+  void grow(size_t n) {
+    std::unique_ptr<PTok[]> bigger(new PTok[n]);
+    std::copy(begin(), end(), bigger.get());
+    data_ = std::move(bigger);
+    capacity_ = n;
+  }
+  std::unique_ptr<PTok[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
+
 // The token buffers of one run, kept from file to file: pass 1 preprocesses
 // hundreds of files, and fresh buffers for each cost page faults as the heap
 // fragments.
 struct Scratch {
   std::vector<Token> toks;
-  std::vector<PTok> in, out, cond;
+  TokBuffer in, out;
+  std::vector<PTok> cond;
   // Per expansion depth: a macro call's arguments and its body.
   struct Level {
     std::vector<std::span<const PTok>> args;
     std::vector<size_t> commas;
-    std::vector<PTok> body;
+    TokBuffer body;
   };
   std::vector<Level> levels;
   bool busy = false;
@@ -92,13 +129,13 @@ class Preprocessor {
   void expand(std::span<const PTok> in, int depth);
   bool argument(const PTok& t, int depth);
   size_t define(std::span<const PTok> in, size_t i);
-  void emit(const PTok& t) {
+  __attribute__((always_inline)) void emit(const PTok& t) {
     ++emitted_;
     if (!library_) choose(t);
   }
 
   // Conditionals: choose() takes the tokens in order, choose_end() the end.
-  void choose(const PTok& t) {
+  __attribute__((always_inline)) void choose(const PTok& t) {
     if (mode_ != Mode::Plain || t.tok.pp != PpMark::None || t.tok.kind == TokKind::At) {
       choose_marked(t);
       return;
@@ -111,7 +148,7 @@ class Preprocessor {
   bool condition(std::span<const PTok> c);
   bool comparison(std::span<const PTok> c, size_t& i);
 
-  void keep(const PTok& t) {
+  __attribute__((always_inline)) void keep(const PTok& t) {
     if (check_ && (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && !survives(t)) return;
     out_->push_back(t);
   }
@@ -152,7 +189,7 @@ class Preprocessor {
   PTok then_{};                       // the '%?' of the condition to decide
   const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
   const PTok* cond_after_ = nullptr;  // the token after it, if any
-  std::vector<PTok>* out_ = nullptr;  // where chosen tokens go
+  TokBuffer* out_ = nullptr;          // where chosen tokens go
   bool check_ = false;                // check the chosen tokens (survives)
 
   // Diagnostics held back (see the class comment).
@@ -396,7 +433,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       continue;
     }
     uint32_t exp = sm_.add_expansion({at_name, loc(t), t.expansion});
-    std::vector<PTok>& body = level.body;
+    TokBuffer& body = level.body;
     body.clear();
     const std::string& body_text = sm_.file(m->file).text;
     for (const Token& b : m->body) {
@@ -407,7 +444,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
           if (m->params[k] == p) {
             // An argument used many times, at every level, multiplies.
             if (too_large(body.size() + args[k].size())) return;
-            body.insert(body.end(), args[k].begin(), args[k].end());
+            body.append(args[k]);
             substituted = true;
             break;
           }
@@ -711,7 +748,7 @@ uint32_t Preprocessor::run() {
   const SourceFile& f = sm_.file(file_);
   std::vector<Token>& toks = sc.toks;
   tokenize(f.text, toks);
-  std::vector<PTok>& in = sc.in;
+  TokBuffer& in = sc.in;
   in.clear();
   in.reserve(toks.size());
   // Whether anything is there to expand or check after conditionals: a
@@ -726,7 +763,7 @@ uint32_t Preprocessor::run() {
       if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
     }
   }
-  std::vector<PTok>& out = sc.out;
+  TokBuffer& out = sc.out;
   out.clear();
   out_ = &out;
   auto flush = [&](std::vector<Held>& held) {
