@@ -78,7 +78,7 @@ class TokBuffer {
 // fragments.
 struct Scratch {
   std::vector<Token> toks;
-  TokBuffer in, out;
+  TokBuffer in;
   std::vector<PTok> cond;
   // Per expansion depth: a macro call's arguments and its body.
   struct Level {
@@ -189,7 +189,7 @@ class Preprocessor {
   PTok then_{};                       // the '%?' of the condition to decide
   const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
   const PTok* cond_after_ = nullptr;  // the token after it, if any
-  TokBuffer* out_ = nullptr;          // where chosen tokens go
+  SourceManager::TokenRun* out_ = nullptr;  // where chosen tokens go
   bool check_ = false;                // check the chosen tokens (survives)
 
   // Diagnostics held back (see the class comment).
@@ -763,8 +763,8 @@ uint32_t Preprocessor::run() {
       if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
     }
   }
-  TokBuffer& out = sc.out;
-  out.clear();
+  // The chosen tokens go straight to where the view will keep them.
+  SourceManager::TokenRun out = sm_.start_run();
   out_ = &out;
   auto flush = [&](std::vector<Held>& held) {
     for (const Held& h : held) diags_.report(h.id, h.loc, h.arg);
@@ -773,14 +773,12 @@ uint32_t Preprocessor::run() {
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
     // conditionals come first; the file's only product is its macros.
-    out.reserve(in.size());
     for (const PTok& t : in) choose(t);
     choose_end();
     flush(held_conditionals_);
     expand(out, 0);
     return file_;
   }
-  out.reserve(in.size() + in.size() / 4);
   if (!expands) {
     // Conditionals only (most tapset files): nothing to expand, nothing to
     // check after.
@@ -808,7 +806,7 @@ uint32_t Preprocessor::run() {
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.
-  return sm_.add_view(f.name, std::vector<PTok>(out.begin(), out.end()), f.is_tapset);
+  return sm_.add_view(f.name, out, f.is_tapset);
 }
 
 // After conditionals: the @names that are no macro nor operator, and the

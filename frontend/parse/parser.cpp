@@ -20,10 +20,17 @@ namespace {
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// op_class() of the one-byte operators, by byte.
+// op_class() of the one-byte operators, by byte; and what each does to
+// the nesting of brackets.
 constexpr auto kOneByteClass = [] {
   std::array<uint8_t, 128> t{};
   for (unsigned c = 0; c < 128; ++c) t[c] = op_class(c);
+  return t;
+}();
+constexpr auto kNesting = [] {
+  std::array<int8_t, 128> t{};
+  t['('] = t['['] = t['{'] = 1;
+  t[')'] = t[']'] = t['}'] = -1;
   return t;
 }();
 
@@ -35,7 +42,7 @@ struct TokMaker {
   int depth = 0;
   bool bad = false;
   bool after_arrow = false;  // the last token made is "->"
-  uint32_t prev_file = 0, prev_exp = 0;
+  uint64_t prev_origin = 0;  // the previous token's file and expansion
   const char* prev_end = nullptr;
 
   // A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
@@ -79,10 +86,10 @@ struct TokMaker {
     t.text = text + k.begin;
     t.len = k.end - k.begin;
     t.loc = loc;
-    t.glued = prev_end == t.text && prev_file == from && prev_exp == exp;
+    uint64_t origin = uint64_t{from} << 32 | exp;
+    t.glued = prev_end == t.text && prev_origin == origin;
     prev_end = t.text + t.len;
-    prev_file = from;
-    prev_exp = exp;
+    prev_origin = origin;
     switch (k.kind) {
       case TokKind::Ident:
         t.word = word_of(t.view());
@@ -101,14 +108,10 @@ struct TokMaker {
           // Most operators: one byte, its class from a table.
           t.code = c;
           t.ops = kOneByteClass[c];
-          if (c == '(' || c == '[' || c == '{') {
-            if (++depth > kMaxNesting) {
-              diags->report(DiagId::ParseTooDeep, loc);
-              bad = true;
-              return false;
-            }
-          } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
+          if ((depth += kNesting[c]) > kMaxNesting) {  // (only an opening bracket gets here)
+            diags->report(DiagId::ParseTooDeep, loc);
+            bad = true;
+            return false;
           }
         } else if (t.len <= 4) {
           t.code = op_code(t.view());
