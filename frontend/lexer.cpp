@@ -9,15 +9,27 @@ namespace stapx {
 
 namespace {
 
-// ASCII tests, not libc's (a call each): bytes outside ASCII are no
-// part of any token here, and the parser rejects them in code.
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-bool ident_start(char c) { return is_alpha(c) || c == '_'; }
-bool ident_char(char c) { return is_alnum(c) || c == '_'; }
-bool ident_tail(char c) { return ident_char(c) || c == '$'; }
+// ASCII classes by table, not libc's tests (a call each): bytes outside
+// ASCII are no part of any token here, and the parser rejects them in code.
+enum : uint8_t { kDigit = 1, kAlpha = 2, kUnderscore = 4, kDollar = 8, kSpace = 16 };
+constexpr std::array<uint8_t, 256> kClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = kDigit;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = kAlpha;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kAlpha;
+  t['_'] = kUnderscore;
+  t['$'] = kDollar;
+  t[' '] = kSpace;
+  for (int c = '\t'; c <= '\r'; ++c) t[c] = kSpace;
+  return t;
+}();
+bool in_class(char c, uint8_t bits) { return kClass[static_cast<unsigned char>(c)] & bits; }
+bool is_digit(char c) { return in_class(c, kDigit); }
+bool is_alnum(char c) { return in_class(c, kDigit | kAlpha); }
+bool is_space(char c) { return in_class(c, kSpace); }
+bool ident_start(char c) { return in_class(c, kAlpha | kUnderscore); }
+bool ident_char(char c) { return in_class(c, kDigit | kAlpha | kUnderscore); }
+bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDollar); }
 
 // The length of the longest operator at s[i] (1 for any other byte). The
 // operators of more than one byte:

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <span>
 
@@ -37,6 +39,65 @@ bool is_at_operator(std::string_view s) {
   }
 }
 
+// A growing array of tokens whose push_back is a compare and a store
+// (std::vector's is a call in the loops below, which run once per token).
+class TokBuffer {
+ public:
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const PTok* begin() const { return data_.get(); }
+  const PTok* end() const { return data_.get() + size_; }
+  operator std::span<const PTok>() const { return {begin(), size_}; }
+  void clear() { size_ = 0; }
+  void reserve(size_t n) {
+    if (n > capacity_) grow(n);
+  }
+  __attribute__((always_inline)) void push_back(const PTok& t) {
+    if (size_ == capacity_) grow(2 * capacity_ + 64);
+    data_[size_++] = t;
+  }
+  void append(std::span<const PTok> s) {
+    reserve(size_ + s.size());
+    std::copy(s.begin(), s.end(), data_.get() + size_);
+    size_ += s.size();
+  }
+
+ private:
+  void grow(size_t n) {
+    std::unique_ptr<PTok[]> bigger(new PTok[n]);
+    std::copy(begin(), end(), bigger.get());
+    data_ = std::move(bigger);
+    capacity_ = n;
+  }
+  std::unique_ptr<PTok[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
+
+// The token buffers of one run, kept from file to file: pass 1 preprocesses
+// hundreds of files, and fresh buffers for each cost page faults as the heap
+// fragments.
+struct Scratch {
+  std::vector<Token> toks;
+  TokBuffer in;
+  std::vector<PTok> cond;
+  // Per expansion depth: a macro call's arguments and its body.
+  struct Level {
+    std::vector<std::span<const PTok>> args;
+    std::vector<size_t> commas;
+    TokBuffer body;
+  };
+  std::vector<Level> levels;
+  bool busy = false;
+};
+
+// One pass over a file's tokens: macros are expanded (expand, in stap's
+// order: first), and each token that expansion yields goes straight on to
+// the conditionals (choose), a state machine whose chosen tokens are checked
+// (survives) and kept. Expansion's errors are reported as they happen; the
+// conditionals' and the survivors' are held until the file is done, so that
+// all of them come in the order of separate passes (expansion, then
+// conditionals, then survivors). Library files (.stpm) take conditionals
+// first, then expansion, whose tokens only count (see run()).
 class Preprocessor {
  public:
   Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
@@ -54,22 +115,44 @@ class Preprocessor {
   static bool is(const PTok& t, PpMark m) { return t.tok.pp == m; }
   SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
   // Preprocessor errors show their token after "at:", as stap's do.
-  void error(const PTok& t, const std::string& expected) {
-    diags_.report(DiagId::PpExpected, loc(t), expected);
+  void error(const PTok& t, const std::string& expected) { report(DiagId::PpExpected, loc(t), expected); }
+  void error_text(const PTok& t, const std::string& text) { report(DiagId::PpError, loc(t), text); }
+  void report(DiagId id, SourceLoc at, const std::string& arg) {
     failed_ = true;
-  }
-  void error_text(const PTok& t, const std::string& text) {
-    diags_.report(DiagId::PpError, loc(t), text);
-    failed_ = true;
+    if (held_)
+      held_->push_back({id, at, arg});
+    else
+      diags_.report(id, at, arg);
   }
 
-  void expand(const std::vector<PTok>& in, std::vector<PTok>& out, int depth);
-  bool argument(const PTok& t, std::vector<PTok>& out, int depth);
-  size_t define(const std::vector<PTok>& in, size_t i);
-  bool conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested);
+  // Expansion: each token it yields goes to emit().
+  void expand(std::span<const PTok> in, int depth);
+  bool argument(const PTok& t, int depth);
+  size_t define(std::span<const PTok> in, size_t i);
+  __attribute__((always_inline)) void emit(const PTok& t) {
+    ++emitted_;
+    if (!library_) choose(t);
+  }
+
+  // Conditionals: choose() takes the tokens in order, choose_end() the end.
+  __attribute__((always_inline)) void choose(const PTok& t) {
+    if (mode_ != Mode::Plain || t.tok.pp != PpMark::None || t.tok.kind == TokKind::At) {
+      choose_marked(t);
+      return;
+    }
+    if (active_) keep(t);
+  }
+  void choose_marked(const PTok& t);
+  void choose_end();
+  void decide(const PTok* after);
   bool condition(std::span<const PTok> c);
   bool comparison(std::span<const PTok> c, size_t& i);
-  void check_survivors(std::vector<PTok>& chosen);
+
+  __attribute__((always_inline)) void keep(const PTok& t) {
+    if (check_ && (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && !survives(t)) return;
+    out_->push_back(t);
+  }
+  bool survives(const PTok& t);
 
   SourceManager& sm_;
   uint32_t file_;
@@ -80,10 +163,50 @@ class Preprocessor {
   std::string_view src_;  // file_'s text (sm_ only grows, and never moves a file's text)
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
+  size_t emitted_ = 0;  // tokens expansion has yielded
   size_t pending_ = 0;  // tokens of macro bodies being expanded (all depths)
   bool changed_ = false;  // a macro, argument or conditional was processed
+  Scratch* sc_ = nullptr;
+
+  // The conditionals' state.
+  enum class Mode : uint8_t {
+    Plain,       // copying (or dropping) tokens
+    Condition,   // reading a condition, up to its '%?' (into sc_->cond)
+    Decide,      // after the '%?': decided when the next token (or the end) comes
+    Definition,  // copying an @define whole (its body may hold '%(' '%)')
+    Failed,      // an error ended the conditionals
+  };
+  struct Frame {
+    PTok open;          // the '%('
+    bool outer = true;  // whether the tokens around the conditional are kept
+    bool taken = false;
+    bool in_else = false;
+  };
+  Mode mode_ = Mode::Plain;
+  bool active_ = true;  // whether tokens are kept here
+  std::vector<Frame> frames_;
+  int definition_depth_ = 0;
+  PTok then_{};                       // the '%?' of the condition to decide
   const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
   const PTok* cond_after_ = nullptr;  // the token after it, if any
+  SourceManager::TokenRun* out_ = nullptr;  // where chosen tokens go
+  bool check_ = false;                // check the chosen tokens (survives)
+
+  // Diagnostics held back (see the class comment).
+  struct Held {
+    DiagId id;
+    SourceLoc loc;
+    std::string arg;
+  };
+  std::vector<Held>* held_ = nullptr;  // where reports go instead of diags_
+  std::vector<Held> held_conditionals_, held_survivors_;
+  struct Holding {
+    Preprocessor& p;
+    std::vector<Held>* saved;
+    Holding(Preprocessor& pp, std::vector<Held>& to) : p(pp), saved(pp.held_) { p.held_ = &to; }
+    ~Holding() { p.held_ = saved; }
+  };
+
   // The command-line arguments as a source of tokens: for argument i, its
   // text and then its text as a string literal; last, their number.
   uint32_t args_file_ = 0;
@@ -93,7 +216,7 @@ class Preprocessor {
 
 // $N becomes the N-th argument's tokens, @N its text as a string literal,
 // $# and @# their number (stap substitutes them while lexing).
-bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
+bool Preprocessor::argument(const PTok& t, int depth) {
   std::string_view s = text(t);
   bool count = s.size() == 2 && s[1] == '#';
   if (!count && (s.size() < 2 || !std::isdigit(static_cast<unsigned char>(s[1])) ||
@@ -127,7 +250,7 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
   };
   if (count) {
     // $# is a number, @# the same as a string.
-    out.push_back(s[0] == '$' ? token(TokKind::Number, arg_count_) : token(TokKind::String, arg_count_str_));
+    emit(s[0] == '$' ? token(TokKind::Number, arg_count_) : token(TokKind::String, arg_count_str_));
     return true;
   }
   size_t index = std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10);
@@ -135,7 +258,7 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
   // run() reports those that survive.
   if (index == 0 || index > facts_.args.size()) return false;
   if (s[0] == '@') {
-    out.push_back(token(TokKind::String, arg_string_[index - 1]));
+    emit(token(TokKind::String, arg_string_[index - 1]));
     return true;
   }
   auto [begin, len] = arg_text_[index - 1];
@@ -150,12 +273,12 @@ bool Preprocessor::argument(const PTok& t, std::vector<PTok>& out, int depth) {
     a.end += begin;
     sub.push_back({a, args_file_, exp});
   }
-  expand(sub, out, depth + 1);
+  expand(sub, depth + 1);
   return true;
 }
 
 // @define NAME %( BODY %)  or  @define NAME(A, B) %( BODY %)
-size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
+size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   const PTok& at = in[i++];
   changed_ = true;
   if (i >= in.size() || in[i].tok.kind != TokKind::Ident) {
@@ -201,15 +324,17 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
     return in.size();
   }
   int depth = 1;
-  for (++i; i < in.size(); ++i) {
+  size_t body_begin = ++i;
+  for (; i < in.size(); ++i) {
     if (is(in[i], PpMark::Open)) ++depth;
     if (is(in[i], PpMark::Close) && --depth == 0) break;
-    m.body.push_back(in[i].tok);
   }
   if (i >= in.size()) {
     error_text(name_tok, "incomplete macro definition - missing '%)'");
     return in.size();
   }
+  m.body.reserve(i - body_begin);
+  for (size_t k = body_begin; k < i; ++k) m.body.push_back(in[k].tok);
   if (!macros_.define(m.file, name, std::move(m), library_)) {
     diags_.report(DiagId::ParseMacroRedefined, loc(name_tok), name);
     failed_ = true;
@@ -217,15 +342,15 @@ size_t Preprocessor::define(const std::vector<PTok>& in, size_t i) {
   return i + 1;
 }
 
-void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, int depth) {
+void Preprocessor::expand(std::span<const PTok> in, int depth) {
   for (size_t i = 0; i < in.size() && !stop_;) {
     const PTok& t = in[i];
-    if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, out, depth)) {
+    if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, depth)) {
       ++i;
       continue;
     }
     if (t.tok.kind != TokKind::At) {
-      out.push_back(t);
+      emit(t);
       ++i;
       continue;
     }
@@ -240,7 +365,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       // Not a macro: one of the language's @ operators, else an error.
       // Unknown names are reported after conditionals, if they survive.
       if (!is_at_operator(at_name)) changed_ = true;
-      out.push_back(t);
+      emit(t);
       ++i;
       continue;
     }
@@ -252,7 +377,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       return;
     }
     auto too_large = [&](size_t more) {
-      if (out.size() + pending_ + more <= kMaxExpandedTokens) return false;
+      if (emitted_ + pending_ + more <= kMaxExpandedTokens) return false;
       diags_.report(DiagId::ParseMacroTooLarge, loc(t), name, kMaxExpandedTokens);
       stop_ = failed_ = true;
       return true;
@@ -260,8 +385,11 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
     if (too_large(0)) return;
     // Arguments: token runs split by commas outside brackets.
     // Each argument is a run of `in` (a view, not a copy).
-    std::vector<std::span<const PTok>> args;
-    std::vector<size_t> commas;  // where each argument after the first begins
+    Scratch::Level& level = sc_->levels[depth];
+    std::vector<std::span<const PTok>>& args = level.args;
+    std::vector<size_t>& commas = level.commas;  // where each argument after the first begins
+    args.clear();
+    commas.clear();
     ++i;
     if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
       int nest = 0;
@@ -305,8 +433,8 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       continue;
     }
     uint32_t exp = sm_.add_expansion({at_name, loc(t), t.expansion});
-    std::vector<PTok> body;
-    body.reserve(m->body.size());
+    TokBuffer& body = level.body;
+    body.clear();
     const std::string& body_text = sm_.file(m->file).text;
     for (const Token& b : m->body) {
       if (b.kind == TokKind::At) {
@@ -316,7 +444,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
           if (m->params[k] == p) {
             // An argument used many times, at every level, multiplies.
             if (too_large(body.size() + args[k].size())) return;
-            body.insert(body.end(), args[k].begin(), args[k].end());
+            body.append(args[k]);
             substituted = true;
             break;
           }
@@ -326,7 +454,7 @@ void Preprocessor::expand(const std::vector<PTok>& in, std::vector<PTok>& out, i
       body.push_back({b, m->file, exp});
     }
     pending_ += body.size();
-    expand(body, out, depth + 1);
+    expand(body, depth + 1);
     pending_ -= body.size();
   }
 }
@@ -506,79 +634,104 @@ bool Preprocessor::condition(std::span<const PTok> c) {
   return any;
 }
 
-// Copies tokens to `out` (or drops them when out is null) until the end, or
-// (when nested) a '%:' or '%)' at this level, which is left at `i`.
-bool Preprocessor::conditionals(const std::vector<PTok>& in, size_t& i, std::vector<PTok>* out, bool nested) {
-  while (i < in.size()) {
-    const PTok& t = in[i];
-    if (nested && (is(t, PpMark::Else) || is(t, PpMark::Close))) return true;
-    if (t.tok.kind == TokKind::At && is(t, "@define")) {
-      // A definition's body is delimited by %( %) too: copy it whole.
-      size_t j = i + 1;
-      while (j < in.size() && !is(in[j], PpMark::Open)) ++j;
-      for (int depth = 0; j < in.size(); ++j) {
-        if (is(in[j], PpMark::Open)) ++depth;
-        if (is(in[j], PpMark::Close) && --depth == 0) break;
+// A token that is a preprocessor mark, an @name, or anything while a
+// condition or definition is read (choose() keeps the other tokens itself).
+// `%( COND %? A %: B %)` keeps A or B; conditions are read only where the
+// conditional itself is kept.
+void Preprocessor::choose_marked(const PTok& t) {
+  Holding hold(*this, held_conditionals_);
+  switch (mode_) {
+    case Mode::Failed: return;
+    case Mode::Condition:
+      if (is(t, PpMark::Then)) {
+        if (sc_->cond.empty()) {
+          error(t, "a condition");
+          mode_ = Mode::Failed;
+          return;
+        }
+        then_ = t;
+        mode_ = Mode::Decide;
+        return;
       }
-      size_t end = std::min(j + 1, in.size());
-      if (out) out->insert(out->end(), in.begin() + static_cast<long>(i), in.begin() + static_cast<long>(end));
-      i = end;
-      continue;
-    }
-    if (!is(t, PpMark::Open)) {
-      if (is(t, PpMark::Then) || is(t, PpMark::Else) || is(t, PpMark::Close)) {
-        error_text(t, "incomplete conditional - missing '%('");
-        return false;
+      if (is(t, PpMark::Open) || is(t, PpMark::Close) || is(t, PpMark::Else)) {
+        error(frames_.back().open, "'%?' marker for conditional");
+        mode_ = Mode::Failed;
+        return;
       }
-      if (out) out->push_back(t);
-      ++i;
-      continue;
-    }
-    changed_ = true;
-    const PTok& open = t;
-    // The condition is the run of tokens up to '%?' (a view, not a copy).
-    size_t cond_begin = ++i;
-    for (; i < in.size() && !is(in[i], PpMark::Then); ++i)
-      if (is(in[i], PpMark::Open) || is(in[i], PpMark::Close) || is(in[i], PpMark::Else)) break;
-    std::span<const PTok> cond(in.data() + cond_begin, i - cond_begin);
-    if (i >= in.size() || !is(in[i], PpMark::Then)) {
-      error(open, "'%?' marker for conditional");
-      return false;
-    }
-    if (cond.empty()) {
-      error(in[i], "a condition");
-      return false;
-    }
-    cond_end_ = &in[i];
-    cond_after_ = i + 1 < in.size() ? &in[i + 1] : nullptr;
-    bool taken = out && condition(cond);
-    ++i;
-    if (!conditionals(in, i, taken ? out : nullptr, true)) return false;
-    if (i < in.size() && is(in[i], PpMark::Else)) {
-      ++i;
-      if (!conditionals(in, i, (out && !taken) ? out : nullptr, true)) return false;
-    }
-    if (i >= in.size()) {
-      error_text(open, "incomplete conditional at end of file");
-      return false;
-    }
-    if (!is(in[i], PpMark::Close)) {
-      error(in[i], "'%)' closing the conditional");
-      return false;
-    }
-    ++i;
+      sc_->cond.push_back(t);
+      return;
+    case Mode::Decide:
+      decide(&t);
+      break;  // and t is read as any other
+    case Mode::Definition:
+      // Copied up to the '%)' closing its body, the first '%(' opening it.
+      if (active_) keep(t);
+      if (is(t, PpMark::Open))
+        ++definition_depth_;
+      else if (is(t, PpMark::Close) && definition_depth_ > 0 && --definition_depth_ == 0)
+        mode_ = Mode::Plain;
+      return;
+    case Mode::Plain: break;
   }
-  return true;
+  if (!frames_.empty() && is(t, PpMark::Else)) {
+    Frame& f = frames_.back();
+    if (f.in_else) {
+      error(t, "'%)' closing the conditional");
+      mode_ = Mode::Failed;
+      return;
+    }
+    f.in_else = true;
+    active_ = f.outer && !f.taken;
+    return;
+  }
+  if (!frames_.empty() && is(t, PpMark::Close)) {
+    active_ = frames_.back().outer;
+    frames_.pop_back();
+    return;
+  }
+  if (t.tok.kind == TokKind::At && is(t, "@define")) {
+    // A definition's body is delimited by %( %) too: copy it whole.
+    if (active_) keep(t);
+    mode_ = Mode::Definition;
+    definition_depth_ = 0;
+    return;
+  }
+  if (is(t, PpMark::Open)) {
+    changed_ = true;
+    frames_.push_back({t, active_});
+    sc_->cond.clear();
+    mode_ = Mode::Condition;
+    return;
+  }
+  if (is(t, PpMark::Then) || is(t, PpMark::Else) || is(t, PpMark::Close)) {
+    error_text(t, "incomplete conditional - missing '%('");
+    mode_ = Mode::Failed;
+    return;
+  }
+  if (active_) keep(t);
 }
 
-// The token buffers of one run, kept from file to file: pass 1 preprocesses
-// hundreds of files, and fresh buffers for each (the size of the file's
-// tokens, three times over) cost page faults as the heap fragments.
-struct Scratch {
-  std::vector<Token> toks;
-  std::vector<PTok> in, expanded, chosen;
-  bool busy = false;
-};
+// The condition read, ended by then_; `after` is the token after the '%?'
+// (none at the end of the input).
+void Preprocessor::decide(const PTok* after) {
+  cond_end_ = &then_;
+  cond_after_ = after;
+  Frame& f = frames_.back();
+  f.taken = f.outer && condition(sc_->cond);
+  active_ = f.taken;
+  mode_ = Mode::Plain;
+}
+
+void Preprocessor::choose_end() {
+  Holding hold(*this, held_conditionals_);
+  if (mode_ == Mode::Failed) return;
+  if (mode_ == Mode::Decide) decide(nullptr);
+  if (mode_ == Mode::Condition) {
+    error(frames_.back().open, "'%?' marker for conditional");
+  } else if (!frames_.empty()) {
+    error_text(frames_.back().open, "incomplete conditional at end of file");
+  }
+}
 
 uint32_t Preprocessor::run() {
   thread_local Scratch shared;
@@ -589,11 +742,13 @@ uint32_t Preprocessor::run() {
     Scratch& sc;
     ~Release() { sc.busy = false; }
   } release{sc};
+  sc_ = &sc;
+  if (sc.levels.size() < kMaxExpansionDepth + 2) sc.levels.resize(kMaxExpansionDepth + 2);
 
   const SourceFile& f = sm_.file(file_);
   std::vector<Token>& toks = sc.toks;
   tokenize(f.text, toks);
-  std::vector<PTok>& in = sc.in;
+  TokBuffer& in = sc.in;
   in.clear();
   in.reserve(toks.size());
   // Whether anything is there to expand or check after conditionals: a
@@ -608,62 +763,65 @@ uint32_t Preprocessor::run() {
       if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
     }
   }
-  std::vector<PTok>& chosen = sc.chosen;
-  chosen.clear();
-  size_t i = 0;
+  // The chosen tokens go straight to where the view will keep them.
+  SourceManager::TokenRun out = sm_.start_run();
+  out_ = &out;
+  auto flush = [&](std::vector<Held>& held) {
+    for (const Held& h : held) diags_.report(h.id, h.loc, h.arg);
+    held.clear();
+  };
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
     // conditionals come first; the file's only product is its macros.
-    std::vector<PTok> kept, rest;
-    conditionals(in, i, &kept, false);
-    expand(kept, rest, 0);
+    for (const PTok& t : in) choose(t);
+    choose_end();
+    flush(held_conditionals_);
+    expand(out, 0);
     return file_;
   }
-  chosen.reserve(in.size());
   if (!expands) {
-    // Conditionals only (most tapset files): no copy through expand(),
-    // nothing to check after.
-    conditionals(in, i, &chosen, false);
+    // Conditionals only (most tapset files): nothing to expand, nothing to
+    // check after.
+    for (const PTok& t : in) choose(t);
+    choose_end();
   } else {
-    std::vector<PTok>& expanded = sc.expanded;
-    expanded.clear();
-    expanded.reserve(in.size());
-    expand(in, expanded, 0);
-    if (stop_) expanded.clear();  // a runaway expansion (reported): nothing worth parsing
-    conditionals(expanded, i, &chosen, false);
-    check_survivors(chosen);
+    check_ = true;
+    expand(in, 0);
+    if (!stop_) choose_end();
   }
+  if (stop_) {
+    // A runaway expansion (reported): nothing worth parsing, and nothing
+    // more to say about what it made.
+    out.clear();
+    held_conditionals_.clear();
+    held_survivors_.clear();
+  }
+  flush(held_conditionals_);
+  flush(held_survivors_);
   if (!changed_ && !failed_) return file_;
   if (!toks.empty() && toks.back().kind == TokKind::Error) {
     // Keep the unterminated tail so that the parser reports it.
-    chosen.push_back({toks.back(), file_, 0});
+    out.push_back({toks.back(), file_, 0});
   }
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.
-  return sm_.add_view(f.name, std::vector<PTok>(chosen.begin(), chosen.end()), f.is_tapset);
+  return sm_.add_view(f.name, out, f.is_tapset);
 }
 
 // After conditionals: the @names that are no macro nor operator, and the
 // arguments past the last given, that a kept branch holds (each an error;
 // the token goes).
-void Preprocessor::check_survivors(std::vector<PTok>& chosen) {
-  std::erase_if(chosen, [&](const PTok& t) {
-    if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) return false;
-    std::string_view s = text(t);
-    bool arg = (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && s.size() > 1 &&
-               s.find_first_not_of("0123456789", 1) == std::string_view::npos;
-    if (t.tok.kind == TokKind::At && !arg && !is_at_operator(s)) {
-      diags_.report(DiagId::ParseUnknownMacro, loc(t), std::string(s.substr(1)));
-      failed_ = true;
-      return true;
-    }
-    if (arg) {
-      diags_.report(DiagId::ParseArgRange, loc(t), facts_.args.size());
-      failed_ = true;
-    }
-    return arg;
-  });
+bool Preprocessor::survives(const PTok& t) {
+  Holding hold(*this, held_survivors_);
+  std::string_view s = text(t);
+  bool arg = s.size() > 1 && s.find_first_not_of("0123456789", 1) == std::string_view::npos;
+  if (t.tok.kind == TokKind::At && !arg && !is_at_operator(s)) {
+    report(DiagId::ParseUnknownMacro, loc(t), std::string(s.substr(1)));
+    return false;
+  }
+  if (arg) report(DiagId::ParseArgRange, loc(t), std::to_string(facts_.args.size()));
+  return !arg;
 }
 
 }  // namespace
@@ -679,8 +837,11 @@ bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool li
   if (library) {
     // A library file later in the search path (an -I directory after
     // stapx's own tapsets) replaces another file's macro of that name.
-    auto [it, inserted] = library_.try_emplace(name, m);
-    if (inserted) return true;
+    auto it = library_.find(name);
+    if (it == library_.end()) {
+      library_.emplace(name, std::move(m));
+      return true;
+    }
     if (it->second.file == file) return false;
     it->second = std::move(m);
     return true;
@@ -695,19 +856,22 @@ uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& fac
 }
 
 // Like glibc's strverscmp for the version strings scripts use: runs of
-// digits compare as numbers, everything else bytewise.
-int compare_versions(const std::string& a, const std::string& b) {
+// digits compare as numbers (their first 19 digits), everything else
+// bytewise.
+int compare_versions(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // The number a run of digits starts with, and where the run ends.
+  auto number = [&](std::string_view s, size_t& i) {
+    unsigned long long v = 0;
+    for (size_t n = 0; i < s.size() && digit(s[i]); ++i, ++n)
+      if (n < 19) v = v * 10 + static_cast<unsigned>(s[i] - '0');
+    return v;
+  };
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t i2 = i, j2 = j;
-      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
-      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
-      unsigned long long x = std::strtoull(a.substr(i, std::min<size_t>(i2 - i, 19)).c_str(), nullptr, 10);
-      unsigned long long y = std::strtoull(b.substr(j, std::min<size_t>(j2 - j, 19)).c_str(), nullptr, 10);
+    if (digit(a[i]) && digit(b[j])) {
+      unsigned long long x = number(a, i), y = number(b, j);
       if (x != y) return x < y ? -1 : 1;
-      i = i2;
-      j = j2;
     } else {
       if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
       ++i;

@@ -63,6 +63,6 @@ uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& fac
                     DiagSink& diags, bool library = false);
 
 // strverscmp-style comparison of version strings (<0, 0, >0).
-int compare_versions(const std::string& a, const std::string& b);
+int compare_versions(std::string_view a, std::string_view b);
 
 }  // namespace stapx

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,12 +40,14 @@ struct ViewToken {
 struct SourceFile {
   std::string name;  // as shown to users: path, or "<input>" for -e
   std::string text;
-  std::vector<uint32_t> line_starts;  // offset of each line's first byte
+  // The offset of each line's first byte, made when first asked for (most
+  // files never are: a line is looked up for diagnostics and locations).
+  mutable std::vector<uint32_t> line_starts;
   bool is_tapset = false;
   // A preprocessed view has no text: it is the tokens the parser reads, and
   // a SourceLoc in it is the index of a token (see resolve()).
   bool is_view = false;
-  std::vector<ViewToken> tokens;
+  std::span<const ViewToken> tokens;  // in the SourceManager's token store
 };
 
 struct LineCol {
@@ -56,8 +59,32 @@ class SourceManager {
  public:
   // Returns the file index + 1, usable as SourceLoc::file.
   uint32_t add(std::string name, std::string text, bool is_tapset = false);
-  // Adds a preprocessed view of other files (see ViewToken).
-  uint32_t add_view(std::string name, std::vector<ViewToken> tokens, bool is_tapset);
+
+  // The tokens of a view being made, written where the view will keep them:
+  // at the end of the SourceManager's token store, whose chunks never move
+  // once a view holds tokens in them. One run is made at a time; a run not
+  // given to add_view() is dropped by the next start_run().
+  class TokenRun {
+   public:
+    size_t size() const { return static_cast<size_t>(end_ - begin_); }
+    const ViewToken* begin() const { return begin_; }
+    const ViewToken* end() const { return end_; }
+    operator std::span<const ViewToken>() const { return {begin_, size()}; }
+    void clear() { end_ = begin_; }
+    __attribute__((always_inline)) void push_back(const ViewToken& t) {
+      if (end_ == limit_) sm_->grow_run(*this);
+      *end_++ = t;
+    }
+
+   private:
+    friend class SourceManager;
+    SourceManager* sm_ = nullptr;
+    ViewToken *begin_ = nullptr, *end_ = nullptr, *limit_ = nullptr;
+  };
+  TokenRun start_run();
+  // Adds a preprocessed view of other files (see ViewToken): the run's
+  // tokens, which stay where they are.
+  uint32_t add_view(std::string name, TokenRun& run, bool is_tapset);
   uint32_t add_expansion(Expansion e);
   const Expansion& expansion(uint32_t id) const { return expansions_.at(id - 1); }
   const SourceFile& file(uint32_t id) const { return *files_.at(id - 1); }
@@ -74,8 +101,14 @@ class SourceManager {
   std::pair<std::string_view, uint32_t> text_at(SourceLoc loc) const;
 
  private:
+  void grow_run(TokenRun& run);
+
   std::vector<std::unique_ptr<SourceFile>> files_;
   std::vector<Expansion> expansions_;
+  // The token store: views' tokens, in chunks; the free part of the last
+  // chunk is [store_end_, store_limit_).
+  std::vector<std::unique_ptr<ViewToken[]>> store_;
+  ViewToken *store_end_ = nullptr, *store_limit_ = nullptr;
 };
 
 }  // namespace stapx

@@ -4,6 +4,9 @@
 // so that one run reports several errors.
 #include "frontend/parse/parser.h"
 
+#include <array>
+#include <cstring>
+#include <span>
 #include <string_view>
 
 #include "frontend/parse/grammar.hpp"
@@ -17,12 +20,36 @@ namespace {
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
-// two: the name, and the suffix as an operator glued to it; a token of
-// '$'s alone (after "]") is that operator. So is the suffix of a field
-// name ("->name$").
-void push_split(std::vector<Tok>& out, Tok t) {
-  if (t.kind == TokKind::Dollar || (t.kind == TokKind::Ident && !out.empty() && out.back().is_op(op_code("->")))) {
+// op_class() of the one-byte operators, by byte; and what each does to
+// the nesting of brackets.
+constexpr auto kOneByteClass = [] {
+  std::array<uint8_t, 128> t{};
+  for (unsigned c = 0; c < 128; ++c) t[c] = op_class(c);
+  return t;
+}();
+constexpr auto kNesting = [] {
+  std::array<int8_t, 128> t{};
+  t['('] = t['['] = t['{'] = 1;
+  t[')'] = t[']'] = t['}'] = -1;
+  return t;
+}();
+
+// The state of make_tokens' walk: where the next token goes, and what
+// the previous one was.
+struct TokMaker {
+  Tok* out;  // room for two tokens per input token, and the End token
+  DiagSink* diags;
+  int depth = 0;
+  bool bad = false;
+  bool after_arrow = false;  // the last token made is "->"
+  uint64_t prev_origin = 0;  // the previous token's file and expansion
+  const char* prev_end = nullptr;
+
+  // A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
+  // two: the name, and the suffix as an operator glued to it; a token of
+  // '$'s alone (after "]") is that operator. So is the suffix of a field
+  // name ("->name$").
+  void split(Tok& t) {
     std::string_view v = t.view();
     size_t lead = t.kind == TokKind::Dollar ? v.find_first_not_of('$') : 0;
     if (lead == std::string_view::npos) {
@@ -30,112 +57,122 @@ void push_split(std::vector<Tok>& out, Tok t) {
         t.kind = TokKind::Op;
         t.code = op_code(v);
       }
-      out.push_back(t);
       return;
     }
     size_t dollar = v.find('$', lead);
     if (dollar != std::string_view::npos && dollar > lead && v.find_first_not_of('$', dollar) == std::string_view::npos &&
         v.size() - dollar <= 2) {
-      Tok suffix = t;
+      Tok& suffix = out[1];
+      suffix = t;
       t.len = static_cast<uint32_t>(dollar);
       suffix.kind = TokKind::Op;
       suffix.glued = true;
       suffix.text = t.text + dollar;
       suffix.len = static_cast<uint32_t>(v.size() - dollar);
       suffix.code = op_code(suffix.view());
-      out.push_back(t);
-      out.push_back(suffix);
-      return;
+      ++out;
     }
   }
-  out.push_back(t);
-}
 
-}  // namespace
-
-bool make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& out, DiagSink& diags) {
-  out.clear();
-  const SourceFile& f = sm.file(file);
-  thread_local std::vector<Token> lexed;
-  int depth = 0;
-  bool bad = false;
-  uint32_t prev_file = 0, prev_exp = 0;
-  const char* prev_end = nullptr;
   // One token as the grammar sees it; false once the input ends here.
-  // (Inlined into both loops: it runs once per token.)
-  auto add = [&](const Token& k, const std::string& text, uint32_t from, uint32_t exp,
-                 SourceLoc loc) __attribute__((always_inline)) {
-    Tok t;
+  // (Inlined into both of make_tokens' loops: it runs once per token.)
+  __attribute__((always_inline)) bool add(const Token& k, const char* text, uint32_t from, uint32_t exp,
+                                          SourceLoc loc) {
+    Tok& t = *out;
     t.kind = k.kind;
-    t.text = text.data() + k.begin;
+    t.word = Word::None;
+    t.ops = 0;
+    t.code = 0;
+    t.text = text + k.begin;
     t.len = k.end - k.begin;
     t.loc = loc;
-    t.glued = prev_end == t.text && prev_file == from && prev_exp == exp;
+    uint64_t origin = uint64_t{from} << 32 | exp;
+    t.glued = prev_end == t.text && prev_origin == origin;
     prev_end = t.text + t.len;
-    prev_file = from;
-    prev_exp = exp;
-    if (k.kind == TokKind::Error) {
-      // An unterminated comment runs to the end of the input, where the
-      // parser reports what it still expected; an unterminated string or
-      // %{ block is a token that no rule takes.
-      if (t.len >= 2 && t.text[0] == '/' && t.text[1] == '*') return false;
-      out.push_back(t);
-      return false;
-    }
-    if (k.kind == TokKind::Op) {
-      unsigned char c = static_cast<unsigned char>(t.text[0]);
-      if (c >= 0x80) {
-        // The grammar takes ASCII only (outside strings, comments and C).
-        diags.report(DiagId::ParseBadCharacter, loc);
-        bad = true;
-        return false;
-      }
-      if (t.len <= 4) {
-        t.code = op_code(t.view());
-        t.ops = op_class(t.code);
-      }
-      if (t.len == 1 && (c == '(' || c == '[' || c == '{')) {
-        if (++depth > kMaxNesting) {
-          diags.report(DiagId::ParseTooDeep, loc);
+    prev_origin = origin;
+    switch (k.kind) {
+      case TokKind::Ident:
+        t.word = word_of(t.view());
+        if (after_arrow && std::memchr(t.text, '$', t.len)) split(t);
+        break;
+      case TokKind::Dollar: split(t); break;
+      case TokKind::Op: {
+        unsigned char c = static_cast<unsigned char>(t.text[0]);
+        if (c >= 0x80) {
+          // The grammar takes ASCII only (outside strings, comments and C).
+          diags->report(DiagId::ParseBadCharacter, loc);
           bad = true;
           return false;
         }
-      } else if (t.len == 1 && (c == ')' || c == ']' || c == '}')) {
-        --depth;
+        if (t.len == 1) {
+          // Most operators: one byte, its class from a table.
+          t.code = c;
+          t.ops = kOneByteClass[c];
+          if ((depth += kNesting[c]) > kMaxNesting) {  // (only an opening bracket gets here)
+            diags->report(DiagId::ParseTooDeep, loc);
+            bad = true;
+            return false;
+          }
+        } else if (t.len <= 4) {
+          t.code = op_code(t.view());
+          t.ops = op_class(t.code);
+        }
+        break;
       }
+      case TokKind::Error:
+        // An unterminated comment runs to the end of the input, where the
+        // parser reports what it still expected; an unterminated string or
+        // %{ block is a token that no rule takes.
+        if (t.len >= 2 && t.text[0] == '/' && t.text[1] == '*') return false;
+        ++out;
+        return false;
+      default: break;
     }
-    if (k.kind == TokKind::Ident) t.word = word_of(t.view());
-    push_split(out, t);
+    after_arrow = out->kind == TokKind::Op && out->code == op_code("->");
+    ++out;
     return true;
-  };
+  }
+};
+
+}  // namespace
+
+std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& buf, DiagSink& diags) {
+  const SourceFile& f = sm.file(file);
+  thread_local std::vector<Token> lexed;
+  size_t n = f.tokens.size();
+  if (!f.is_view) {
+    tokenize(f.text, lexed);
+    n = lexed.size();
+  }
+  // The buffer only grows: its Toks are made once, and rewritten per file.
+  if (buf.size() < 2 * n + 1) buf.resize(2 * n + 1);
+  TokMaker m{buf.data(), &diags};
   SourceLoc end;
   if (f.is_view) {
-    out.reserve(f.tokens.size() + 8);
     uint32_t text_file = 0;
-    const std::string* text = nullptr;
-    for (uint32_t i = 0; i < f.tokens.size(); ++i) {
+    const char* text = nullptr;
+    for (uint32_t i = 0; i < n; ++i) {
       const ViewToken& v = f.tokens[i];
       if (v.file != text_file) {
         text_file = v.file;
-        text = &sm.file(v.file).text;
+        text = sm.file(v.file).text.data();
       }
-      if (!add(v.tok, *text, v.file, v.expansion, SourceLoc{file, i})) break;
+      if (!m.add(v.tok, text, v.file, v.expansion, SourceLoc{file, i})) break;
     }
-    end = SourceLoc{file, static_cast<uint32_t>(f.tokens.size())};
+    end = SourceLoc{file, static_cast<uint32_t>(n)};
   } else {
-    tokenize(f.text, lexed);
-    out.reserve(lexed.size() + 8);
+    const char* text = f.text.data();
     for (const Token& k : lexed)
-      if (!add(k, f.text, file, 0, SourceLoc{file, k.begin})) break;
+      if (!m.add(k, text, file, 0, SourceLoc{file, k.begin})) break;
     end = SourceLoc{file, static_cast<uint32_t>(f.text.size())};
   }
-  if (bad) return false;  // reported: a byte outside ASCII, or too deep
-  Tok last;
+  if (m.bad) return {};  // reported: a byte outside ASCII, or too deep
+  Tok& last = *m.out++;
+  last = Tok{};
   last.kind = TokKind::End;
   last.text = "";
   last.loc = end;
-  out.push_back(last);
-  return true;
+  return {buf.data(), static_cast<size_t>(m.out - buf.data())};
 }
 
 }  // namespace parse
@@ -183,8 +220,9 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
   script->file = file;
   parse::Lowerer lower(sm, file, arena, diags, opts.args, opts.guru || sm.file(file).is_tapset);
 
-  thread_local std::vector<Tok> tokens;
-  if (!parse::make_tokens(sm, file, tokens, diags)) return script;
+  thread_local std::vector<Tok> buffer;
+  std::span<const Tok> tokens = parse::make_tokens(sm, file, buffer, diags);
+  if (tokens.empty()) return script;
 
   // The grammar's actions build expression nodes through `lower`.
   struct Active {

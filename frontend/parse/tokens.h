@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -80,24 +81,26 @@ struct Tok {
   bool glued = false;    // right after the previous token, nothing between them
   Word word = Word::None;  // an identifier the grammar knows
   uint8_t ops = 0;       // an operator's OpClass bits
-  uint32_t code = 0;     // an operator's op_code(); 0 for the other kinds
+  uint32_t code = 0;     // an operator's op_code(); 0 for the other kinds (and for operators past 4 bytes)
   uint32_t len = 0;
   const char* text = nullptr;  // in the text the token was lexed from
   SourceLoc loc;               // what nodes built from it point at
   std::string_view view() const { return {text, len}; }
-  bool is_op(uint32_t c) const { return kind == TokKind::Op && code == c; }
+  bool is_op(uint32_t c) const { return code == c; }  // (only operators have codes)
   bool is(Word w) const { return word == w; }  // (only identifiers have words)
   bool is_keyword() const { return word != Word::None && word <= Word::Continue; }
   // X3's literal parsers compare a token with a character (the '(' of a
   // rule): an operator of one byte is that byte, any other token none.
-  operator char() const { return kind == TokKind::Op && len == 1 ? text[0] : '\0'; }
+  // (Only operators have codes, and a one-byte operator's is its byte.)
+  operator char() const { return code < 0x80 ? static_cast<char>(code) : '\0'; }
 };
 
-// The tokens of `file` (a source file, lexed here, or a preprocessed view)
-// into `out`, ending with a token of kind End whose location is the end of
-// the input. Returns false, having reported why, for input the grammar must
-// not see: a byte outside ASCII in code, or nesting past what the
-// recursive descent's stack allows.
-bool make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& out, DiagSink& diags);
+// The tokens of `file` (a source file, lexed here, or a preprocessed view),
+// made in `buf` (scratch space kept from file to file: it only grows), ending
+// with a token of kind End whose location is the end of the input. Returns
+// none, having reported why, for input the grammar must not see: a byte
+// outside ASCII in code, or nesting past what the recursive descent's stack
+// allows.
+std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& buf, DiagSink& diags);
 
 }  // namespace stapx::parse
