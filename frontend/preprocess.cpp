@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -39,45 +40,12 @@ bool is_at_operator(std::string_view s) {
   }
 }
 
-// A growing array of tokens whose push_back is a compare and a store
-// (std::vector's is a call in the loops below, which run once per token).
-class TokBuffer {
- public:
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const PTok* begin() const { return data_.get(); }
-  const PTok* end() const { return data_.get() + size_; }
-  operator std::span<const PTok>() const { return {begin(), size_}; }
-  void clear() { size_ = 0; }
-  void reserve(size_t n) {
-    if (n > capacity_) grow(n);
-  }
-  __attribute__((always_inline)) void push_back(const PTok& t) {
-    if (size_ == capacity_) grow(2 * capacity_ + 64);
-    data_[size_++] = t;
-  }
-  void append(std::span<const PTok> s) {
-    reserve(size_ + s.size());
-    std::copy(s.begin(), s.end(), data_.get() + size_);
-    size_ += s.size();
-  }
-
- private:
-  void grow(size_t n) {
-    std::unique_ptr<PTok[]> bigger(new PTok[n]);
-    std::copy(begin(), end(), bigger.get());
-    data_ = std::move(bigger);
-    capacity_ = n;
-  }
-  std::unique_ptr<PTok[]> data_;
-  size_t size_ = 0, capacity_ = 0;
-};
+using TokBuffer = TokenArray<PTok>;
 
 // The token buffers of one run, kept from file to file: pass 1 preprocesses
 // hundreds of files, and fresh buffers for each cost page faults as the heap
 // fragments.
 struct Scratch {
-  std::vector<Token> toks;
   TokBuffer in;
   std::vector<PTok> cond;
   // Per expansion depth: a macro call's arguments and its body.
@@ -263,7 +231,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   }
   auto [begin, len] = arg_text_[index - 1];
   std::vector<PTok> sub;
-  for (Token a : tokenize(std::string_view(sm_.file(args_file_).text).substr(begin, len))) {
+  for (Token a : tokenize(sm_.file(args_file_).text.substr(begin, len))) {
     if (a.kind == TokKind::Error) {
       diags_.report(DiagId::ParseArgTokens, loc(t), index, facts_.args[index - 1]);
       failed_ = true;
@@ -746,21 +714,23 @@ uint32_t Preprocessor::run() {
   if (sc.levels.size() < kMaxExpansionDepth + 2) sc.levels.resize(kMaxExpansionDepth + 2);
 
   const SourceFile& f = sm_.file(file_);
-  std::vector<Token>& toks = sc.toks;
-  tokenize(f.text, toks);
   TokBuffer& in = sc.in;
-  in.clear();
-  in.reserve(toks.size());
+  tokenize(f.text, file_, in);
+  // An unterminated tail is kept out of the passes (the parser reports it,
+  // from the text).
+  std::optional<PTok> error;
+  if (!in.empty() && in.back().tok.kind == TokKind::Error) {
+    error = in.back();
+    in.pop_back();
+  }
   // Whether anything is there to expand or check after conditionals: a
   // macro call or definition, an unknown @name, or a $1/@1 argument.
   bool expands = false;
-  for (const Token& t : toks) {
-    if (t.kind == TokKind::Error) break;  // the parser reports it, from the text
-    in.push_back({t, file_, 0});
-    if (t.kind == TokKind::At || t.kind == TokKind::Dollar) {
-      std::string_view s = t.text(src_);
+  for (const PTok& t : in) {
+    if (t.tok.kind == TokKind::At || t.tok.kind == TokKind::Dollar) {
+      std::string_view s = t.tok.text(src_);
       bool arg = s.size() > 1 && (s[1] == '#' || (s[1] >= '0' && s[1] <= '9'));
-      if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
+      if (arg || (t.tok.kind == TokKind::At && !is_at_operator(s))) expands = true;
     }
   }
   // The chosen tokens go straight to where the view will keep them.
@@ -799,10 +769,8 @@ uint32_t Preprocessor::run() {
   flush(held_conditionals_);
   flush(held_survivors_);
   if (!changed_ && !failed_) return file_;
-  if (!toks.empty() && toks.back().kind == TokKind::Error) {
-    // Keep the unterminated tail so that the parser reports it.
-    out.push_back({toks.back(), file_, 0});
-  }
+  // Keep the unterminated tail so that the parser reports it.
+  if (error) out.push_back(*error);
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.

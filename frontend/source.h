@@ -28,15 +28,6 @@ struct Expansion {
   uint32_t parent = 0;  // the expansion the call site itself came from
 };
 
-// A token of a preprocessed view: the token at `begin`..`end` of real file
-// `file`, reached through `expansion` (0: none, else index + 1 into
-// SourceManager's expansions).
-struct ViewToken {
-  Token tok;
-  uint32_t file;
-  uint32_t expansion;
-};
-
 struct SourceFile {
   std::string name;  // as shown to users: path, or "<input>" for -e
   std::string text;
