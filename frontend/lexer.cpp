@@ -31,7 +31,8 @@ bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDo
 
 // What a token (or a blank) starting with a byte is, decided by one table
 // lookup per token.
-enum class Start : uint8_t { Op, Space, Ident, Digit, Quote, AtDollar, Hash, Slash, Percent, Nul };
+// (Op1: an operator no other byte can extend.)
+enum class Start : uint8_t { Op, Op1, Space, Ident, Digit, Quote, AtDollar, Hash, Slash, Percent, Nul };
 constexpr std::array<Start, 256> kStart = [] {
   std::array<Start, 256> t{};
   for (unsigned c = 0; c < 256; ++c) {
@@ -45,6 +46,7 @@ constexpr std::array<Start, 256> kStart = [] {
   t['/'] = Start::Slash;
   t['%'] = Start::Percent;
   t['\0'] = Start::Nul;
+  for (char c : {'(', ')', '{', '}', '[', ']', ',', ';', ':', '?', '~'}) t[static_cast<unsigned char>(c)] = Start::Op1;
   return t;
 }();
 
@@ -56,7 +58,7 @@ constexpr std::array<Start, 256> kStart = [] {
 // comparing each candidate as a string cost a memcmp call apiece. (A byte
 // is read only after a byte that is not '\0', so never past the text's
 // terminating '\0'.)
-size_t op_length(const char* p) {
+__attribute__((always_inline)) inline size_t op_length(const char* p) {
   char c = p[0], d = p[1];
   switch (c) {
     case '<':
@@ -202,6 +204,10 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
       case Start::Nul:
         if (p == end) return;
         break;
+      case Start::Op1:
+        push(TokKind::Op, at(p), at(p + 1), PpMark::None);
+        ++p;
+        continue;
       case Start::Op: break;
     }
     size_t len = op_length(p);
@@ -210,25 +216,37 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
   }
 }
 
+// Lexes `s` into `out`, through a cursor of its own (see TokenArray).
+template <class T, class Make>
+void lex_into(const std::string& s, TokenArray<T>& out, Make make) {
+  out.clear();
+  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
+  T* w = out.cursor();
+  T* limit = out.limit();
+  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) {
+    if (w == limit) {
+      w = out.make_room(w);
+      limit = out.limit();
+    }
+    *w++ = make(Token{k, pp, b, e});
+  });
+  out.commit(w);
+}
+
 }  // namespace
 
 std::vector<Token> tokenize(const std::string& s) {
-  std::vector<Token> out;
-  out.reserve(s.size() / 8 + 16);
-  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) { out.push_back({k, pp, b, e}); });
-  return out;
+  TokenArray<Token> toks;
+  tokenize(s, toks);
+  return std::vector<Token>(toks.begin(), toks.end());
 }
 
 void tokenize(const std::string& s, TokenArray<Token>& out) {
-  out.clear();
-  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
-  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) { out.push_back({k, pp, b, e}); });
+  lex_into(s, out, [](const Token& t) { return t; });
 }
 
 void tokenize(const std::string& s, uint32_t file, TokenArray<ViewToken>& out) {
-  out.clear();
-  out.reserve(s.size() / 8 + 16);
-  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) { out.push_back({{k, pp, b, e}, file, 0}); });
+  lex_into(s, out, [file](const Token& t) { return ViewToken{t, file, 0}; });
 }
 
 bool needs_preprocessing(std::string_view s) {

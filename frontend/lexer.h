@@ -69,6 +69,18 @@ class TokenArray {
     if (size_ == capacity_) grow(2 * capacity_ + 64);
     data_[size_++] = t;
   }
+  // For a loop that appends many: it writes at cursor() up to limit() (a
+  // pointer of its own, which no store of a token makes it reload), then
+  // commits where it stopped; make_room() grows the array, and returns the
+  // new cursor, once cursor() reaches limit().
+  T* cursor() { return data_.get() + size_; }
+  T* limit() { return data_.get() + capacity_; }
+  void commit(T* end) { size_ = static_cast<size_t>(end - data_.get()); }
+  T* make_room(T* end) {
+    commit(end);
+    grow(2 * capacity_ + 64);
+    return cursor();
+  }
   void append(std::span<const T> s) {
     reserve(size_ + s.size());
     std::copy(s.begin(), s.end(), data_.get() + size_);
