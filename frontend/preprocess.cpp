@@ -110,6 +110,8 @@ class Preprocessor {
     }
     if (active_) keep(t);
   }
+  template <bool kStopAtNames>
+  const PTok* choose_run(const PTok* p, const PTok* end);
   void choose_marked(const PTok& t);
   void choose_end();
   void decide(const PTok* after);
@@ -313,7 +315,21 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
 void Preprocessor::expand(std::span<const PTok> in, int depth) {
   for (size_t i = 0; i < in.size() && !stop_;) {
     const PTok& t = in[i];
-    if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, depth)) {
+    if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) {
+      // The tokens up to the next $name or @name, emitted in one go.
+      const PTok* from = &t;
+      const PTok* end = in.data() + in.size();
+      const PTok* to = from + 1;
+      if (library_) {
+        while (to != end && to->tok.kind != TokKind::Dollar && to->tok.kind != TokKind::At) ++to;
+      } else {
+        to = choose_run<true>(from, end);
+      }
+      emitted_ += static_cast<size_t>(to - from);
+      i = static_cast<size_t>(to - in.data());
+      continue;
+    }
+    if (argument(t, depth)) {
       ++i;
       continue;
     }
@@ -602,6 +618,40 @@ bool Preprocessor::condition(std::span<const PTok> c) {
   return any;
 }
 
+// choose() for each token of [p, end), in one tight loop for the common
+// case: plain code, kept or dropped. With kStopAtNames, stops at the first
+// $name or @name (expansion's to look at) and returns where it stopped.
+template <bool kStopAtNames>
+const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
+  // (In locals: a token's stores would make the compiler reload members.)
+  ViewToken* w = out_->cursor();
+  ViewToken* limit = out_->limit();
+  Mode mode = mode_;
+  bool active = active_;
+  for (; p != end; ++p) {
+    TokKind k = p->tok.kind;
+    if (k == TokKind::At || k == TokKind::Dollar || mode != Mode::Plain || p->tok.pp != PpMark::None) {
+      if (kStopAtNames && (k == TokKind::At || k == TokKind::Dollar)) break;
+      out_->commit(w);
+      choose(*p);
+      w = out_->cursor();
+      limit = out_->limit();
+      mode = mode_;
+      active = active_;
+      continue;
+    }
+    if (active) {
+      if (w == limit) {
+        w = out_->make_room(w);
+        limit = out_->limit();
+      }
+      *w++ = *p;
+    }
+  }
+  out_->commit(w);
+  return p;
+}
+
 // A token that is a preprocessor mark, an @name, or anything while a
 // condition or definition is read (choose() keeps the other tokens itself).
 // `%( COND %? A %: B %)` keeps A or B; conditions are read only where the
@@ -730,7 +780,10 @@ uint32_t Preprocessor::run() {
     if (t.tok.kind == TokKind::At || t.tok.kind == TokKind::Dollar) {
       std::string_view s = t.tok.text(src_);
       bool arg = s.size() > 1 && (s[1] == '#' || (s[1] >= '0' && s[1] <= '9'));
-      if (arg || (t.tok.kind == TokKind::At && !is_at_operator(s))) expands = true;
+      if (arg || (t.tok.kind == TokKind::At && !is_at_operator(s))) {
+        expands = true;
+        break;
+      }
     }
   }
   // The chosen tokens go straight to where the view will keep them.
@@ -743,7 +796,7 @@ uint32_t Preprocessor::run() {
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
     // conditionals come first; the file's only product is its macros.
-    for (const PTok& t : in) choose(t);
+    choose_run<false>(in.begin(), in.end());
     choose_end();
     flush(held_conditionals_);
     expand(out, 0);
@@ -752,7 +805,7 @@ uint32_t Preprocessor::run() {
   if (!expands) {
     // Conditionals only (most tapset files): nothing to expand, nothing to
     // check after.
-    for (const PTok& t : in) choose(t);
+    choose_run<false>(in.begin(), in.end());
     choose_end();
   } else {
     check_ = true;

@@ -62,6 +62,16 @@ class SourceManager {
     const ViewToken* end() const { return end_; }
     operator std::span<const ViewToken>() const { return {begin_, size()}; }
     void clear() { end_ = begin_; }
+    // For a loop that keeps many tokens (see TokenArray): it writes at
+    // cursor() up to limit(), then commits where it stopped.
+    ViewToken* cursor() const { return end_; }
+    ViewToken* limit() const { return limit_; }
+    void commit(ViewToken* end) { end_ = end; }
+    ViewToken* make_room(ViewToken* end) {
+      end_ = end;
+      sm_->grow_run(*this);
+      return end_;
+    }
     __attribute__((always_inline)) void push_back(const ViewToken& t) {
       if (end_ == limit_) sm_->grow_run(*this);
       *end_++ = t;
