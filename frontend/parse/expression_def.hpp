@@ -30,19 +30,19 @@ const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
 const x3::rule<class paren_class, Operand> paren = "parenthesized expression";
-const x3::rule<class expr_list_class, std::vector<Operand>> expr_list = "expression";
+const x3::rule<class expr_list_class, Vec<Operand>> expr_list = "expression";
 const x3::rule<class call_class, Call> call = "function call";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
 const argref_type arg_ref = "command line argument";
 const embedded_type embedded = "embedded C";
-const x3::rule<class dollar_name_class, std::string> dollar_name = "target variable";
+const x3::rule<class dollar_name_class, NameRef> dollar_name = "target variable";
 const x3::rule<class tcomp_class, TargetComponent> target_component = "'->' or '['";
-const x3::rule<class field_class, std::string> field_name = "field name";
+const x3::rule<class field_class, NameRef> field_name = "field name";
 const x3::rule<class member_comp_class, TargetComponent> member_comp = "'->'";
 const x3::rule<class key_class, Operand> key = "expression";
 const key_list_type key_list = "expression";
-const x3::rule<class pretty_class, std::string> pretty = "'$'";
+const x3::rule<class pretty_class, NameRef> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
 const at_op_type at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
@@ -74,7 +74,7 @@ const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
 const auto number_rule_def = token([](const Tok& t) { return t.kind == TokKind::Number; }, "number")[(
     [](auto& ctx) {
       const Tok* t = _attr(ctx);
-      _val(ctx).text.assign(t->text, t->len);
+      _val(ctx).text = t->view();
       _val(ctx).pos = t;
     })];
 
@@ -88,8 +88,7 @@ const auto string_rule_def = +string_piece[([](auto& ctx) {
     s.pos = t;
     s.raw = piece;
   } else {
-    if (s.joined.empty()) s.joined.assign(s.raw);
-    s.joined.append(piece);
+    s.joined = scratch.concat(s.joined.empty() ? s.raw : s.joined, piece);
   }
 })];
 
@@ -99,7 +98,7 @@ const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                          Member m;
                          m.base = _val(ctx);
                          m.components = std::move(at_c<0>(_attr(ctx)));
-                         if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
+                         if (auto& p = at_c<1>(_attr(ctx))) m.pretty = p->text;
                          _val(ctx) = lowered(m);
                        })]);
 // Lists: after a comma, another item must follow.
@@ -122,7 +121,7 @@ inline bool is_arg_ref(const Tok& t) {
 }
 const auto arg_ref_def = token(is_arg_ref, "command line argument")[([](auto& ctx) {
   const Tok* t = _attr(ctx);
-  _val(ctx).text.assign(t->text, t->len);
+  _val(ctx).text = t->view();
   _val(ctx).pos = t;
 })];
 
@@ -143,30 +142,30 @@ inline bool is_target_name(const Tok& t) {
                        t.text[i] == '_');
 }
 const auto dollar_name_def = token(is_target_name, "target variable")[([](auto& ctx) {
-  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+  _val(ctx).text = _attr(ctx)->view();
 })];
 
 const auto target_component_def =
-    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
+    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = _attr(ctx).text; })] |
              ('[' > expr_rule > ']')[([](auto& ctx) { _val(ctx).index = std::move(_attr(ctx)); })]);
 
 // "$" or "$$" right after a target path: pretty-print it.
 const auto pretty_def =
     token([](const Tok& t) { return t.glued && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
-        [](auto& ctx) { _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len); })];
+        [](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); })];
 
 // Struct fields may be named like keywords ("->next").
 const auto field_name_def = token([](const Tok& t) {
                               return t.kind == TokKind::Ident && t.view().find('$') == std::string_view::npos;
                             },
                                   "field name")[([](auto& ctx) {
-  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+  _val(ctx).text = _attr(ctx)->view();
 })];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
-  _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).base = at_c<0>(_attr(ctx)).text;
   _val(ctx).components = std::move(at_c<1>(_attr(ctx)));
-  if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = *p;
+  if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = p->text;
 })];
 
 // The @ operators, each with its own argument list; then, for all, target
@@ -217,10 +216,10 @@ const auto at_op_def =
         (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
          expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
         (token(is_one_arg_op, "@ operator")[([](auto& ctx) {
-           _val(ctx).name.assign(_attr(ctx)->text + 1, _attr(ctx)->len - 1);
+           _val(ctx).name = _attr(ctx)->view().substr(1);
          })] > '(' > expr_rule[push_arg] > ')')) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
-    -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
+    -pretty[([](auto& ctx) { _val(ctx).pretty = _attr(ctx).text; })];
 
 const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
   _val(ctx).name = at_c<0>(_attr(ctx)).text;
@@ -300,7 +299,7 @@ const auto postfix_op_def = optok_parser<is_postfix_op>{};
 
 // After any operand: "->field" chains (typed pointers), and ++ / --.
 const auto member_comp_def = mark >> (op("->") > field_name)[([](auto& ctx) {
-                               _val(ctx).field = std::move(_attr(ctx));
+                               _val(ctx).field = _attr(ctx).text;
                              })];
 const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
 
@@ -313,7 +312,7 @@ const auto postfix = primary[to_val] >>
       m.base = _val(ctx);
       m.components = std::move(at_c<0>(_attr(ctx)));
       for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
-      if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
+      if (auto& p = at_c<2>(_attr(ctx))) m.pretty = p->text;
       _val(ctx) = lowered(m);
     })]) >>
     -(peek("+-") >> postfix_op[([](auto& ctx) {
