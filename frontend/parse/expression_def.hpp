@@ -275,9 +275,46 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
 };
 inline constexpr ident_operand_parser ident_operand{};
 
-const auto primary_def = ident_operand[to_val] | number_rule[build] | string_rule[build] |
-                         paren[to_val] | multi_in[build] | arg_ref[build] | target[build] |
-                         at_op[build] | embedded[build];
+// An operand's first token decides which operand it is: each rule below
+// fails at its own first token or not at all (past it, it expects), so
+// trying them in turn, as an alternative would, only costs each one's
+// attribute being made and dropped.
+struct primary_parser : x3::parser<primary_parser> {
+  using attribute_type = Operand;
+  template <typename Rule, typename It, typename Ctx>
+  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Operand& attr) {
+    typename Rule::attribute_type node;
+    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
+    attr = lowered(node);
+    return true;
+  }
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
+    if (first == last) return false;
+    switch (first->kind) {
+      case TokKind::Ident: return ident_operand.parse(first, last, ctx, rctx, attr);
+      case TokKind::Number: return one(number_rule, first, last, ctx, attr);
+      case TokKind::String: return one(string_rule, first, last, ctx, attr);
+      case TokKind::Dollar:
+        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(target, first, last, ctx, attr);
+      case TokKind::At:
+        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(at_op, first, last, ctx, attr);
+      case TokKind::EmbeddedC: return one(embedded, first, last, ctx, attr);
+      default:
+        if (first->is_op(op_code("("))) return paren.parse(first, last, ctx, rctx, attr);
+        if (first->is_op(op_code("["))) return one(multi_in, first, last, ctx, attr);
+        return false;
+    }
+  }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Operand op;
+    if (!parse(first, last, ctx, rctx, op)) return false;
+    x3::traits::move_to(std::move(op), attr);
+    return true;
+  }
+};
+const auto primary_def = primary_parser{};
 
 // An operator token as the rules above take it: its text and where it is.
 template <bool (*Test)(const Tok&)>

@@ -163,23 +163,62 @@ const auto expr_stmt_def = mark >> expr_ref[([](auto& ctx) {
   _val(ctx).expr = std::move(_attr(ctx));
 })];
 
-// A lone ';' (lowering drops it; its position is never shown).
-const auto null_stmt = x3::lit(';')[([](auto& ctx) {
-  Simple s;
-  s.keyword = ";";
-  _val(ctx) = std::move(s);
-})];
+// A statement, or a lone ';'; any statement may be followed by one ';'.
+// The first token decides which statement it is: '{' a block, a keyword
+// its statement (each fails at its keyword or not at all), anything else
+// an expression. Trying them in turn, as an alternative would, cost each
+// one's attribute being made and dropped.
+struct statement_parser : x3::parser<statement_parser> {
+  using attribute_type = Statement;
+  template <typename Rule, typename It, typename Ctx>
+  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Statement& attr) {
+    typename Rule::attribute_type node;
+    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
+    attr = std::move(node);
+    return true;
+  }
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Statement& attr) const {
+    if (first == last) return false;
+    if (first->is_op(op_code(";"))) {  // a lone ';' (lowering drops it; its position is never shown)
+      Simple s;
+      s.keyword = ";";
+      attr = std::move(s);
+      ++first;
+      return true;
+    }
+    if (!one_statement(first, last, ctx, attr)) return false;
+    if (first != last && first->is_op(op_code(";"))) ++first;  // any statement may be followed by one ';'
+    return true;
+  }
+  template <typename It, typename Ctx>
+  static bool one_statement(It& first, It const& last, Ctx const& ctx, Statement& attr) {
+    switch (first->word) {
+      case Word::If: return one(if_stmt, first, last, ctx, attr);
+      case Word::While: return one(while_stmt, first, last, ctx, attr);
+      case Word::For: return one(for_stmt, first, last, ctx, attr);
+      case Word::Foreach: return one(foreach_stmt, first, last, ctx, attr);
+      case Word::Try: return one(try_stmt, first, last, ctx, attr);
+      case Word::Next:
+      case Word::Break:
+      case Word::Continue: return one(simple_stmt, first, last, ctx, attr);
+      case Word::Return: return one(return_stmt, first, last, ctx, attr);
+      case Word::Delete: return one(delete_stmt, first, last, ctx, attr);
+      default:
+        if (first->is_op(op_code("{"))) return one(block, first, last, ctx, attr);
+        return one(expr_stmt, first, last, ctx, attr);
+    }
+  }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Statement st;
+    if (!parse(first, last, ctx, rctx, st)) return false;
+    x3::traits::move_to(std::move(st), attr);
+    return true;
+  }
+};
 
-// Any statement may be followed by one ';'. The keyword statements are
-// tried only on a keyword's first letter (peek), as most statements are
-// expressions.
-const auto statement_def = ((block[to_val] |
-                             (peek("iwftnbcrd") >> (if_stmt[to_val] | while_stmt[to_val] | for_stmt[to_val] |
-                                                    foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
-                                                    return_stmt[to_val] | delete_stmt[to_val])) |
-                             expr_stmt[to_val]) >>
-                            -x3::lit(';')) |
-                           null_stmt;
+const auto statement_def = statement_parser{};
 
 const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[build] |
                          ('-' >> number_ref)[([](auto& ctx) {
