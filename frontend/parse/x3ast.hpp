@@ -58,9 +58,6 @@ struct String : Tagged {
 struct Ident : Tagged {
   std::string_view name;
 };
-struct OpTok : Tagged {
-  std::string_view op;
-};
 struct ArgRef : Tagged {
   std::string_view text;  // "$1", "@2", "$#", "@#"
 };
