@@ -30,25 +30,22 @@ const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
 const x3::rule<class paren_class, Operand> paren = "parenthesized expression";
-const x3::rule<class expr_list_class, std::vector<Operand>> expr_list = "expression";
+const x3::rule<class expr_list_class, Vec<Operand>> expr_list = "expression";
 const x3::rule<class call_class, Call> call = "function call";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
 const argref_type arg_ref = "command line argument";
 const embedded_type embedded = "embedded C";
-const x3::rule<class dollar_name_class, std::string> dollar_name = "target variable";
+const x3::rule<class dollar_name_class, NameRef> dollar_name = "target variable";
 const x3::rule<class tcomp_class, TargetComponent> target_component = "'->' or '['";
-const x3::rule<class field_class, std::string> field_name = "field name";
+const x3::rule<class field_class, NameRef> field_name = "field name";
 const x3::rule<class member_comp_class, TargetComponent> member_comp = "'->'";
 const x3::rule<class key_class, Operand> key = "expression";
 const key_list_type key_list = "expression";
-const x3::rule<class pretty_class, std::string> pretty = "'$'";
+const x3::rule<class pretty_class, NameRef> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
 const at_op_type at_op = "@ operator";
 const x3::rule<class primary_class, Operand> primary = "expression";
-const x3::rule<class unary_class, Operand> unary = "expression";
-const x3::rule<class chain_class, Chain> chain = "expression";
-const x3::rule<class ternary_class, Operand> ternary = "expression";
 const expr_type expr_rule = "expression";
 
 
@@ -74,7 +71,7 @@ const auto ident_rule_def = mark >> identifier[([](auto& ctx) {
 const auto number_rule_def = token([](const Tok& t) { return t.kind == TokKind::Number; }, "number")[(
     [](auto& ctx) {
       const Tok* t = _attr(ctx);
-      _val(ctx).text.assign(t->text, t->len);
+      _val(ctx).text = t->view();
       _val(ctx).pos = t;
     })];
 
@@ -88,8 +85,7 @@ const auto string_rule_def = +string_piece[([](auto& ctx) {
     s.pos = t;
     s.raw = piece;
   } else {
-    if (s.joined.empty()) s.joined.assign(s.raw);
-    s.joined.append(piece);
+    s.joined = scratch.concat(s.joined.empty() ? s.raw : s.joined, piece);
   }
 })];
 
@@ -99,7 +95,7 @@ const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                          Member m;
                          m.base = _val(ctx);
                          m.components = std::move(at_c<0>(_attr(ctx)));
-                         if (auto& p = at_c<1>(_attr(ctx))) m.pretty = *p;
+                         if (auto& p = at_c<1>(_attr(ctx))) m.pretty = p->text;
                          _val(ctx) = lowered(m);
                        })]);
 // Lists: after a comma, another item must follow.
@@ -122,7 +118,7 @@ inline bool is_arg_ref(const Tok& t) {
 }
 const auto arg_ref_def = token(is_arg_ref, "command line argument")[([](auto& ctx) {
   const Tok* t = _attr(ctx);
-  _val(ctx).text.assign(t->text, t->len);
+  _val(ctx).text = t->view();
   _val(ctx).pos = t;
 })];
 
@@ -143,30 +139,30 @@ inline bool is_target_name(const Tok& t) {
                        t.text[i] == '_');
 }
 const auto dollar_name_def = token(is_target_name, "target variable")[([](auto& ctx) {
-  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+  _val(ctx).text = _attr(ctx)->view();
 })];
 
 const auto target_component_def =
-    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = std::move(_attr(ctx)); })] |
+    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = _attr(ctx).text; })] |
              ('[' > expr_rule > ']')[([](auto& ctx) { _val(ctx).index = std::move(_attr(ctx)); })]);
 
 // "$" or "$$" right after a target path: pretty-print it.
 const auto pretty_def =
     token([](const Tok& t) { return t.glued && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
-        [](auto& ctx) { _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len); })];
+        [](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); })];
 
 // Struct fields may be named like keywords ("->next").
 const auto field_name_def = token([](const Tok& t) {
                               return t.kind == TokKind::Ident && t.view().find('$') == std::string_view::npos;
                             },
                                   "field name")[([](auto& ctx) {
-  _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len);
+  _val(ctx).text = _attr(ctx)->view();
 })];
 
 const auto target_def = mark >> (dollar_name >> *target_component >> -pretty)[([](auto& ctx) {
-  _val(ctx).base = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).base = at_c<0>(_attr(ctx)).text;
   _val(ctx).components = std::move(at_c<1>(_attr(ctx)));
-  if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = *p;
+  if (auto& p = at_c<2>(_attr(ctx))) _val(ctx).pretty = p->text;
 })];
 
 // The @ operators, each with its own argument list; then, for all, target
@@ -217,10 +213,10 @@ const auto at_op_def =
         (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
          expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
         (token(is_one_arg_op, "@ operator")[([](auto& ctx) {
-           _val(ctx).name.assign(_attr(ctx)->text + 1, _attr(ctx)->len - 1);
+           _val(ctx).name = _attr(ctx)->view().substr(1);
          })] > '(' > expr_rule[push_arg] > ')')) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
-    -pretty[([](auto& ctx) { _val(ctx).pretty = std::move(_attr(ctx)); })];
+    -pretty[([](auto& ctx) { _val(ctx).pretty = _attr(ctx).text; })];
 
 const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
   _val(ctx).name = at_c<0>(_attr(ctx)).text;
@@ -276,118 +272,168 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
 };
 inline constexpr ident_operand_parser ident_operand{};
 
-const auto primary_def = ident_operand[to_val] | number_rule[build] | string_rule[build] |
-                         paren[to_val] | multi_in[build] | arg_ref[build] | target[build] |
-                         at_op[build] | embedded[build];
-
-// An operator token as the rules above take it: its text and where it is.
-template <bool (*Test)(const Tok&)>
-struct optok_parser : x3::parser<optok_parser<Test>> {
-  using attribute_type = OpTok;
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
-    if (first == last || !Test(*first)) return false;
-    if constexpr (std::is_same_v<Attr, OpTok>) {
-      attr.op = first->view();
-      attr.pos = first;
+// An operand's first token decides which operand it is: each rule below
+// fails at its own first token or not at all (past it, it expects), so
+// trying them in turn, as an alternative would, only costs each one's
+// attribute being made and dropped.
+struct primary_parser : x3::parser<primary_parser> {
+  using attribute_type = Operand;
+  template <typename Rule, typename It, typename Ctx>
+  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Operand& attr) {
+    typename Rule::attribute_type node;
+    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
+    attr = lowered(node);
+    return true;
+  }
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
+    if (first == last) return false;
+    switch (first->kind) {
+      case TokKind::Ident: return ident_operand.parse(first, last, ctx, rctx, attr);
+      case TokKind::Number: return one(number_rule, first, last, ctx, attr);
+      case TokKind::String: return one(string_rule, first, last, ctx, attr);
+      case TokKind::Dollar:
+        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(target, first, last, ctx, attr);
+      case TokKind::At:
+        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(at_op, first, last, ctx, attr);
+      case TokKind::EmbeddedC: return one(embedded, first, last, ctx, attr);
+      default:
+        if (first->is_op(op_code("("))) return paren.parse(first, last, ctx, rctx, attr);
+        if (first->is_op(op_code("["))) return one(multi_in, first, last, ctx, attr);
+        return false;
     }
-    ++first;
+  }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Operand op;
+    if (!parse(first, last, ctx, rctx, op)) return false;
+    x3::traits::move_to(std::move(op), attr);
     return true;
   }
 };
-const x3::rule<class postfix_op_class, OpTok> postfix_op = "operator";
-const auto postfix_op_def = optok_parser<is_postfix_op>{};
+const auto primary_def = primary_parser{};
 
-// After any operand: "->field" chains (typed pointers), and ++ / --.
+// "->field" after any operand (a typed pointer).
 const auto member_comp_def = mark >> (op("->") > field_name)[([](auto& ctx) {
-                               _val(ctx).field = std::move(_attr(ctx));
+                               _val(ctx).field = _attr(ctx).text;
                              })];
-const auto member_chain = peek("-") >> +member_comp >> *target_component >> -pretty;
 
-// The operand rules are few on purpose: every rule level moves its
-// Operand into the parent's, so postfix is part of unary, the chain's
-// unwrapping part of ternary and assignment part of expr_rule.
-const auto postfix = primary[to_val] >>
-    -(member_chain[([](auto& ctx) {
-      Member m;
-      m.base = _val(ctx);
-      m.components = std::move(at_c<0>(_attr(ctx)));
-      for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
-      if (auto& p = at_c<2>(_attr(ctx))) m.pretty = *p;
-      _val(ctx) = lowered(m);
-    })]) >>
-    -(peek("+-") >> postfix_op[([](auto& ctx) {
-      Unary u;
-      u.op = _attr(ctx).op;
-      u.post = true;
-      u.pos = _attr(ctx).pos;
-      u.operand = _val(ctx);
-      _val(ctx) = lowered(u);
-    })]);
-
-const x3::rule<class unary_op_class, OpTok> unary_op = "operator";
-const auto unary_op_def = optok_parser<is_unary_op>{};
-
-const auto unary_def = (peek("+-!~&") >> unary_op > unary)[([](auto& ctx) {
-                         Unary u;
-                         u.pos = at_c<0>(_attr(ctx)).pos;
-                         u.op = std::move(at_c<0>(_attr(ctx)).op);
-                         u.operand = at_c<1>(_attr(ctx));
-                         _val(ctx) = lowered(u);
-                       })] |
-                       postfix;
-
-const x3::rule<class binary_op_class, OpTok> binary_op = "operator";
-const auto binary_op_def = optok_parser<is_binary_op>{};
-const x3::rule<class assign_op_class, OpTok> assign_op = "operator";
-const auto assign_op_def = optok_parser<is_assign_op>{};
-
-const auto chain_def = mark >> unary[([](auto& ctx) {
-                         _val(ctx).first = std::move(_attr(ctx));
-                       })] >>
-                       *((peek("=!<>|&^.+-*/%i") >> binary_op > unary)[([](auto& ctx) {
-                         ChainLink link;
-                         auto& op = at_c<0>(_attr(ctx));
-                         link.op = std::move(op.op);
-                         link.pos = op.pos;
-                         link.rhs = std::move(at_c<1>(_attr(ctx)));
-                         _val(ctx).rest.push_back(std::move(link));
-                       })]);
-
-// A chain of one operand is that operand.
-const auto binary = chain[([](auto& ctx) {
-  Chain& c = _attr(ctx);
-  if (c.rest.empty())
-    _val(ctx) = c.first;
-  else
-    _val(ctx) = lowered(c);
+// "->f[i]$" after any operand (a typed pointer): the Member's components
+// and pretty-printing suffix.
+const x3::rule<class member_tail_class, Member> member_tail = "'->'";
+const auto member_tail_def = (+member_comp >> *target_component >> -pretty)[([](auto& ctx) {
+  Member& m = _val(ctx);
+  m.components = std::move(at_c<0>(_attr(ctx)));
+  for (auto& c : at_c<1>(_attr(ctx))) m.components.push_back(std::move(c));
+  if (auto& p = at_c<2>(_attr(ctx))) m.pretty = p->text;
 })];
 
-const auto ternary_def = binary >>
-                         -(('?' > expr_rule > ':' > ternary)[([](auto& ctx) {
-                           Ternary t;
-                           t.cond = _val(ctx);
-                           t.then = at_c<0>(_attr(ctx));
-                           t.els = at_c<1>(_attr(ctx));
-                           _val(ctx) = lowered(t);
-                         })]);
+// Expressions, from assignment down to an operand's prefix and postfix
+// operators, as one X3 parser: its levels are loops and calls here, where
+// each was an X3 rule whose call made a context and moved an Operand in
+// and out. What it accepts, and where and what it expects, are the rules'
+// that it replaces:
+//   expression := ternary [assign-op expression]
+//   ternary    := unary {binary-op unary} ['?' expression ':' ternary]
+//   unary      := unary-op unary | primary ['->' member_tail] [postfix-op]
+// (binary operators are a flat chain; lower.cpp applies precedence).
+struct expression_parser : x3::parser<expression_parser> {
+  using attribute_type = Operand;
 
-const auto expr_rule_def =
-    ternary[to_val] >> -((peek("=+-*/%<>&|^.") >> assign_op > expr_rule)[([](auto& ctx) {
+  // What X3's expectation operator throws when what follows fails.
+  [[noreturn]] static void expected(const Tok* at, const char* what) {
+    throw x3::expectation_failure<const Tok*>(at, what);
+  }
+
+  template <typename It, typename Ctx>
+  static bool unary(It& first, It const& last, Ctx const& ctx, Operand& attr) {
+    if (first == last) return false;
+    if (is_unary_op(*first)) {
+      Unary u;
+      u.pos = first;
+      u.op = first->view();
+      ++first;
+      if (!unary(first, last, ctx, u.operand)) expected(first, "expression");
+      attr = lowered(u);
+      return true;
+    }
+    if (!primary.parse(first, last, ctx, x3::unused, attr)) return false;
+    if (first != last && first->is_op(op_code("->"))) {
+      Member m;
+      m.base = attr;
+      member_tail.parse(first, last, ctx, x3::unused, m);  // past "->" it expects a field
+      attr = lowered(m);
+    }
+    if (first != last && is_postfix_op(*first)) {
+      Unary u;
+      u.op = first->view();
+      u.post = true;
+      u.pos = first;
+      u.operand = attr;
+      ++first;
+      attr = lowered(u);
+    }
+    return true;
+  }
+
+  template <typename It, typename Ctx>
+  static bool ternary(It& first, It const& last, Ctx const& ctx, Operand& attr) {
+    It start = first;
+    if (!unary(first, last, ctx, attr)) return false;
+    if (first != last && is_binary_op(*first)) {
+      Chain c;
+      c.pos = start;
+      c.first = attr;
+      do {
+        ChainLink& link = c.rest.emplace_back();
+        link.pos = first;
+        link.op = first->view();
+        ++first;
+        if (!unary(first, last, ctx, link.rhs)) expected(first, "expression");
+      } while (first != last && is_binary_op(*first));
+      attr = lowered(c);
+    }
+    if (first != last && first->is_op(op_code("?"))) {
+      Ternary t;
+      t.cond = attr;
+      ++first;
+      if (!expr_rule.parse(first, last, ctx, x3::unused, t.then)) expected(first, "expression");
+      if (first == last || !first->is_op(op_code(":"))) expected(first, "':'");
+      ++first;
+      if (!ternary(first, last, ctx, t.els)) expected(first, "expression");
+      attr = lowered(t);
+    }
+    return true;
+  }
+
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Operand& attr) const {
+    if (!ternary(first, last, ctx, attr)) return false;
+    if (first != last && is_assign_op(*first)) {
       Assign a;
-      auto& op = at_c<0>(_attr(ctx));
-      a.op = std::move(op.op);
-      a.pos = op.pos;
-      a.lhs = _val(ctx);
-      a.rhs = at_c<1>(_attr(ctx));
-      _val(ctx) = lowered(a);
-    })]);
+      a.pos = first;
+      a.op = first->view();
+      a.lhs = attr;
+      ++first;
+      if (!expr_rule.parse(first, last, ctx, x3::unused, a.rhs)) expected(first, "expression");
+      attr = lowered(a);
+    }
+    return true;
+  }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Operand op;
+    if (!parse(first, last, ctx, rctx, op)) return false;
+    x3::traits::move_to(std::move(op), attr);
+    return true;
+  }
+};
+const auto expr_rule_def = expression_parser{};
 
-BOOST_SPIRIT_DEFINE(postfix_op, unary_op, binary_op, assign_op)
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
 BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)
 BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
-                    primary, unary, chain, ternary, expr_rule)
+                    primary, member_tail, expr_rule)
 
 }  // namespace stapx::parse::grammar

@@ -44,7 +44,7 @@ using number_type = x3::rule<class number_class, x3ast::Number>;
 using string_type = x3::rule<class string_class, x3ast::String>;
 using embedded_type = x3::rule<class embedded_class, x3ast::Embedded>;
 using argref_type = x3::rule<class argref_class, x3ast::ArgRef>;
-using key_list_type = x3::rule<class key_list_class, std::vector<x3ast::Operand>>;
+using key_list_type = x3::rule<class key_list_class, x3ast::Vec<x3ast::Operand>>;
 using at_op_type = x3::rule<class atop_class, x3ast::AtOp>;
 BOOST_SPIRIT_DECLARE(expr_type, ident_type, number_type, string_type, embedded_type, argref_type,
                      key_list_type, at_op_type)

@@ -4,6 +4,7 @@
 #include "frontend/parse/lower.h"
 
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -81,7 +82,7 @@ SourceLoc Lowerer::loc(x3ast::Pos pos) const { return pos ? pos->loc : SourceLoc
 NumberLit* Lowerer::number(const x3ast::Number& n) {
   auto* lit = arena_.make<NumberLit>(loc(n.pos));
   bool negative = !n.text.empty() && n.text[0] == '-';  // a probe point's begin(-1)
-  const std::string t = negative ? n.text.substr(1) : n.text;
+  const std::string_view t = negative ? n.text.substr(1) : n.text;
   int base = 10;
   size_t i = 0;
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
@@ -174,7 +175,9 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
     n->value = static_cast<int64_t>(args_.size());
     return n;
   }
-  size_t index = std::strtoul(a.text.c_str() + 1, nullptr, 10);
+  size_t index = 0;
+  if (std::from_chars(a.text.data() + 1, a.text.data() + a.text.size(), index).ec != std::errc())
+    index = SIZE_MAX;  // out of range, like any index past the last argument
   if (index == 0 || index > args_.size()) {
     auto* n = arena_.make<NumberLit>(at);
     defer(n, false, [this, at] { diags_.report(DiagId::ParseArgRange, at, args_.size()); });
@@ -202,7 +205,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   return n;
 }
 
-std::vector<TargetComponent> Lowerer::components(const std::vector<x3ast::TargetComponent>& cs) {
+std::vector<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetComponent>& cs) {
   std::vector<TargetComponent> out;
   for (auto& c : cs) {
     TargetComponent tc;
@@ -253,13 +256,12 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
 
 // Operator-precedence parse of a flat chain (all operators left-associative).
 Expr* Lowerer::build(const x3ast::Chain& c) {
-  struct Pending {
-    std::string_view op;
-    int prec;
-    SourceLoc loc;
-  };
-  std::vector<Expr*> operands{c.first.node};
-  std::vector<Pending> ops;
+  // The stacks are kept from chain to chain: a malloc each was a tenth of
+  // lowering.
+  std::vector<Expr*>& operands = chain_operands_;
+  std::vector<PendingOp>& ops = chain_ops_;
+  operands.assign(1, c.first.node);
+  ops.clear();
   auto reduce = [&] {
     Expr* rhs = operands.back();
     operands.pop_back();
@@ -304,7 +306,7 @@ Expr* Lowerer::build(const x3ast::Wildcard& w) { return arena_.make<WildcardExpr
 
 Expr* Lowerer::build(const x3ast::AtOp& a) {
   auto* e = arena_.make<AtOpExpr>(loc(a.pos));
-  if (a.name == "const" || a.name == "kregister") need_guru(e, e->loc, "@" + a.name + " operator");
+  if (a.name == "const" || a.name == "kregister") need_guru(e, e->loc, "@" + std::string(a.name) + " operator");
   if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
       !a.args[0].string_literal)
     defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
@@ -603,7 +605,7 @@ bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
   return true;
 }
 
-std::vector<ProbePoint*> Lowerer::points(const std::vector<x3ast::ProbePoint>& pps) {
+std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
   std::vector<ProbePoint*> out;
   out.reserve(pps.size());
   for (const x3ast::ProbePoint& pp : pps) {
@@ -696,7 +698,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       auto* fn = l.arena_.make<FunctionDecl>(l.loc(f.pos));
       fn->name = f.name.name;
       fn->name_loc = l.loc(f.name.pos);
-      auto type_of = [](const std::string& t) {
+      auto type_of = [](std::string_view t) {
         return t == "long" ? Type::Long : t == "string" ? Type::String : Type::Unknown;
       };
       fn->declared = type_of(f.type);

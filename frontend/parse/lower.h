@@ -70,8 +70,8 @@ class Lowerer {
   ast::StringLit* string(const x3ast::String& s);
   std::string unescape(std::string_view raw, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
-  std::vector<ast::TargetComponent> components(const std::vector<x3ast::TargetComponent>& cs);
-  std::vector<ast::ProbePoint*> points(const std::vector<x3ast::ProbePoint>& pps);
+  std::vector<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
+  std::vector<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);
   bool expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
 
   const SourceManager& sm_;
@@ -87,6 +87,15 @@ class Lowerer {
     bool before;  // reported before the node's operands, else after
     std::function<void()> report;
   };
+  // build(Chain)'s operator-precedence stacks.
+  struct PendingOp {
+    std::string_view op;
+    int prec;
+    SourceLoc loc;
+  };
+  std::vector<ast::Expr*> chain_operands_;
+  std::vector<PendingOp> chain_ops_;
+
   bool parsing_ = false;
   std::vector<Deferred> deferred_;  // rare: almost every declaration has none
 };

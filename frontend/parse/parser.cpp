@@ -236,6 +236,7 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
   const Tok* p = tokens.data();
   const Tok* end = tokens.data() + tokens.size() - 1;
   while (p != end) {
+    parse::ScratchScope tree_memory;  // outlives `top`
     parse::x3ast::TopLevel top;
     const Tok* start = p;
     lower.begin_declaration();

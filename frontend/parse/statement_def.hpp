@@ -24,8 +24,8 @@ const x3::rule<class for_class, For> for_stmt = "for statement";
 const x3::rule<class foreach_class, Foreach> foreach_stmt = "foreach statement";
 const x3::rule<class try_class, Try> try_stmt = "try statement";
 const x3::rule<class foreach_agg_class, ForeachAggregate> foreach_aggregate = "aggregate";
-const x3::rule<class aggregate_name_class, std::string> aggregate_name = "aggregate";
-const x3::rule<class foreach_slice_class, std::vector<Operand>> foreach_slice = "array slice";
+const x3::rule<class aggregate_name_class, NameRef> aggregate_name = "aggregate";
+const x3::rule<class foreach_slice_class, Vec<Operand>> foreach_slice = "array slice";
 const x3::rule<class foreach_array_class, ForeachArray> foreach_array = "array";
 const x3::rule<class sorted_class, SortedIdent> sorted_ident = "identifier";
 const x3::rule<class sort_marker_class, SortMarker> sort_marker = "'+' or '-'";
@@ -33,23 +33,23 @@ const x3::rule<class simple_class, Simple> simple_stmt = "statement";
 const x3::rule<class return_class, Return> return_stmt = "return statement";
 const x3::rule<class delete_class, Delete> delete_stmt = "delete statement";
 const x3::rule<class exprstmt_class, ExprStmt> expr_stmt = "statement";
-const x3::rule<class fkeys_class, std::vector<SortedIdent>> foreach_keys = "foreach keys";
+const x3::rule<class fkeys_class, Vec<SortedIdent>> foreach_keys = "foreach keys";
 const x3::rule<class literal_class, Operand> literal = "literal string or number";
 const x3::rule<class component_class, ProbePointComponent> component = "probe point component";
 const x3::rule<class point_class, ProbePoint> probe_point = "probe point";
 const x3::rule<class point_element_class, PointElement> point_element = "probe point";
-const x3::rule<class point_list_class, std::vector<ProbePoint>> point_list = "probe point";
-const x3::rule<class point_elements_class, std::vector<PointElement>> point_elements = "probe point";
+const x3::rule<class point_list_class, Vec<ProbePoint>> point_list = "probe point";
+const x3::rule<class point_elements_class, Vec<PointElement>> point_elements = "probe point";
 const x3::rule<class probe_class, Probe> probe = "probe";
 const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
-const x3::rule<class global_vars_class, std::vector<GlobalVar>> global_vars = "global variable";
+const x3::rule<class global_vars_class, Vec<GlobalVar>> global_vars = "global variable";
 const x3::rule<class global_init_class, Operand> global_init = "literal string or number";
 const x3::rule<class sized_no_init_class> sized_no_init = "no initializer after an array size";
 const x3::rule<class param_class, Param> param = "parameter";
-const x3::rule<class type_class, std::string> type_name = "type name ('long' or 'string')";
+const x3::rule<class type_class, NameRef> type_name = "type name ('long' or 'string')";
 const x3::rule<class function_class, Function> function = "function";
-const x3::rule<class alias_op_class, std::string> alias_op = "'=' or '+='";
+const x3::rule<class alias_op_class, NameRef> alias_op = "'=' or '+='";
 const x3::rule<class alias_part_class, AliasPart> alias_part = "probe alias";
 const toplevel_type toplevel_rule = "'probe', 'global', 'private', 'function' or '%{'";
 
@@ -78,13 +78,13 @@ const auto for_stmt_def = mark >> (kw("for") > '(' > -expr_ref > ';' > -expr_ref
 })];
 
 // A token's text as a rule's string attribute.
-inline const auto tok_text = [](auto& ctx) { _val(ctx).assign(_attr(ctx)->text, _attr(ctx)->len); };
+inline const auto tok_text = [](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); };
 
-const x3::rule<class sort_mark_class, std::string> sort_mark = "'+' or '-'";
+const x3::rule<class sort_mark_class, NameRef> sort_mark = "'+' or '-'";
 const auto sort_mark_def =
     token([](const Tok& t) { return t.is_op(op_code("+")) || t.is_op(op_code("-")); }, "'+' or '-'")[tok_text];
 
-const auto sort_marker_def = mark >> sort_mark[([](auto& ctx) { _val(ctx).sort = std::move(_attr(ctx)); })];
+const auto sort_marker_def = mark >> sort_mark[([](auto& ctx) { _val(ctx).sort = _attr(ctx).text; })];
 
 const auto sorted_ident_def = mark >>
     (ident_ref >> -sort_marker)[(
@@ -108,11 +108,11 @@ const auto aggregate_name_def = token([](const Tok& t) {
                                   return n == "count" || n == "sum" || n == "min" || n == "max" || n == "avg";
                                 },
                                       "aggregate")[([](auto& ctx) {
-  _val(ctx).assign(_attr(ctx)->text + 1, _attr(ctx)->len - 1);
+  _val(ctx).text = _attr(ctx)->view().substr(1);
 })];
 const auto foreach_aggregate_def =
     mark >> (aggregate_name >> -sort_marker)[([](auto& ctx) {
-      _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
+      _val(ctx).name = at_c<0>(_attr(ctx)).text;
       if (auto& s = at_c<1>(_attr(ctx))) {
         _val(ctx).sort_pos = s->pos;
         _val(ctx).sort = s->sort;
@@ -149,7 +149,7 @@ const auto try_stmt_def = mark >> (kw("try") > block > kw("catch") > -('(' > ide
 
 const auto simple_stmt_def =
     mark >> token([](const Tok& t) { return t.is(Word::Next) || t.is(Word::Break) || t.is(Word::Continue); },
-                  "statement")[([](auto& ctx) { _val(ctx).keyword.assign(_attr(ctx)->text, _attr(ctx)->len); })];
+                  "statement")[([](auto& ctx) { _val(ctx).keyword = _attr(ctx)->view(); })];
 
 const auto return_stmt_def = mark >> (kw("return") >> -expr_ref)[([](auto& ctx) {
   _val(ctx).value = std::move(_attr(ctx));
@@ -163,58 +163,104 @@ const auto expr_stmt_def = mark >> expr_ref[([](auto& ctx) {
   _val(ctx).expr = std::move(_attr(ctx));
 })];
 
-// A lone ';' (lowering drops it; its position is never shown).
-const auto null_stmt = x3::lit(';')[([](auto& ctx) {
-  Simple s;
-  s.keyword = ";";
-  _val(ctx) = std::move(s);
-})];
+// A statement, or a lone ';'; any statement may be followed by one ';'.
+// The first token decides which statement it is: '{' a block, a keyword
+// its statement (each fails at its keyword or not at all), anything else
+// an expression. Trying them in turn, as an alternative would, cost each
+// one's attribute being made and dropped.
+struct statement_parser : x3::parser<statement_parser> {
+  using attribute_type = Statement;
+  template <typename Rule, typename It, typename Ctx>
+  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Statement& attr) {
+    typename Rule::attribute_type node;
+    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
+    attr = std::move(node);
+    return true;
+  }
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Statement& attr) const {
+    if (first == last) return false;
+    if (first->is_op(op_code(";"))) {  // a lone ';' (lowering drops it; its position is never shown)
+      Simple s;
+      s.keyword = ";";
+      attr = std::move(s);
+      ++first;
+      return true;
+    }
+    if (!one_statement(first, last, ctx, attr)) return false;
+    if (first != last && first->is_op(op_code(";"))) ++first;  // any statement may be followed by one ';'
+    return true;
+  }
+  template <typename It, typename Ctx>
+  static bool one_statement(It& first, It const& last, Ctx const& ctx, Statement& attr) {
+    switch (first->word) {
+      case Word::If: return one(if_stmt, first, last, ctx, attr);
+      case Word::While: return one(while_stmt, first, last, ctx, attr);
+      case Word::For: return one(for_stmt, first, last, ctx, attr);
+      case Word::Foreach: return one(foreach_stmt, first, last, ctx, attr);
+      case Word::Try: return one(try_stmt, first, last, ctx, attr);
+      case Word::Next:
+      case Word::Break:
+      case Word::Continue: return one(simple_stmt, first, last, ctx, attr);
+      case Word::Return: return one(return_stmt, first, last, ctx, attr);
+      case Word::Delete: return one(delete_stmt, first, last, ctx, attr);
+      default:
+        if (first->is_op(op_code("{"))) return one(block, first, last, ctx, attr);
+        return one(expr_stmt, first, last, ctx, attr);
+    }
+  }
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Statement st;
+    if (!parse(first, last, ctx, rctx, st)) return false;
+    x3::traits::move_to(std::move(st), attr);
+    return true;
+  }
+};
 
-// Any statement may be followed by one ';'. The keyword statements are
-// tried only on a keyword's first letter (peek), as most statements are
-// expressions.
-const auto statement_def = ((block[to_val] |
-                             (peek("iwftnbcrd") >> (if_stmt[to_val] | while_stmt[to_val] | for_stmt[to_val] |
-                                                    foreach_stmt[to_val] | try_stmt[to_val] | simple_stmt[to_val] |
-                                                    return_stmt[to_val] | delete_stmt[to_val])) |
-                             expr_stmt[to_val]) >>
-                            -x3::lit(';')) |
-                           null_stmt;
+const auto statement_def = statement_parser{};
 
 const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[build] |
                          ('-' >> number_ref)[([](auto& ctx) {
                            Number n = std::move(_attr(ctx));
-                           n.text = "-" + n.text;
+                           n.text = scratch.concat("-", n.text);
                            _val(ctx) = lowered(n);
                          })];
 
-const x3::rule<class component_name_class, std::string> component_name = "probe point name";
+const x3::rule<class component_name_class, NameRef> component_name = "probe point name";
 // A name, wildcards allowed ("sys_*", "**"), not starting with a digit:
 // one token, or a run of glued ones ("sys_" "*").
 struct component_name_parser : x3::parser<component_name_parser> {
-  using attribute_type = std::string;
+  using attribute_type = NameRef;
   static bool starts(const Tok& t) { return t.kind == TokKind::Ident || t.is_op(op_code("*")); }
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
     if (first == last || !starts(*first)) return false;
     It i = first + 1;
     while (i != last && i->glued && (starts(*i) || i->kind == TokKind::Number)) ++i;
-    if constexpr (std::is_same_v<Attr, std::string>) {
-      attr.assign(first->text, first->len);
-      for (It j = first + 1; j != i; ++j) attr.append(j->text, j->len);
+    if constexpr (std::is_same_v<Attr, NameRef>) {
+      // Glued tokens are usually adjacent in one text; those of a macro
+      // expansion need not be.
+      attr.text = first->view();
+      for (It j = first + 1; j != i; ++j) {
+        if (attr.text.data() + attr.text.size() == j->text)
+          attr.text = std::string_view(attr.text.data(), attr.text.size() + j->len);
+        else
+          attr.text = scratch.concat(attr.text, j->view());
+      }
     }
     first = i;
     return true;
   }
 };
 const auto component_name_def = component_name_parser{};
-const x3::rule<class point_suffix_class, std::string> point_suffix = "'?' or '!'";
+const x3::rule<class point_suffix_class, NameRef> point_suffix = "'?' or '!'";
 const auto point_suffix_def =
     token([](const Tok& t) { return t.is_op(op_code("?")) || t.is_op(op_code("!")); }, "'?' or '!'")[tok_text];
 
 const auto component_def = mark >>
     (component_name >> -('(' > literal > ')'))[([](auto& ctx) {
-      _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
+      _val(ctx).name = at_c<0>(_attr(ctx)).text;
       _val(ctx).arg = std::move(at_c<1>(_attr(ctx)));
     })];
 
@@ -231,13 +277,13 @@ const auto point_elements_def = point_element > *('.' > point_element);
 const auto probe_point_def = mark >>
     (point_elements >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'))[([](auto& ctx) {
       _val(ctx).elements = std::move(at_c<0>(_attr(ctx)));
-      if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).suffix = *s;
+      if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).suffix = s->text;
       _val(ctx).condition = std::move(at_c<2>(_attr(ctx)));
     })];
 
 // probe P, Q { }   or an alias:  probe NAME = P, Q { }  /  probe NAME += P { }
 const auto alias_part_def = mark >> (alias_op > point_list)[([](auto& ctx) {
-  _val(ctx).op = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).op = at_c<0>(_attr(ctx)).text;
   _val(ctx).points = std::move(at_c<1>(_attr(ctx)));
 })];
 
@@ -246,7 +292,7 @@ const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
   auto& a = _attr(ctx);
   _val(ctx).points = std::move(at_c<0>(a));
   if (auto& alias = at_c<1>(a)) {
-    _val(ctx).alias_op = std::move(alias->op);
+    _val(ctx).alias_op = alias->op;
     _val(ctx).alias_pos = alias->pos;
     _val(ctx).alias_points = std::move(alias->points);
   }
@@ -270,7 +316,7 @@ const auto sized_no_init_def = !x3::lit('=');
 const auto global_init_def = number_ref[build] | string_ref[build] |
                              ('-' > number_ref)[([](auto& ctx) {
                                Number n = std::move(_attr(ctx));
-                               n.text = "-" + n.text;
+                               n.text = scratch.concat("-", n.text);
                                _val(ctx) = lowered(n);
                              })];
 
@@ -289,7 +335,7 @@ const auto type_name_def =
 
 const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) {
   _val(ctx).name = std::move(at_c<0>(_attr(ctx)));
-  if (auto& t = at_c<1>(_attr(ctx))) _val(ctx).type = *t;
+  if (auto& t = at_c<1>(_attr(ctx))) _val(ctx).type = t->text;
 })];
 
 const auto function_def =
@@ -297,7 +343,7 @@ const auto function_def =
     ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > -x3::lit(',') > ')')[([](auto& ctx) {
       auto& a = _attr(ctx);
       _val(ctx).name = std::move(at_c<0>(a));
-      if (auto& t = at_c<1>(a)) _val(ctx).type = *t;
+      if (auto& t = at_c<1>(a)) _val(ctx).type = t->text;
       if (auto& p = at_c<2>(a)) _val(ctx).params = std::move(*p);
     })] > (block[([](auto& ctx) { _val(ctx).body = std::move(_attr(ctx)); })] |
            embedded_ref[([](auto& ctx) { _val(ctx).embedded = std::move(_attr(ctx)); })]));

@@ -4,15 +4,20 @@
 // SourceLocs. Names, operators and C code are views of that text (it
 // outlives the tree): the tree is built and dropped once per declaration,
 // and owned copies here would be a malloc each, copied again by lowering.
+// The few texts made anew (adjacent literals joined, a negated number,
+// glued tokens of a macro expansion) and every container and boxed node
+// live in the declaration's scratch memory (scratch.h).
 #pragma once
 
 #include <boost/fusion/include/adapt_struct.hpp>
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
+#include <boost/spirit/home/x3/support/traits/container_traits.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "frontend/parse/scratch.h"
 #include "frontend/parse/tokens.h"
 
 namespace stapx::ast {
@@ -22,6 +27,9 @@ struct Expr;
 namespace stapx::parse::x3ast {
 
 using stapx::parse::Tok;
+using stapx::parse::InScratch;
+using stapx::parse::scratch;
+using stapx::parse::Vec;
 
 namespace x3 = boost::spirit::x3;
 
@@ -38,23 +46,20 @@ struct NameRef {
 };
 
 struct Number : Tagged {
-  std::string text;
+  std::string_view text;  // a token's, or "-" and it (in scratch)
 };
 struct String : Tagged {
   // Between the quotes, escapes not yet decoded: a view of the one piece,
   // or, for adjacent literals ("a" "b"), their text joined in `joined`.
   std::string_view raw;
-  std::string joined;
-  std::string_view text() const { return joined.empty() ? raw : std::string_view(joined); }
+  std::string_view joined;  // in scratch
+  std::string_view text() const { return joined.empty() ? raw : joined; }
 };
 struct Ident : Tagged {
   std::string_view name;
 };
-struct OpTok : Tagged {
-  std::string_view op;
-};
 struct ArgRef : Tagged {
-  std::string text;  // "$1", "@2", "$#", "@#"
+  std::string_view text;  // "$1", "@2", "$#", "@#"
 };
 struct Embedded : Tagged {
   std::string_view code;  // between %{ and %}
@@ -78,14 +83,14 @@ struct Wildcard : Tagged {
 
 struct Call : Tagged {
   std::string_view name;
-  std::vector<Operand> args;
+  Vec<Operand> args;
 };
 struct Index : Tagged {
   Ident array;
-  std::vector<Operand> keys;
+  Vec<Operand> keys;
 };
 struct MultiIn : Tagged {
-  std::vector<Operand> keys;
+  Vec<Operand> keys;
   Ident array;
 };
 struct Unary : Tagged {
@@ -100,7 +105,7 @@ struct ChainLink : Tagged {
 };
 struct Chain : Tagged {
   Operand first;
-  std::vector<ChainLink> rest;
+  Vec<ChainLink> rest;
 };
 struct Ternary : Tagged {
   Operand cond, then, els;
@@ -112,25 +117,25 @@ struct Assign : Tagged {
 };
 // "->name" or "[index]" after a target variable, @cast, @var...
 struct TargetComponent : Tagged {
-  std::string field;               // for "->field"
+  std::string_view field;          // for "->field"
   boost::optional<Operand> index;  // for "[index]"
 };
 struct Target : Tagged {
-  std::string base;  // "$var", "$$vars", "$$return"...
-  std::vector<TargetComponent> components;
-  std::string pretty;  // "", "$", "$$"
+  std::string_view base;  // "$var", "$$vars", "$$return"...
+  Vec<TargetComponent> components;
+  std::string_view pretty;  // "", "$", "$$"
 };
 struct AtOp : Tagged {
-  std::string name;  // "cast", "defined", "count", "hist_log"...
-  std::vector<Operand> args;
-  std::vector<TargetComponent> components;
-  std::string pretty;
+  std::string_view name;  // "cast", "defined", "count", "hist_log"...
+  Vec<Operand> args;
+  Vec<TargetComponent> components;
+  std::string_view pretty;
 };
 // "->field" on a plain expression (a pointer typed by an earlier @cast).
 struct Member : Tagged {
   Operand base;
-  std::vector<TargetComponent> components;
-  std::string pretty;
+  Vec<TargetComponent> components;
+  std::string_view pretty;
 };
 
 // ---- statements ----
@@ -141,7 +146,7 @@ struct For;
 struct Foreach;
 
 struct Simple : Tagged {
-  std::string keyword;  // "next", "break", "continue", ";"
+  std::string_view keyword;  // "next", "break", "continue", ";"
 };
 struct ExprStmt : Tagged {
   Operand expr;
@@ -163,50 +168,50 @@ struct Statement
   using base_type::operator=;
 };
 
-struct Block : Tagged {
-  std::vector<Statement> stmts;
+struct Block : Tagged, InScratch {
+  Vec<Statement> stmts;
 };
-struct If : Tagged {
+struct If : Tagged, InScratch {
   Operand cond;
   Statement then;
   boost::optional<Statement> els;
 };
-struct While : Tagged {
+struct While : Tagged, InScratch {
   Operand cond;
   Statement body;
 };
-struct For : Tagged {
+struct For : Tagged, InScratch {
   boost::optional<Operand> init, cond, incr;
   Statement body;
 };
 struct SortMarker : Tagged {
-  std::string sort;  // "+" or "-"
+  std::string_view sort;  // "+" or "-"
 };
 struct SortedIdent : Tagged {
   Ident ident;
-  std::string sort;  // "", "+", "-"
+  std::string_view sort;  // "", "+", "-"
   Pos sort_pos = nullptr;
 };
-struct Try : Tagged {
+struct Try : Tagged, InScratch {
   Block body;
   boost::optional<Ident> var;
   Block handler;
 };
 struct ForeachAggregate : Tagged {
-  std::string name;  // "sum", "max"... sorting an aggregate array by it
-  std::string sort;
+  std::string_view name;  // "sum", "max"... sorting an aggregate array by it
+  std::string_view sort;
   Pos sort_pos = nullptr;
 };
 struct ForeachArray : Tagged {
   SortedIdent array;
   boost::optional<Operand> histogram;  // @hist_log(s) instead of an array
 };
-struct Foreach : Tagged {
+struct Foreach : Tagged, InScratch {
   boost::optional<SortedIdent> value;
-  std::vector<SortedIdent> keys;
+  Vec<SortedIdent> keys;
   SortedIdent array;
   boost::optional<Operand> histogram;
-  std::vector<Operand> slice;  // "in a[k, *]": only matching keys
+  Vec<Operand> slice;  // "in a[k, *]": only matching keys
   boost::optional<ForeachAggregate> aggregate;
   boost::optional<Operand> limit;
   Statement body;
@@ -214,7 +219,7 @@ struct Foreach : Tagged {
 
 // ---- top level ----
 struct ProbePointComponent : Tagged {
-  std::string name;
+  std::string_view name;  // a token's, or glued tokens' (maybe in scratch)
   boost::optional<Operand> arg;
 };
 
@@ -226,22 +231,22 @@ struct PointElement : x3::variant<ProbePointComponent, x3::forward_ast<PointGrou
   using base_type::operator=;
 };
 struct ProbePoint : Tagged {
-  std::vector<PointElement> elements;
-  std::string suffix;  // "", "?", "!"
+  Vec<PointElement> elements;
+  std::string_view suffix;  // "", "?", "!"
   boost::optional<Operand> condition;  // "if (cond)"
 };
-struct PointGroup : Tagged {
-  std::vector<ProbePoint> alternatives;
+struct PointGroup : Tagged, InScratch {
+  Vec<ProbePoint> alternatives;
 };
 struct AliasPart : Tagged {
-  std::string op;  // "=" or "+="
-  std::vector<ProbePoint> points;
+  std::string_view op;  // "=" or "+="
+  Vec<ProbePoint> points;
 };
 struct Probe : Tagged {
-  std::vector<ProbePoint> points;
-  std::string alias_op;  // "", "=", "+="
+  Vec<ProbePoint> points;
+  std::string_view alias_op;  // "", "=", "+="
   Pos alias_pos = nullptr;
-  std::vector<ProbePoint> alias_points;
+  Vec<ProbePoint> alias_points;
   Block body;
   boost::optional<Block> epilogue;  // alias "= P { prologue }, { epilogue }"
 };
@@ -253,17 +258,17 @@ struct GlobalVar : Tagged {
 };
 struct Global : Tagged {
   bool is_private = false;  // "private global x" or "private x"
-  std::vector<GlobalVar> vars;
+  Vec<GlobalVar> vars;
 };
 struct Param : Tagged {
   Ident name;
-  std::string type;
+  std::string_view type;
 };
 struct Function : Tagged {
   bool is_private = false;
   Ident name;
-  std::string type;
-  std::vector<Param> params;
+  std::string_view type;
+  Vec<Param> params;
   Block body;
   boost::optional<Embedded> embedded;  // a %{ C %} body instead
 };
@@ -274,3 +279,19 @@ struct TopLevel : x3::variant<Probe, Global, Function, Embedded> {
 };
 
 }  // namespace stapx::parse::x3ast
+
+// The containers X3 makes for "*r", "+r" and "r % ','" are scratch ones too.
+namespace boost::spirit::x3::traits {
+#define STAPX_SCRATCH_CONTAINER(T) \
+  template <>                      \
+  struct build_container<stapx::parse::x3ast::T> : mpl::identity<stapx::parse::Vec<stapx::parse::x3ast::T>> {};
+STAPX_SCRATCH_CONTAINER(Operand)
+STAPX_SCRATCH_CONTAINER(Statement)
+STAPX_SCRATCH_CONTAINER(TargetComponent)
+STAPX_SCRATCH_CONTAINER(SortedIdent)
+STAPX_SCRATCH_CONTAINER(PointElement)
+STAPX_SCRATCH_CONTAINER(ProbePoint)
+STAPX_SCRATCH_CONTAINER(GlobalVar)
+STAPX_SCRATCH_CONTAINER(Param)
+#undef STAPX_SCRATCH_CONTAINER
+}  // namespace boost::spirit::x3::traits
