@@ -554,8 +554,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     if (lhs == "runtime") return glob(facts_.runtime, pat);
     if (lhs == "systemtap_privilege") return glob(facts_.privilege, pat);
     if (lhs.rfind("CONFIG_", 0) == 0) {
-      auto it = facts_.config.find(lhs);
-      return glob(it == facts_.config.end() ? "" : it->second, pat);
+      return glob(std::string(facts_.config.find(lhs).value_or("")), pat);
     }
   }
   if (lhs == "guru_mode") {
@@ -574,11 +573,12 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   auto config_number = [&](const PTok& t, int64_t& v) {
     std::string s(text(t));
     if (s.rfind("CONFIG_", 0) != 0) return number(t, v);
-    auto it = facts_.config.find(s);
-    if (it == facts_.config.end()) return false;
+    std::optional<std::string_view> value = facts_.config.find(s);
+    if (!value || value->empty()) return false;
+    std::string digits(*value);
     char* end = nullptr;
-    v = static_cast<int64_t>(std::strtoll(it->second.c_str(), &end, 0));
-    return !it->second.empty() && end && *end == '\0';
+    v = static_cast<int64_t>(std::strtoll(digits.c_str(), &end, 0));
+    return end && *end == '\0';
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
@@ -846,6 +846,44 @@ bool Preprocessor::survives(const PTok& t) {
 }
 
 }  // namespace
+
+KernelConfig::KernelConfig(std::initializer_list<std::pair<std::string_view, std::string_view>> values) {
+  for (const auto& [name, value] : values) set(name, value);
+}
+
+std::string_view KernelConfig::keep(std::string text) {
+  texts_.push_back(std::make_shared<const std::string>(std::move(text)));
+  return *texts_.back();
+}
+
+KernelConfig KernelConfig::from_text(std::string text) {
+  KernelConfig c;
+  std::string_view rest = c.keep(std::move(text));
+  c.values_.reserve(rest.size() / 32);
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (line.substr(0, 7) != "CONFIG_") continue;  // "# CONFIG_X is not set", comments
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view value = line.substr(eq + 1);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    c.values_.insert_or_assign(line.substr(0, eq), value);
+  }
+  return c;
+}
+
+void KernelConfig::set(std::string_view name, std::string_view value) {
+  std::string_view both = keep(std::string(name) + std::string(value));
+  values_.insert_or_assign(both.substr(0, name.size()), both.substr(name.size()));
+}
+
+std::optional<std::string_view> KernelConfig::find(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
 
 const MacroTable::Macro* MacroTable::find(uint32_t file, std::string_view name) const {
   if (auto f = local_.find(file); f != local_.end())
