@@ -509,7 +509,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   i += 3;
   auto unquote = [&](const PTok& t) {
     std::string_view s = text(t);
-    return std::string(s.substr(1, s.size() - 2));
+    return s.substr(1, s.size() - 2);
   };
   auto number = [&](const PTok& t, int64_t& v) -> bool {
     std::string s(text(t));
@@ -536,17 +536,17 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     if (op == ">") return c3 > 0;
     return c3 >= 0;
   };
-  auto glob = [&](const std::string& value, const std::string& pattern) {
-    bool wild = pattern.find_first_of("*?[") != std::string::npos;
+  auto glob = [&](std::string_view value, std::string_view pattern) {
+    bool wild = pattern.find_first_of("*?[") != std::string_view::npos;
     if (op == "==" || op == "!=") {
-      bool m = wild ? fnmatch(pattern.c_str(), value.c_str(), 0) == 0 : value == pattern;
+      bool m = wild ? fnmatch(std::string(pattern).c_str(), std::string(value).c_str(), 0) == 0 : value == pattern;
       return op == "==" ? m : !m;
     }
     return cmp_result(compare_versions(value, pattern));
   };
-  std::string lhs(text(l));
+  std::string_view lhs = text(l);
   if (l.tok.kind == TokKind::Ident && r.tok.kind == TokKind::String) {
-    std::string pat = unquote(r);
+    std::string_view pat = unquote(r);
     if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
     if (lhs == "kernel_vr") return glob(facts_.kernel_vr, pat);
     if (lhs == "systemtap_v") return glob(facts_.systemtap_v, pat);
@@ -554,7 +554,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     if (lhs == "runtime") return glob(facts_.runtime, pat);
     if (lhs == "systemtap_privilege") return glob(facts_.privilege, pat);
     if (lhs.rfind("CONFIG_", 0) == 0) {
-      return glob(std::string(facts_.config.find(lhs).value_or("")), pat);
+      return glob(facts_.config.find(lhs).value_or(""), pat);
     }
   }
   if (lhs == "guru_mode") {
@@ -571,7 +571,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   if (number(l, a) && number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   // CONFIG_A >= CONFIG_B, CONFIG_A > 4: compare configured numbers.
   auto config_number = [&](const PTok& t, int64_t& v) {
-    std::string s(text(t));
+    std::string_view s = text(t);
     if (s.rfind("CONFIG_", 0) != 0) return number(t, v);
     std::optional<std::string_view> value = facts_.config.find(s);
     if (!value || value->empty()) return false;
