@@ -1,8 +1,8 @@
 // Tokenizer for the preprocessing passes.
 #include "frontend/lexer.h"
 
-#include <cctype>
 #include <array>
+#include <cctype>
 #include <cstring>
 
 namespace stapx {
@@ -24,28 +24,48 @@ constexpr std::array<uint8_t, 256> kClass = [] {
   return t;
 }();
 bool in_class(char c, uint8_t bits) { return kClass[static_cast<unsigned char>(c)] & bits; }
-bool is_digit(char c) { return in_class(c, kDigit); }
-bool is_alnum(char c) { return in_class(c, kDigit | kAlpha); }
 bool is_space(char c) { return in_class(c, kSpace); }
-bool ident_start(char c) { return in_class(c, kAlpha | kUnderscore); }
+bool is_alnum(char c) { return in_class(c, kDigit | kAlpha); }
 bool ident_char(char c) { return in_class(c, kDigit | kAlpha | kUnderscore); }
 bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDollar); }
 
-// The length of the longest operator at s[i] (1 for any other byte). The
+// What a token (or a blank) starting with a byte is, decided by one table
+// lookup per token.
+// (Op1: an operator no other byte can extend.)
+enum class Start : uint8_t { Op, Op1, Space, Ident, Digit, Quote, AtDollar, Hash, Slash, Percent, Nul };
+constexpr std::array<Start, 256> kStart = [] {
+  std::array<Start, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    if (kClass[c] & kSpace) t[c] = Start::Space;
+    else if (kClass[c] & (kAlpha | kUnderscore)) t[c] = Start::Ident;
+    else if (kClass[c] & kDigit) t[c] = Start::Digit;
+  }
+  t['"'] = t['\''] = Start::Quote;
+  t['@'] = t['$'] = Start::AtDollar;
+  t['#'] = Start::Hash;
+  t['/'] = Start::Slash;
+  t['%'] = Start::Percent;
+  t['\0'] = Start::Nul;
+  for (char c : {'(', ')', '{', '}', '[', ']', ',', ';', ':', '?', '~'}) t[static_cast<unsigned char>(c)] = Start::Op1;
+  return t;
+}();
+
+// The length of the longest operator at p (1 for any other byte). The
 // operators of more than one byte:
 //   <<<= >>>= <<< >>> <<= >>= && || == != <= >= << >> ++ -- += -= *= /= %=
 //   .= &= |= ^= =~ !~ -> %( %? %: %)
 // Decided on the next bytes: nearly half the tokens are operators, and
-// comparing each candidate as a string cost a memcmp call apiece.
-size_t op_length(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return i + k < s.size() ? s[i + k] : '\0'; };
-  char c = s[i], d = at(1);
+// comparing each candidate as a string cost a memcmp call apiece. (A byte
+// is read only after a byte that is not '\0', so never past the text's
+// terminating '\0'.)
+__attribute__((always_inline)) inline size_t op_length(const char* p) {
+  char c = p[0], d = p[1];
   switch (c) {
     case '<':
     case '>':
       if (d == c) {
-        if (at(2) == c) return at(3) == '=' ? 4 : 3;
-        return at(2) == '=' ? 3 : 2;
+        if (p[2] == c) return p[3] == '=' ? 4 : 3;
+        return p[2] == '=' ? 3 : 2;
       }
       return d == '=' ? 2 : 1;
     case '&':
@@ -63,109 +83,170 @@ size_t op_length(std::string_view s, size_t i) {
   }
 }
 
-// Skips blanks and comments from i; returns the new position, or npos for an
-// unterminated block comment (which starts at *open then).
-size_t skip_blank(std::string_view s, size_t i, size_t* open) {
-  while (i < s.size()) {
-    char c = s[i];
-    if (is_space(c)) {
-      ++i;
-    } else if (c == '#' || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
-      size_t nl = s.find('\n', i);
-      i = nl == std::string_view::npos ? s.size() : nl + 1;
-    } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos) {
-        *open = i;
-        return std::string_view::npos;
-      }
-      i = close + 2;
-    } else {
-      break;
-    }
+// The first "xy" at or after p, before end; null if none.
+const char* find_pair(const char* p, const char* end, char x, char y) {
+  while (p < end) {
+    p = static_cast<const char*>(std::memchr(p, x, end - p));
+    if (!p) return nullptr;
+    if (p[1] == y) return p;  // (p < end: p[1] is at most the terminator)
+    ++p;
   }
-  return i;
+  return nullptr;
+}
+
+// The lexer, calling push(kind, begin, end, pp) per token. The text ends
+// with a '\0' (a std::string's), which the loops stop at without testing
+// for the end: a '\0' is the end of the input only where the text ends.
+template <class Push>
+__attribute__((always_inline)) inline void lex(const std::string& src, Push push) {
+  const char* const base = src.c_str();
+  const char* const end = base + src.size();
+  const char* p = base;
+  auto at = [&](const char* q) { return static_cast<uint32_t>(q - base); };
+  while (true) {
+    char c = *p;
+    switch (kStart[static_cast<unsigned char>(c)]) {
+      case Start::Space:
+        while (is_space(*++p)) {
+        }
+        continue;
+      case Start::Hash: {
+      line_comment:
+        const void* nl = std::memchr(p, '\n', end - p);
+        p = nl ? static_cast<const char*>(nl) + 1 : end;
+        continue;
+      }
+      case Start::Slash:
+        if (p[1] == '/') goto line_comment;
+        if (p[1] == '*') {
+          const char* close = find_pair(p + 2, end, '*', '/');
+          if (!close) {
+            push(TokKind::Error, at(p), at(end), PpMark::None);
+            return;
+          }
+          p = close + 2;
+          continue;
+        }
+        break;
+      case Start::Ident: {
+        const char* e = p + 1;
+        while (ident_tail(*e)) ++e;
+        push(TokKind::Ident, at(p), at(e), PpMark::None);
+        p = e;
+        continue;
+      }
+      case Start::Digit: {
+        const char* e = p + 1;
+        while (is_alnum(*e)) ++e;
+        push(TokKind::Number, at(p), at(e), PpMark::None);
+        p = e;
+        continue;
+      }
+      case Start::Quote: {
+        const char* e = p + 1;
+        while (true) {
+          char x = *e;
+          if (x == c || x == '\n') break;
+          if (x == '\\') {
+            if (e + 1 >= end) {
+              e = end;
+              break;
+            }
+            e += 2;
+          } else if (x == '\0' && e >= end) {
+            break;
+          } else {
+            ++e;
+          }
+        }
+        if (e >= end || *e != c) {
+          push(TokKind::Error, at(p), at(e), PpMark::None);
+          return;
+        }
+        push(c == '"' ? TokKind::String : TokKind::Char, at(p), at(e + 1), PpMark::None);
+        p = e + 1;
+        continue;
+      }
+      case Start::AtDollar: {
+        const char* e = p + 1;
+        if (c == '$')
+          while (*e == '$') ++e;
+        if (*e == '#') {
+          ++e;
+        } else {
+          while (ident_char(*e)) ++e;
+          // $var$ and $var$$ pretty-printing suffixes belong to the token.
+          if (c == '$')
+            while (*e == '$') ++e;
+        }
+        push(c == '@' ? TokKind::At : TokKind::Dollar, at(p), at(e), PpMark::None);
+        p = e;
+        continue;
+      }
+      case Start::Percent:
+        if (p[1] == '{') {
+          const char* close = find_pair(p + 2, end, '%', '}');
+          if (!close) {
+            push(TokKind::Error, at(p), at(end), PpMark::None);
+            return;
+          }
+          push(TokKind::EmbeddedC, at(p), at(close + 2), PpMark::None);
+          p = close + 2;
+          continue;
+        }
+        switch (p[1]) {
+          case '(': push(TokKind::Op, at(p), at(p + 2), PpMark::Open); p += 2; continue;
+          case '?': push(TokKind::Op, at(p), at(p + 2), PpMark::Then); p += 2; continue;
+          case ':': push(TokKind::Op, at(p), at(p + 2), PpMark::Else); p += 2; continue;
+          case ')': push(TokKind::Op, at(p), at(p + 2), PpMark::Close); p += 2; continue;
+        }
+        break;
+      case Start::Nul:
+        if (p == end) return;
+        break;
+      case Start::Op1:
+        push(TokKind::Op, at(p), at(p + 1), PpMark::None);
+        ++p;
+        continue;
+      case Start::Op: break;
+    }
+    size_t len = op_length(p);
+    push(TokKind::Op, at(p), at(p + len), PpMark::None);
+    p += len;
+  }
+}
+
+// Lexes `s` into `out`, through a cursor of its own (see TokenArray).
+template <class T, class Make>
+void lex_into(const std::string& s, TokenArray<T>& out, Make make) {
+  out.clear();
+  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
+  T* w = out.cursor();
+  T* limit = out.limit();
+  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) {
+    if (w == limit) {
+      w = out.make_room(w);
+      limit = out.limit();
+    }
+    *w++ = make(Token{k, pp, b, e});
+  });
+  out.commit(w);
 }
 
 }  // namespace
 
-std::vector<Token> tokenize(std::string_view s) {
-  std::vector<Token> out;
-  tokenize(s, out);
-  return out;
+std::vector<Token> tokenize(const std::string& s) {
+  TokenArray<Token> toks;
+  tokenize(s, toks);
+  return std::vector<Token>(toks.begin(), toks.end());
 }
 
-void tokenize(std::string_view s, std::vector<Token>& out) {
-  out.clear();
-  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
-  size_t i = 0;
-  auto push = [&](TokKind k, size_t b, size_t e, PpMark pp = PpMark::None) {
-    out.push_back({k, pp, static_cast<uint32_t>(b), static_cast<uint32_t>(e)});
-  };
-  while (true) {
-    size_t open = i;
-    size_t start = skip_blank(s, i, &open);
-    if (start == std::string_view::npos) {
-      push(TokKind::Error, open, s.size());
-      return;
-    }
-    i = start;
-    if (i >= s.size()) return;
-    char c = s[i];
-    if (ident_start(c)) {
-      size_t e = i + 1;
-      while (e < s.size() && ident_tail(s[e])) ++e;
-      push(TokKind::Ident, i, e);
-      i = e;
-    } else if (is_digit(c)) {
-      size_t e = i + 1;
-      while (e < s.size() && is_alnum(s[e])) ++e;
-      push(TokKind::Number, i, e);
-      i = e;
-    } else if (c == '"' || c == '\'') {
-      size_t e = i + 1;
-      while (e < s.size() && s[e] != c && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
-      if (e >= s.size() || s[e] != c) {
-        push(TokKind::Error, i, std::min(e, s.size()));
-        return;
-      }
-      push(c == '"' ? TokKind::String : TokKind::Char, i, e + 1);
-      i = e + 1;
-    } else if (c == '%' && i + 1 < s.size() && s[i + 1] == '{') {
-      size_t close = s.find("%}", i + 2);
-      if (close == std::string_view::npos) {
-        push(TokKind::Error, i, s.size());
-        return;
-      }
-      push(TokKind::EmbeddedC, i, close + 2);
-      i = close + 2;
-    } else if (c == '@' || c == '$') {
-      size_t e = i + 1;
-      while (c == '$' && e < s.size() && s[e] == '$') ++e;
-      if (e < s.size() && (s[e] == '#')) {
-        ++e;
-      } else {
-        while (e < s.size() && ident_char(s[e])) ++e;
-        // $var$ and $var$$ pretty-printing suffixes belong to the token.
-        while (c == '$' && e < s.size() && s[e] == '$') ++e;
-      }
-      push(c == '@' ? TokKind::At : TokKind::Dollar, i, e);
-      i = e;
-    } else {
-      size_t len = op_length(s, i);
-      PpMark pp = PpMark::None;
-      if (c == '%' && len == 2) {
-        switch (s[i + 1]) {
-          case '(': pp = PpMark::Open; break;
-          case '?': pp = PpMark::Then; break;
-          case ':': pp = PpMark::Else; break;
-          case ')': pp = PpMark::Close; break;
-        }
-      }
-      push(TokKind::Op, i, i + len, pp);
-      i += len;
-    }
-  }
+void tokenize(const std::string& s, TokenArray<Token>& out) {
+  lex_into(s, out, [](const Token& t) { return t; });
+}
+
+void tokenize(const std::string& s, uint32_t file, TokenArray<ViewToken>& out) {
+  lex_into(s, out, [file](const Token& t) { return ViewToken{t, file, 0}; });
 }
 
 bool needs_preprocessing(std::string_view s) {

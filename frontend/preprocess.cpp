@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -39,45 +40,12 @@ bool is_at_operator(std::string_view s) {
   }
 }
 
-// A growing array of tokens whose push_back is a compare and a store
-// (std::vector's is a call in the loops below, which run once per token).
-class TokBuffer {
- public:
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const PTok* begin() const { return data_.get(); }
-  const PTok* end() const { return data_.get() + size_; }
-  operator std::span<const PTok>() const { return {begin(), size_}; }
-  void clear() { size_ = 0; }
-  void reserve(size_t n) {
-    if (n > capacity_) grow(n);
-  }
-  __attribute__((always_inline)) void push_back(const PTok& t) {
-    if (size_ == capacity_) grow(2 * capacity_ + 64);
-    data_[size_++] = t;
-  }
-  void append(std::span<const PTok> s) {
-    reserve(size_ + s.size());
-    std::copy(s.begin(), s.end(), data_.get() + size_);
-    size_ += s.size();
-  }
-
- private:
-  void grow(size_t n) {
-    std::unique_ptr<PTok[]> bigger(new PTok[n]);
-    std::copy(begin(), end(), bigger.get());
-    data_ = std::move(bigger);
-    capacity_ = n;
-  }
-  std::unique_ptr<PTok[]> data_;
-  size_t size_ = 0, capacity_ = 0;
-};
+using TokBuffer = TokenArray<PTok>;
 
 // The token buffers of one run, kept from file to file: pass 1 preprocesses
 // hundreds of files, and fresh buffers for each cost page faults as the heap
 // fragments.
 struct Scratch {
-  std::vector<Token> toks;
   TokBuffer in;
   std::vector<PTok> cond;
   // Per expansion depth: a macro call's arguments and its body.
@@ -142,6 +110,8 @@ class Preprocessor {
     }
     if (active_) keep(t);
   }
+  template <bool kStopAtNames>
+  const PTok* choose_run(const PTok* p, const PTok* end);
   void choose_marked(const PTok& t);
   void choose_end();
   void decide(const PTok* after);
@@ -263,7 +233,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   }
   auto [begin, len] = arg_text_[index - 1];
   std::vector<PTok> sub;
-  for (Token a : tokenize(std::string_view(sm_.file(args_file_).text).substr(begin, len))) {
+  for (Token a : tokenize(sm_.file(args_file_).text.substr(begin, len))) {
     if (a.kind == TokKind::Error) {
       diags_.report(DiagId::ParseArgTokens, loc(t), index, facts_.args[index - 1]);
       failed_ = true;
@@ -345,7 +315,21 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
 void Preprocessor::expand(std::span<const PTok> in, int depth) {
   for (size_t i = 0; i < in.size() && !stop_;) {
     const PTok& t = in[i];
-    if ((t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && argument(t, depth)) {
+    if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) {
+      // The tokens up to the next $name or @name, emitted in one go.
+      const PTok* from = &t;
+      const PTok* end = in.data() + in.size();
+      const PTok* to = from + 1;
+      if (library_) {
+        while (to != end && to->tok.kind != TokKind::Dollar && to->tok.kind != TokKind::At) ++to;
+      } else {
+        to = choose_run<true>(from, end);
+      }
+      emitted_ += static_cast<size_t>(to - from);
+      i = static_cast<size_t>(to - in.data());
+      continue;
+    }
+    if (argument(t, depth)) {
       ++i;
       continue;
     }
@@ -525,7 +509,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   i += 3;
   auto unquote = [&](const PTok& t) {
     std::string_view s = text(t);
-    return std::string(s.substr(1, s.size() - 2));
+    return s.substr(1, s.size() - 2);
   };
   auto number = [&](const PTok& t, int64_t& v) -> bool {
     std::string s(text(t));
@@ -552,17 +536,17 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     if (op == ">") return c3 > 0;
     return c3 >= 0;
   };
-  auto glob = [&](const std::string& value, const std::string& pattern) {
-    bool wild = pattern.find_first_of("*?[") != std::string::npos;
+  auto glob = [&](std::string_view value, std::string_view pattern) {
+    bool wild = pattern.find_first_of("*?[") != std::string_view::npos;
     if (op == "==" || op == "!=") {
-      bool m = wild ? fnmatch(pattern.c_str(), value.c_str(), 0) == 0 : value == pattern;
+      bool m = wild ? fnmatch(std::string(pattern).c_str(), std::string(value).c_str(), 0) == 0 : value == pattern;
       return op == "==" ? m : !m;
     }
     return cmp_result(compare_versions(value, pattern));
   };
-  std::string lhs(text(l));
+  std::string_view lhs = text(l);
   if (l.tok.kind == TokKind::Ident && r.tok.kind == TokKind::String) {
-    std::string pat = unquote(r);
+    std::string_view pat = unquote(r);
     if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
     if (lhs == "kernel_vr") return glob(facts_.kernel_vr, pat);
     if (lhs == "systemtap_v") return glob(facts_.systemtap_v, pat);
@@ -570,8 +554,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
     if (lhs == "runtime") return glob(facts_.runtime, pat);
     if (lhs == "systemtap_privilege") return glob(facts_.privilege, pat);
     if (lhs.rfind("CONFIG_", 0) == 0) {
-      auto it = facts_.config.find(lhs);
-      return glob(it == facts_.config.end() ? "" : it->second, pat);
+      return glob(facts_.config.find(lhs).value_or(""), pat);
     }
   }
   if (lhs == "guru_mode") {
@@ -588,13 +571,14 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   if (number(l, a) && number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   // CONFIG_A >= CONFIG_B, CONFIG_A > 4: compare configured numbers.
   auto config_number = [&](const PTok& t, int64_t& v) {
-    std::string s(text(t));
+    std::string_view s = text(t);
     if (s.rfind("CONFIG_", 0) != 0) return number(t, v);
-    auto it = facts_.config.find(s);
-    if (it == facts_.config.end()) return false;
+    std::optional<std::string_view> value = facts_.config.find(s);
+    if (!value || value->empty()) return false;
+    std::string digits(*value);
     char* end = nullptr;
-    v = static_cast<int64_t>(std::strtoll(it->second.c_str(), &end, 0));
-    return !it->second.empty() && end && *end == '\0';
+    v = static_cast<int64_t>(std::strtoll(digits.c_str(), &end, 0));
+    return end && *end == '\0';
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
@@ -632,6 +616,40 @@ bool Preprocessor::condition(std::span<const PTok> c) {
     }
   }
   return any;
+}
+
+// choose() for each token of [p, end), in one tight loop for the common
+// case: plain code, kept or dropped. With kStopAtNames, stops at the first
+// $name or @name (expansion's to look at) and returns where it stopped.
+template <bool kStopAtNames>
+const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
+  // (In locals: a token's stores would make the compiler reload members.)
+  ViewToken* w = out_->cursor();
+  ViewToken* limit = out_->limit();
+  Mode mode = mode_;
+  bool active = active_;
+  for (; p != end; ++p) {
+    TokKind k = p->tok.kind;
+    if (k == TokKind::At || k == TokKind::Dollar || mode != Mode::Plain || p->tok.pp != PpMark::None) {
+      if (kStopAtNames && (k == TokKind::At || k == TokKind::Dollar)) break;
+      out_->commit(w);
+      choose(*p);
+      w = out_->cursor();
+      limit = out_->limit();
+      mode = mode_;
+      active = active_;
+      continue;
+    }
+    if (active) {
+      if (w == limit) {
+        w = out_->make_room(w);
+        limit = out_->limit();
+      }
+      *w++ = *p;
+    }
+  }
+  out_->commit(w);
+  return p;
 }
 
 // A token that is a preprocessor mark, an @name, or anything while a
@@ -746,21 +764,26 @@ uint32_t Preprocessor::run() {
   if (sc.levels.size() < kMaxExpansionDepth + 2) sc.levels.resize(kMaxExpansionDepth + 2);
 
   const SourceFile& f = sm_.file(file_);
-  std::vector<Token>& toks = sc.toks;
-  tokenize(f.text, toks);
   TokBuffer& in = sc.in;
-  in.clear();
-  in.reserve(toks.size());
+  tokenize(f.text, file_, in);
+  // An unterminated tail is kept out of the passes (the parser reports it,
+  // from the text).
+  std::optional<PTok> error;
+  if (!in.empty() && in.back().tok.kind == TokKind::Error) {
+    error = in.back();
+    in.pop_back();
+  }
   // Whether anything is there to expand or check after conditionals: a
   // macro call or definition, an unknown @name, or a $1/@1 argument.
   bool expands = false;
-  for (const Token& t : toks) {
-    if (t.kind == TokKind::Error) break;  // the parser reports it, from the text
-    in.push_back({t, file_, 0});
-    if (t.kind == TokKind::At || t.kind == TokKind::Dollar) {
-      std::string_view s = t.text(src_);
+  for (const PTok& t : in) {
+    if (t.tok.kind == TokKind::At || t.tok.kind == TokKind::Dollar) {
+      std::string_view s = t.tok.text(src_);
       bool arg = s.size() > 1 && (s[1] == '#' || (s[1] >= '0' && s[1] <= '9'));
-      if (arg || (t.kind == TokKind::At && !is_at_operator(s))) expands = true;
+      if (arg || (t.tok.kind == TokKind::At && !is_at_operator(s))) {
+        expands = true;
+        break;
+      }
     }
   }
   // The chosen tokens go straight to where the view will keep them.
@@ -773,7 +796,7 @@ uint32_t Preprocessor::run() {
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
     // conditionals come first; the file's only product is its macros.
-    for (const PTok& t : in) choose(t);
+    choose_run<false>(in.begin(), in.end());
     choose_end();
     flush(held_conditionals_);
     expand(out, 0);
@@ -782,7 +805,7 @@ uint32_t Preprocessor::run() {
   if (!expands) {
     // Conditionals only (most tapset files): nothing to expand, nothing to
     // check after.
-    for (const PTok& t : in) choose(t);
+    choose_run<false>(in.begin(), in.end());
     choose_end();
   } else {
     check_ = true;
@@ -799,10 +822,8 @@ uint32_t Preprocessor::run() {
   flush(held_conditionals_);
   flush(held_survivors_);
   if (!changed_ && !failed_) return file_;
-  if (!toks.empty() && toks.back().kind == TokKind::Error) {
-    // Keep the unterminated tail so that the parser reports it.
-    out.push_back({toks.back(), file_, 0});
-  }
+  // Keep the unterminated tail so that the parser reports it.
+  if (error) out.push_back(*error);
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.
@@ -825,6 +846,44 @@ bool Preprocessor::survives(const PTok& t) {
 }
 
 }  // namespace
+
+KernelConfig::KernelConfig(std::initializer_list<std::pair<std::string_view, std::string_view>> values) {
+  for (const auto& [name, value] : values) set(name, value);
+}
+
+std::string_view KernelConfig::keep(std::string text) {
+  texts_.push_back(std::make_shared<const std::string>(std::move(text)));
+  return *texts_.back();
+}
+
+KernelConfig KernelConfig::from_text(std::string text) {
+  KernelConfig c;
+  std::string_view rest = c.keep(std::move(text));
+  c.values_.reserve(rest.size() / 32);
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (line.substr(0, 7) != "CONFIG_") continue;  // "# CONFIG_X is not set", comments
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view value = line.substr(eq + 1);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    c.values_.insert_or_assign(line.substr(0, eq), value);
+  }
+  return c;
+}
+
+void KernelConfig::set(std::string_view name, std::string_view value) {
+  std::string_view both = keep(std::string(name) + std::string(value));
+  values_.insert_or_assign(both.substr(0, name.size()), both.substr(name.size()));
+}
+
+std::optional<std::string_view> KernelConfig::find(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
 
 const MacroTable::Macro* MacroTable::find(uint32_t file, std::string_view name) const {
   if (auto f = local_.find(file); f != local_.end())

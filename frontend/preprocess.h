@@ -5,9 +5,13 @@
 // and the expansion it came through (see SourceFile::tokens).
 #pragma once
 
-#include <map>
+#include <initializer_list>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "frontend/diagnostics.h"
@@ -15,6 +19,29 @@
 #include "frontend/source.h"
 
 namespace stapx {
+
+// The target kernel's configuration: its CONFIG_ names and their values
+// ("y", "m", "0x10"; a quoted value without its quotes). Made from a
+// kbuild .config's text, which it keeps and points into: every pass 1
+// reads those thousands of lines, and a string and a tree node for each
+// cost more than parsing all the tapsets' conditionals.
+class KernelConfig {
+ public:
+  KernelConfig() = default;
+  KernelConfig(std::initializer_list<std::pair<std::string_view, std::string_view>> values);
+  // The CONFIG_ lines of a .config; a name set twice keeps its last value.
+  static KernelConfig from_text(std::string text);
+  void set(std::string_view name, std::string_view value);
+  // The value of `name`; none when the configuration does not set it.
+  std::optional<std::string_view> find(std::string_view name) const;
+  size_t size() const { return values_.size(); }
+
+ private:
+  std::string_view keep(std::string text);
+  // What the views look at (shared: a copy of the facts views them too).
+  std::vector<std::shared_ptr<const std::string>> texts_;
+  std::unordered_map<std::string_view, std::string_view> values_;
+};
 
 // The facts conditionals can test.
 struct PreprocessFacts {
@@ -25,8 +52,8 @@ struct PreprocessFacts {
   std::string systemtap_v = "4.8";
   std::string privilege = "stapdev";
   bool guru = false;
-  std::map<std::string, std::string> config;  // CONFIG_X -> "y", "m", "0x10"...
-  std::vector<std::string> args;              // $1... / @1...
+  KernelConfig config;
+  std::vector<std::string> args;  // $1... / @1...
 };
 
 // Macro definitions: per file, plus library macros (.stpm) visible to all.

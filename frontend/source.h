@@ -28,15 +28,6 @@ struct Expansion {
   uint32_t parent = 0;  // the expansion the call site itself came from
 };
 
-// A token of a preprocessed view: the token at `begin`..`end` of real file
-// `file`, reached through `expansion` (0: none, else index + 1 into
-// SourceManager's expansions).
-struct ViewToken {
-  Token tok;
-  uint32_t file;
-  uint32_t expansion;
-};
-
 struct SourceFile {
   std::string name;  // as shown to users: path, or "<input>" for -e
   std::string text;
@@ -71,6 +62,16 @@ class SourceManager {
     const ViewToken* end() const { return end_; }
     operator std::span<const ViewToken>() const { return {begin_, size()}; }
     void clear() { end_ = begin_; }
+    // For a loop that keeps many tokens (see TokenArray): it writes at
+    // cursor() up to limit(), then commits where it stopped.
+    ViewToken* cursor() const { return end_; }
+    ViewToken* limit() const { return limit_; }
+    void commit(ViewToken* end) { end_ = end; }
+    ViewToken* make_room(ViewToken* end) {
+      end_ = end;
+      sm_->grow_run(*this);
+      return end_;
+    }
     __attribute__((always_inline)) void push_back(const ViewToken& t) {
       if (end_ == limit_) sm_->grow_run(*this);
       *end_++ = t;

@@ -242,7 +242,7 @@ const auto multi_in_def = mark >>
 struct ident_operand_parser : x3::parser<ident_operand_parser> {
   using attribute_type = Operand;
   template <typename It, typename Ctx, typename RCtx>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Operand& attr) const {
     if (first == last || first->kind != TokKind::Ident || first->is_keyword()) return false;
     It next = first + 1;
     if (next != last && next->is_op(op_code("("))) {

@@ -138,7 +138,7 @@ struct TokMaker {
 
 std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& buf, DiagSink& diags) {
   const SourceFile& f = sm.file(file);
-  thread_local std::vector<Token> lexed;
+  thread_local TokenArray<Token> lexed;
   size_t n = f.tokens.size();
   if (!f.is_view) {
     tokenize(f.text, lexed);

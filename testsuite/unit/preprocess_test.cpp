@@ -26,7 +26,7 @@ TEST(Preprocess, ConditionalsChooseTokens) {
   PreprocessFacts facts;
   facts.kernel_v = "6.1.0";
   facts.kernel_vr = "6.1.0-56-amd64";
-  facts.config["CONFIG_SMP"] = "y";
+  facts.config.set("CONFIG_SMP", "y");
   EXPECT_NE(pre("probe begin { x = %( kernel_v >= \"5.10\" %? 1 %: 2 %) }", facts).find("(x = 1)"),
             std::string::npos);
   EXPECT_NE(pre("probe begin { x = %( kernel_vr == \"6.1.*\" && arch != \"arm*\" %? 3 %: 4 %) }", facts)
@@ -38,6 +38,43 @@ TEST(Preprocess, ConditionalsChooseTokens) {
   // Nested, and the untaken branch may hold anything.
   EXPECT_NE(pre("probe begin { x = %( 1 == 2 %? **junk** %: %( \"a\" < \"b\" %? 7 %: 8 %) %) }").find("(x = 7)"),
             std::string::npos);
+}
+
+TEST(Preprocess, KernelConfigReadsTheSetLinesOfADotConfig) {
+  KernelConfig c = KernelConfig::from_text(
+      "#\n# Automatically generated file; DO NOT EDIT.\n#\n"
+      "CONFIG_SMP=y\n"
+      "# CONFIG_NOPE is not set\n"
+      "CONFIG_EXT4_FS=m\n"
+      "CONFIG_LOCALVERSION=\"-amd64\"\n"
+      "CONFIG_EMPTY=\"\"\n"
+      "CONFIG_HZ=100\n"
+      "CONFIG_HZ=250\n"
+      "CONFIG_NO_EQUALS\n"
+      "CONFIG_LAST=0x10");  // no final newline
+  EXPECT_EQ(c.find("CONFIG_SMP"), "y");
+  EXPECT_EQ(c.find("CONFIG_EXT4_FS"), "m");
+  EXPECT_EQ(c.find("CONFIG_LOCALVERSION"), "-amd64");
+  EXPECT_EQ(c.find("CONFIG_EMPTY"), "");
+  EXPECT_EQ(c.find("CONFIG_HZ"), "250");  // the last setting wins
+  EXPECT_EQ(c.find("CONFIG_LAST"), "0x10");
+  EXPECT_FALSE(c.find("CONFIG_NOPE"));
+  EXPECT_FALSE(c.find("CONFIG_NO_EQUALS"));
+  EXPECT_FALSE(c.find("CONFIG_SM"));
+  EXPECT_EQ(c.size(), 6u);
+
+  // A copy looks at the same text; set() values outlive their arguments.
+  KernelConfig copy = c;
+  {
+    std::string name = "CONFIG_SET", value = "y";
+    copy.set(name, value);
+    copy.set("CONFIG_HZ", "1000");
+  }
+  c = KernelConfig{};
+  EXPECT_EQ(copy.find("CONFIG_SET"), "y");
+  EXPECT_EQ(copy.find("CONFIG_HZ"), "1000");
+  EXPECT_EQ(copy.find("CONFIG_LOCALVERSION"), "-amd64");
+  EXPECT_FALSE(c.find("CONFIG_SMP"));
 }
 
 TEST(Preprocess, MacrosExpandWithArgumentsAndShowTheChain) {

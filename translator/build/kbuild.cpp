@@ -95,20 +95,9 @@ bool require_kbuild(const KernelTarget& k) {
   return false;
 }
 
-std::map<std::string, std::string> kernel_config(const KernelTarget& k) {
-  std::map<std::string, std::string> config;
-  if (k.kbuild_dir.empty()) return config;
-  std::ifstream in(fs::path(k.kbuild_dir) / ".config");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("CONFIG_", 0) != 0) continue;
-    size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string v = line.substr(eq + 1);
-    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-    config[line.substr(0, eq)] = v;
-  }
-  return config;
+KernelConfig kernel_config(const KernelTarget& k) {
+  if (k.kbuild_dir.empty()) return {};
+  return KernelConfig::from_text(read_file(fs::path(k.kbuild_dir) / ".config"));
 }
 
 std::optional<std::string> build_module(const BuildRequest& req) {

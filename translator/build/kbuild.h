@@ -2,9 +2,10 @@
 // kbuild tree, through a cache keyed by everything that affects the .ko.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
+
+#include "frontend/preprocess.h"
 
 namespace stapx {
 
@@ -24,7 +25,7 @@ bool require_kbuild(const KernelTarget& k);
 
 // CONFIG_* values of the target's .config ("y", "m", or the value without
 // quotes); empty without a build tree.
-std::map<std::string, std::string> kernel_config(const KernelTarget& k);
+KernelConfig kernel_config(const KernelTarget& k);
 
 struct BuildRequest {
   std::string module_name;
