@@ -198,22 +198,21 @@ namespace stapx::test {
 namespace {
 
 TEST(Elaborate, GlobalValuesFromTheCommandLine) {
-  auto run = [](const std::string& text, std::vector<std::pair<std::string, std::string>> g, Program& prog,
-                Parsed& p) {
+  auto run = [](std::vector<std::pair<std::string, std::string>> g, Program& prog, Parsed& p) {
     ElaborateOptions o;
     o.global_values = std::move(g);
     prog = elaborate({p.script}, o, p.arena, p.diags);
   };
   Parsed num("global n, s = \"x\" probe begin { println(n + 1, s) }");
   Program prog;
-  run("", {{"n", "0x10"}, {"s", "abc"}, {"nosuch", "1"}}, prog, num);
+  run({{"n", "0x10"}, {"s", "abc"}, {"nosuch", "1"}}, prog, num);
   ASSERT_EQ(num.diags.errors(), 0u) << num.diag_text.str();
   ASSERT_EQ(prog.globals.size(), 2u);
   ASSERT_TRUE(prog.globals[0]->init);
   EXPECT_EQ(static_cast<ast::NumberLit*>(prog.globals[0]->init)->value, 16);
   EXPECT_EQ(static_cast<ast::StringLit*>(prog.globals[1]->init)->value, "abc");
   Parsed bad("global n probe begin { println(n + 1) }");
-  run("", {{"n", "abc"}}, prog, bad);
+  run({{"n", "abc"}}, prog, bad);
   EXPECT_NE(bad.diag_text.str().find("invalid -G value for global 'n': 'abc' is not a number"), std::string::npos)
       << bad.diag_text.str();
 }
