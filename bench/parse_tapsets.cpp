@@ -49,18 +49,6 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-std::string read_file(const fs::path& p) {
-  std::string out;
-  FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return out;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  std::fclose(f);
-  return out;
-}
-
-
 std::string running_release() {
   std::ifstream in("/proc/sys/kernel/osrelease");
   std::string r;
@@ -100,7 +88,7 @@ PassResult run_pass(const std::vector<std::string>& dirs, const std::vector<fs::
 
     for (const fs::path& p : stp_files) {
       t = Clock::now();
-      std::string text = read_file(p);
+      std::string text = stapx::read_text_file(p.string());
       r.bytes += text.size();
       uint32_t id = sm->add(p.string(), std::move(text), /*is_tapset=*/true);
       r.t.read += ms_since(t);
@@ -243,7 +231,7 @@ int main(int argc, char** argv) {
   std::vector<double> lex;
   size_t tokens = 0;
   if (!quiet) {
-    for (const fs::path& p : stp_files) texts.push_back(read_file(p));
+    for (const fs::path& p : stp_files) texts.push_back(stapx::read_text_file(p.string()));
     for (int i = 0; i < repeat; ++i) lex.push_back(tokenize_only(texts, tokens));
   }
 

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "frontend/library.h"
 
@@ -25,6 +27,28 @@ TEST(Library, VersionRuntimeAndArchSubdirectories) {
   for (const char* d : {"6.1.0-56-amd64", "6.1.0", "6.1", "", "linux", "x86_64", "linux/x86_64"})
     want.push_back(*d ? (root / d).string() : root.string());
   EXPECT_EQ(got, want);
+  fs::remove_all(root);
+}
+
+TEST(Library, ReadTextFileReadsAllOfAFileWhateverItsSize) {
+  fs::path root = fs::temp_directory_path() / ("stapx_read_test_" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  auto write = [&](const char* name, const std::string& text) {
+    std::ofstream(root / name, std::ios::binary) << text;
+    return (root / name).string();
+  };
+  std::string big(300000, 'x');
+  big[0] = 'a';
+  big.back() = 'z';
+  big[150000] = '\0';  // text with a NUL byte in it is kept whole
+  EXPECT_EQ(read_text_file(write("big.stp", big)), big);
+  EXPECT_EQ(read_text_file(write("small.stp", "probe begin {}\n")), "probe begin {}\n");
+  EXPECT_EQ(read_text_file(write("empty.stp", "")), "");
+  EXPECT_EQ(read_text_file((root / "missing.stp").string()), "");
+  EXPECT_EQ(read_text_file(root.string()), "");  // a directory
+  // A file whose size says nothing (0 in /proc) is read to its end.
+  std::string status = read_text_file("/proc/self/status");
+  EXPECT_NE(status.find("\nPid:"), std::string::npos) << status;
   fs::remove_all(root);
 }
 

@@ -84,7 +84,9 @@ class KprobeFamily : public KprobeTableFamily {
       return true;
     }
     // A pattern: check the point's shape with a stand-in name, then expand.
-    ast::StringLit standin = *static_cast<const ast::StringLit*>(c[1].arg);
+    ast::StringLit standin;
+    standin.loc = c[1].arg->loc;
+    standin.type = c[1].arg->type;
     standin.value = "x";
     ast::ProbePoint shape = point;
     shape.components[1].arg = &standin;
