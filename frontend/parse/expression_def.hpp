@@ -239,8 +239,8 @@ const auto multi_in_def = mark >>
 // a variable. The name is scanned once and the next token decides, instead
 // of the other alternatives failing one by one and the name being parsed up
 // to three times. Keywords are no operands.
-struct ident_operand_parser : x3::parser<ident_operand_parser> {
-  using attribute_type = Operand;
+struct ident_operand_parser : own_attribute_parser<ident_operand_parser, Operand> {
+  using own_attribute_parser::parse;
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Operand& attr) const {
     if (first == last || first->kind != TokKind::Ident || first->is_keyword()) return false;
@@ -262,13 +262,6 @@ struct ident_operand_parser : x3::parser<ident_operand_parser> {
     }
     return true;
   }
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    Operand op;
-    if (!parse(first, last, ctx, rctx, op)) return false;
-    x3::traits::move_to(std::move(op), attr);
-    return true;
-  }
 };
 inline constexpr ident_operand_parser ident_operand{};
 
@@ -276,8 +269,8 @@ inline constexpr ident_operand_parser ident_operand{};
 // fails at its own first token or not at all (past it, it expects), so
 // trying them in turn, as an alternative would, only costs each one's
 // attribute being made and dropped.
-struct primary_parser : x3::parser<primary_parser> {
-  using attribute_type = Operand;
+struct primary_parser : own_attribute_parser<primary_parser, Operand> {
+  using own_attribute_parser::parse;
   template <typename Rule, typename It, typename Ctx>
   static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Operand& attr) {
     typename Rule::attribute_type node;
@@ -302,13 +295,6 @@ struct primary_parser : x3::parser<primary_parser> {
         if (first->is_op(op_code("["))) return one(multi_in, first, last, ctx, attr);
         return false;
     }
-  }
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    Operand op;
-    if (!parse(first, last, ctx, rctx, op)) return false;
-    x3::traits::move_to(std::move(op), attr);
-    return true;
   }
 };
 const auto primary_def = primary_parser{};
@@ -337,8 +323,8 @@ const auto member_tail_def = (+member_comp >> *target_component >> -pretty)[([](
 //   ternary    := unary {binary-op unary} ['?' expression ':' ternary]
 //   unary      := unary-op unary | primary ['->' member_tail] [postfix-op]
 // (binary operators are a flat chain; lower.cpp applies precedence).
-struct expression_parser : x3::parser<expression_parser> {
-  using attribute_type = Operand;
+struct expression_parser : own_attribute_parser<expression_parser, Operand> {
+  using own_attribute_parser::parse;
 
   // What X3's expectation operator throws when what follows fails.
   [[noreturn]] static void expected(const Tok* at, const char* what) {
@@ -418,13 +404,6 @@ struct expression_parser : x3::parser<expression_parser> {
       if (!expr_rule.parse(first, last, ctx, x3::unused, a.rhs)) expected(first, "expression");
       attr = lowered(a);
     }
-    return true;
-  }
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    Operand op;
-    if (!parse(first, last, ctx, rctx, op)) return false;
-    x3::traits::move_to(std::move(op), attr);
     return true;
   }
 };

@@ -37,6 +37,22 @@ struct mark_parser : x3::parser<mark_parser> {
 };
 inline constexpr mark_parser mark{};
 
+// The base of a hand-written parser whose parse() fills its own node type
+// (Own). X3 may call it with another attribute (a variant one of whose
+// types is Own, or a container's element): the node is made, then moved
+// there. (A derived parser says `using own_attribute_parser::parse;`.)
+template <typename Derived, typename Own>
+struct own_attribute_parser : x3::parser<Derived> {
+  using attribute_type = Own;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    Own own;
+    if (!static_cast<const Derived&>(*this).parse(first, last, ctx, rctx, own)) return false;
+    x3::traits::move_to(std::move(own), attr);
+    return true;
+  }
+};
+
 // Expressions and leaves (expression.cpp).
 using expr_type = x3::rule<class expr_class, x3ast::Operand>;
 using ident_type = x3::rule<class ident_class, x3ast::Ident>;

@@ -168,8 +168,8 @@ const auto expr_stmt_def = mark >> expr_ref[([](auto& ctx) {
 // its statement (each fails at its keyword or not at all), anything else
 // an expression. Trying them in turn, as an alternative would, cost each
 // one's attribute being made and dropped.
-struct statement_parser : x3::parser<statement_parser> {
-  using attribute_type = Statement;
+struct statement_parser : own_attribute_parser<statement_parser, Statement> {
+  using own_attribute_parser::parse;
   template <typename Rule, typename It, typename Ctx>
   static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Statement& attr) {
     typename Rule::attribute_type node;
@@ -208,13 +208,6 @@ struct statement_parser : x3::parser<statement_parser> {
         if (first->is_op(op_code("{"))) return one(block, first, last, ctx, attr);
         return one(expr_stmt, first, last, ctx, attr);
     }
-  }
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    Statement st;
-    if (!parse(first, last, ctx, rctx, st)) return false;
-    x3::traits::move_to(std::move(st), attr);
-    return true;
   }
 };
 
