@@ -507,9 +507,18 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   }
   const PTok& r = c[i + 2];
   i += 3;
+  // A string literal's text; \" and \\ stand for a quote and a backslash
+  // (a configured string is compared with its quotes: "\"text\"").
   auto unquote = [&](const PTok& t) {
     std::string_view s = text(t);
-    return s.substr(1, s.size() - 2);
+    s = s.substr(1, s.size() - 2);
+    std::string out;
+    out.reserve(s.size());
+    for (size_t k = 0; k < s.size(); ++k) {
+      if (s[k] == '\\' && k + 1 < s.size() && (s[k + 1] == '"' || s[k + 1] == '\\')) ++k;
+      out += s[k];
+    }
+    return out;
   };
   auto number = [&](const PTok& t, int64_t& v) -> bool {
     std::string s(text(t));
@@ -546,7 +555,7 @@ bool Preprocessor::comparison(std::span<const PTok> c, size_t& i) {
   };
   std::string_view lhs = text(l);
   if (l.tok.kind == TokKind::Ident && r.tok.kind == TokKind::String) {
-    std::string_view pat = unquote(r);
+    std::string pat = unquote(r);
     if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
     if (lhs == "kernel_vr") return glob(facts_.kernel_vr, pat);
     if (lhs == "systemtap_v") return glob(facts_.systemtap_v, pat);
@@ -867,9 +876,9 @@ KernelConfig KernelConfig::from_text(std::string text) {
     if (line.substr(0, 7) != "CONFIG_") continue;  // "# CONFIG_X is not set", comments
     size_t eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    std::string_view value = line.substr(eq + 1);
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-    c.values_.insert_or_assign(line.substr(0, eq), value);
+    // A string value keeps its quotes, as stap compares it: `CONFIG_X ==
+    // "\"text\""`, and `CONFIG_LOCALVERSION == ""` is false for `""`.
+    c.values_.insert_or_assign(line.substr(0, eq), line.substr(eq + 1));
   }
   return c;
 }

@@ -54,8 +54,8 @@ TEST(Preprocess, KernelConfigReadsTheSetLinesOfADotConfig) {
       "CONFIG_LAST=0x10");  // no final newline
   EXPECT_EQ(c.find("CONFIG_SMP"), "y");
   EXPECT_EQ(c.find("CONFIG_EXT4_FS"), "m");
-  EXPECT_EQ(c.find("CONFIG_LOCALVERSION"), "-amd64");
-  EXPECT_EQ(c.find("CONFIG_EMPTY"), "");
+  EXPECT_EQ(c.find("CONFIG_LOCALVERSION"), "\"-amd64\"");  // strings keep their quotes
+  EXPECT_EQ(c.find("CONFIG_EMPTY"), "\"\"");
   EXPECT_EQ(c.find("CONFIG_HZ"), "250");  // the last setting wins
   EXPECT_EQ(c.find("CONFIG_LAST"), "0x10");
   EXPECT_FALSE(c.find("CONFIG_NOPE"));
@@ -73,7 +73,7 @@ TEST(Preprocess, KernelConfigReadsTheSetLinesOfADotConfig) {
   c = KernelConfig{};
   EXPECT_EQ(copy.find("CONFIG_SET"), "y");
   EXPECT_EQ(copy.find("CONFIG_HZ"), "1000");
-  EXPECT_EQ(copy.find("CONFIG_LOCALVERSION"), "-amd64");
+  EXPECT_EQ(copy.find("CONFIG_LOCALVERSION"), "\"-amd64\"");
   EXPECT_FALSE(c.find("CONFIG_SMP"));
 }
 

@@ -23,8 +23,8 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec);
 // Pass 4 needs a build tree: prints the cause and a hint when there is none.
 bool require_kbuild(const KernelTarget& k);
 
-// CONFIG_* values of the target's .config ("y", "m", or the value without
-// quotes); empty without a build tree.
+// CONFIG_* values of the target's .config, as the file writes them (a
+// string with its quotes); empty without a build tree.
 KernelConfig kernel_config(const KernelTarget& k);
 
 struct BuildRequest {
