@@ -22,10 +22,10 @@ namespace stapx {
 
 // The target kernel's configuration: its CONFIG_ names and their values
 // as the file has them ("y", "m", "0x10", "\"-amd64\"": a string keeps
-// its quotes, as stap compares it). Made from a
-// kbuild .config's text, which it keeps and points into: every pass 1
-// reads those thousands of lines, and a string and a tree node for each
-// cost more than parsing all the tapsets' conditionals.
+// its quotes, as stap compares it). Made from a kbuild .config's text,
+// which it keeps and points into: every pass 1 reads those thousands of
+// lines, and a string and a tree node for each cost more than parsing all
+// the tapsets' conditionals.
 class KernelConfig {
  public:
   KernelConfig() = default;

@@ -56,12 +56,7 @@ class Scratch {
     }
   }
 
-  // A copy of `s` that lives until the next reset.
-  std::string_view copy(std::string_view s) {
-    char* p = static_cast<char*>(allocate(s.size() ? s.size() : 1, 1));
-    if (!s.empty()) std::memcpy(p, s.data(), s.size());
-    return {p, s.size()};
-  }
+  // `a` then `b`, in memory that lives until the next reset.
   std::string_view concat(std::string_view a, std::string_view b) {
     char* p = static_cast<char*>(allocate(a.size() + b.size() ? a.size() + b.size() : 1, 1));
     if (!a.empty()) std::memcpy(p, a.data(), a.size());

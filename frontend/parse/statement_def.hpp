@@ -213,12 +213,15 @@ struct statement_parser : own_attribute_parser<statement_parser, Statement> {
 
 const auto statement_def = statement_parser{};
 
+// `-N` as one literal: the number's text with its sign.
+const auto negated_number = [](auto& ctx) {
+  Number n = std::move(_attr(ctx));
+  n.text = scratch.concat("-", n.text);
+  _val(ctx) = lowered(n);
+};
+
 const auto literal_def = number_ref[build] | string_ref[build] | argref_ref[build] |
-                         ('-' >> number_ref)[([](auto& ctx) {
-                           Number n = std::move(_attr(ctx));
-                           n.text = scratch.concat("-", n.text);
-                           _val(ctx) = lowered(n);
-                         })];
+                         ('-' >> number_ref)[negated_number];
 
 const x3::rule<class component_name_class, NameRef> component_name = "probe point name";
 // A name, wildcards allowed ("sys_*", "**"), not starting with a digit:
@@ -307,11 +310,7 @@ const auto sized_no_init_def = !x3::lit('=');
 
 // An initializer is a literal: a number (maybe negative) or a string.
 const auto global_init_def = number_ref[build] | string_ref[build] |
-                             ('-' > number_ref)[([](auto& ctx) {
-                               Number n = std::move(_attr(ctx));
-                               n.text = scratch.concat("-", n.text);
-                               _val(ctx) = lowered(n);
-                             })];
+                             ('-' > number_ref)[negated_number];
 
 // "global a, b", "private global a", or "private a" (a private global).
 const auto set_vars = [](auto& ctx) { _val(ctx).vars = std::move(_attr(ctx)); };

@@ -14,11 +14,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "frontend/library.h"
 #include "translator/version.h"
 
 namespace stapx {
@@ -26,13 +26,6 @@ namespace stapx {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Fnv {
   uint64_t h = 1469598103934665603ULL;
@@ -63,7 +56,7 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
   KernelTarget k;
   if (spec.find('/') != std::string::npos) {
     k.kbuild_dir = spec;
-    k.release = trim(read_file(fs::path(spec) / "include/config/kernel.release"));
+    k.release = trim(read_text_file(fs::path(spec) / "include/config/kernel.release"));
     if (!fs::exists(fs::path(spec) / "Makefile") || k.release.empty()) {
       std::cerr << "stapx: '" << spec << "' is not a configured kernel build tree "
                 << "(no Makefile or include/config/kernel.release)\n";
@@ -97,7 +90,7 @@ bool require_kbuild(const KernelTarget& k) {
 
 KernelConfig kernel_config(const KernelTarget& k) {
   if (k.kbuild_dir.empty()) return {};
-  return KernelConfig::from_text(read_file(fs::path(k.kbuild_dir) / ".config"));
+  return KernelConfig::from_text(read_text_file(fs::path(k.kbuild_dir) / ".config"));
 }
 
 std::optional<std::string> build_module(const BuildRequest& req) {
@@ -114,7 +107,7 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   std::sort(runtime_files.begin(), runtime_files.end());
   for (auto& p : runtime_files) {
     key.add(p.string());
-    key.add(read_file(p));
+    key.add(read_text_file(p));
   }
   fs::path cache_dir = cache_root() / "modules" / fmt::format("{:016x}", key.h);
   fs::path ko = cache_dir / (req.module_name + ".ko");
@@ -147,12 +140,12 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
             fs::exists(dir / (req.module_name + ".ko"));
   if (!ok) {
-    std::string out = read_file(log);
+    std::string out = read_text_file(log);
     std::cerr << out;
     if (!req.keep_tmp) fs::remove_all(dir, ec);
     return std::nullopt;
   }
-  if (req.verbose > 1) std::cerr << read_file(log);
+  if (req.verbose > 1) std::cerr << read_text_file(log);
   fs::create_directories(cache_dir, ec);
   fs::path tmp_ko = cache_dir / (req.module_name + ".ko.tmp");
   fs::copy_file(dir / (req.module_name + ".ko"), tmp_ko, fs::copy_options::overwrite_existing, ec);
