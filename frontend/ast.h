@@ -12,6 +12,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "frontend/source.h"
@@ -21,38 +22,45 @@ namespace stapx::ast {
 enum class Type : uint8_t { Unknown, Long, String, Void, Stats };
 const char* type_name(Type t);
 
+// No virtual functions: a node's kind says what it is, and the arena runs
+// the destructors of the node types that have one.
 struct Node {
   SourceLoc loc;
-  virtual ~Node() = default;
 };
 
 // Nodes are placement-new'ed into large chunks (a bump allocator: no
-// malloc per node, and they sit together in memory); the arena runs their
-// destructors, in creation order, and frees the chunks when it dies.
+// malloc per node, and they sit together in memory); the arena runs the
+// destructors of those whose type has one (strings, vectors), in creation
+// order, and frees the chunks when it dies.
 class Arena {
  public:
   Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena() {
-    for (Node* n : nodes_) n->~Node();
+    for (const Owned& o : owned_) o.destroy(o.node);
     for (void* c : chunks_) ::operator delete(c);
   }
 
   template <typename T, typename... Args>
   T* make(SourceLoc loc, Args&&... args) {
-    static_assert(alignof(T) <= alignof(std::max_align_t));
+    static_assert(std::is_base_of_v<Node, T> && alignof(T) <= kAlign);
     T* node = new (allocate(sizeof(T))) T(std::forward<Args>(args)...);
     node->loc = loc;
-    nodes_.push_back(node);
+    ++size_;
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      owned_.push_back({node, [](Node* n) { static_cast<T*>(n)->~T(); }});
     return node;
   }
-  size_t size() const { return nodes_.size(); }
+  size_t size() const { return size_; }  // nodes made
 
  private:
   static constexpr size_t kChunk = 64 * 1024;
+  // Nodes hold pointers, 64-bit integers and smaller: 8-byte alignment, not
+  // max_align_t's 16, which would pad half of them by 8 bytes.
+  static constexpr size_t kAlign = alignof(void*);
   void* allocate(size_t n) {
-    n = (n + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+    n = (n + kAlign - 1) & ~(kAlign - 1);
     if (n > left_) {
       size_t size = std::max(n, kChunk);
       chunks_.push_back(::operator new(size));
@@ -65,7 +73,12 @@ class Arena {
     return p;
   }
 
-  std::vector<Node*> nodes_;
+  struct Owned {
+    Node* node;
+    void (*destroy)(Node*);
+  };
+  std::vector<Owned> owned_;  // the nodes with destructors to run
+  size_t size_ = 0;
   std::vector<void*> chunks_;
   char* next_ = nullptr;
   size_t left_ = 0;

@@ -836,7 +836,7 @@ uint32_t Preprocessor::run() {
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.
-  return sm_.add_view(f.name, out, f.is_tapset);
+  return sm_.add_view(file_, out);
 }
 
 // After conditionals: the @names that are no macro nor operator, and the

@@ -15,39 +15,45 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
   return static_cast<uint32_t>(files_.size());
 }
 
-// Tokens per chunk of the token store (1.25 MB): a few for a whole tapset
-// library, and a run that outgrows its chunk is copied once per chunk.
-constexpr size_t kStoreChunk = 64 * 1024;
-
 SourceManager::TokenRun SourceManager::start_run() {
+  if (live_view_) {
+    SourceFile& v = *files_[live_view_ - 1];
+    v.tokens = {};
+    v.tokens_gone = true;
+    live_view_ = 0;
+  }
   TokenRun run;
   run.sm_ = this;
-  run.begin_ = run.end_ = store_end_;
-  run.limit_ = store_limit_;
+  run.begin_ = run.end_ = run_buffer_.get();
+  run.limit_ = run.begin_ + run_capacity_;
   return run;
 }
 
 void SourceManager::grow_run(TokenRun& run) {
   size_t n = run.size();
-  size_t size = std::max(kStoreChunk, 2 * n + 64);
-  std::unique_ptr<ViewToken[]> chunk(new ViewToken[size]);
-  if (n) std::memcpy(chunk.get(), run.begin_, n * sizeof(ViewToken));
-  // A chunk that holds no view's tokens yet (the run began it) goes.
-  if (!store_.empty() && store_.back().get() == run.begin_) store_.pop_back();
-  run.begin_ = chunk.get();
+  size_t size = std::max<size_t>(4096, 2 * run_capacity_);
+  std::unique_ptr<ViewToken[]> bigger(new ViewToken[size]);
+  if (n) std::memcpy(bigger.get(), run.begin_, n * sizeof(ViewToken));
+  run_buffer_ = std::move(bigger);
+  run_capacity_ = size;
+  run.begin_ = run_buffer_.get();
   run.end_ = run.begin_ + n;
   run.limit_ = run.begin_ + size;
-  store_end_ = run.begin_;
-  store_limit_ = run.limit_;
-  store_.push_back(std::move(chunk));
 }
 
-uint32_t SourceManager::add_view(std::string name, TokenRun& run, bool is_tapset) {
-  uint32_t id = add(std::move(name), std::string(), is_tapset);
-  files_.back()->is_view = true;
-  files_.back()->tokens = run;
-  store_end_ = run.end_;
-  run = start_run();
+uint32_t SourceManager::add_view(uint32_t source, TokenRun& run) {
+  const SourceFile& from = file(source);
+  uint32_t id = add(from.name, std::string(), from.is_tapset);
+  SourceFile& v = *files_.back();
+  v.is_view = true;
+  v.source = source;
+  v.tokens = run;
+  size_t n = 0;
+  for (const ViewToken& t : run) n += t.expansion != 0;
+  v.expanded.reserve(n);
+  for (const ViewToken& t : run)
+    if (t.expansion) v.expanded.push_back({t.file, t.tok.begin, t.expansion});
+  live_view_ = id;
   return id;
 }
 
@@ -60,16 +66,19 @@ std::pair<SourceLoc, uint32_t> SourceManager::resolve(SourceLoc loc) const {
   if (!loc.valid()) return {loc, 0};
   const SourceFile& f = file(loc.file);
   if (!f.is_view) return {loc, 0};
-  if (f.tokens.empty()) return {SourceLoc{loc.file, 0}, 0};
-  // Past the last token (the end of the input): that token.
-  const ViewToken& t = f.tokens[std::min<size_t>(loc.offset, f.tokens.size() - 1)];
-  return {SourceLoc{t.file, t.tok.begin}, t.expansion};
+  // Past the last expanded token: the end of the input, in the real file.
+  if (loc.offset >= f.expanded.size()) {
+    const SourceFile& src = file(f.source);
+    return {SourceLoc{f.source, static_cast<uint32_t>(src.text.size())}, 0};
+  }
+  const ExpandedLoc& e = f.expanded[loc.offset];
+  return {SourceLoc{e.file, e.offset}, e.expansion};
 }
 
 std::pair<std::string_view, uint32_t> SourceManager::text_at(SourceLoc loc) const {
   const SourceFile& f = file(loc.file);
   if (!f.is_view) return {f.text, loc.offset};
-  if (loc.offset >= f.tokens.size()) return {std::string_view(), 0};
+  if (loc.offset >= f.expanded.size()) return {std::string_view(), 0};
   SourceLoc real = resolve(loc).first;
   return {file(real.file).text, real.offset};
 }

@@ -28,6 +28,14 @@ struct Expansion {
   uint32_t parent = 0;  // the expansion the call site itself came from
 };
 
+// Where a token of a preprocessed view that came through a macro expansion
+// (or a $1 argument) was: its real file and offset, and the expansion.
+struct ExpandedLoc {
+  uint32_t file;
+  uint32_t offset;
+  uint32_t expansion;
+};
+
 struct SourceFile {
   std::string name;  // as shown to users: path, or "<input>" for -e
   std::string text;
@@ -35,10 +43,17 @@ struct SourceFile {
   // files never are: a line is looked up for diagnostics and locations).
   mutable std::vector<uint32_t> line_starts;
   bool is_tapset = false;
-  // A preprocessed view has no text: it is the tokens the parser reads, and
-  // a SourceLoc in it is the index of a token (see resolve()).
+  // A preprocessed view has no text: it is the tokens the parser reads.
+  // A location of one of its tokens is in the token's real file, except for
+  // the tokens that came through an expansion: SourceLoc{view, k} is the
+  // k-th of those, and `expanded` says where it was (see resolve()).
   bool is_view = false;
-  std::span<const ViewToken> tokens;  // in the SourceManager's token store
+  uint32_t source = 0;  // a view: the file it is a view of
+  std::vector<ExpandedLoc> expanded;
+  // A view's tokens, for the parser: they live in the SourceManager's run
+  // buffer until the next view is begun (start_run), and are empty after.
+  std::span<const ViewToken> tokens;
+  bool tokens_gone = false;
 };
 
 struct LineCol {
@@ -51,10 +66,10 @@ class SourceManager {
   // Returns the file index + 1, usable as SourceLoc::file.
   uint32_t add(std::string name, std::string text, bool is_tapset = false);
 
-  // The tokens of a view being made, written where the view will keep them:
-  // at the end of the SourceManager's token store, whose chunks never move
-  // once a view holds tokens in them. One run is made at a time; a run not
-  // given to add_view() is dropped by the next start_run().
+  // The tokens of a view being made, written in the SourceManager's run
+  // buffer, which is kept from view to view: a view's tokens are needed
+  // only until it is parsed, and the locations of its nodes are kept
+  // without them. Beginning a run ends the last view's tokens.
   class TokenRun {
    public:
     size_t size() const { return static_cast<size_t>(end_ - begin_); }
@@ -83,9 +98,15 @@ class SourceManager {
     ViewToken *begin_ = nullptr, *end_ = nullptr, *limit_ = nullptr;
   };
   TokenRun start_run();
-  // Adds a preprocessed view of other files (see ViewToken): the run's
-  // tokens, which stay where they are.
-  uint32_t add_view(std::string name, TokenRun& run, bool is_tapset);
+  // Adds a preprocessed view of file `source` (see SourceFile): the run's
+  // tokens, which stay in the run buffer until the next start_run().
+  uint32_t add_view(uint32_t source, TokenRun& run);
+  // Where the parser's token made from a view's token is: in its real file,
+  // or, for one that came through an expansion, the next of the view's
+  // expanded locations (`k` counts them, from 0, in token order).
+  static SourceLoc view_loc(uint32_t view, const ViewToken& t, uint32_t& k) {
+    return t.expansion ? SourceLoc{view, k++} : SourceLoc{t.file, t.tok.begin};
+  }
   uint32_t add_expansion(Expansion e);
   const Expansion& expansion(uint32_t id) const { return expansions_.at(id - 1); }
   const SourceFile& file(uint32_t id) const { return *files_.at(id - 1); }
@@ -106,10 +127,10 @@ class SourceManager {
 
   std::vector<std::unique_ptr<SourceFile>> files_;
   std::vector<Expansion> expansions_;
-  // The token store: views' tokens, in chunks; the free part of the last
-  // chunk is [store_end_, store_limit_).
-  std::vector<std::unique_ptr<ViewToken[]>> store_;
-  ViewToken *store_end_ = nullptr, *store_limit_ = nullptr;
+  // The run buffer (see TokenRun), and the view whose tokens are in it.
+  std::unique_ptr<ViewToken[]> run_buffer_;
+  size_t run_capacity_ = 0;
+  uint32_t live_view_ = 0;
 };
 
 }  // namespace stapx

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "frontend/parse/grammar.hpp"
@@ -149,17 +150,21 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
   TokMaker m{buf.data(), &diags};
   SourceLoc end;
   if (f.is_view) {
+    // (A view's tokens are there until the next view is begun: every
+    // caller parses a view as soon as it is made.)
+    if (f.tokens_gone) throw std::logic_error("make_tokens: the tokens of view " + f.name + " are gone");
     uint32_t text_file = 0;
     const char* text = nullptr;
-    for (uint32_t i = 0; i < n; ++i) {
-      const ViewToken& v = f.tokens[i];
+    uint32_t k = 0;  // expanded tokens so far
+    for (const ViewToken& v : f.tokens) {
       if (v.file != text_file) {
         text_file = v.file;
         text = sm.file(v.file).text.data();
       }
-      if (!m.add(v.tok, text, v.file, v.expansion, SourceLoc{file, i})) break;
+      if (!m.add(v.tok, text, v.file, v.expansion, SourceManager::view_loc(file, v, k))) break;
     }
-    end = SourceLoc{file, static_cast<uint32_t>(n)};
+    // The end of the input: the end of the file the view is of.
+    end = SourceLoc{f.source, static_cast<uint32_t>(sm.file(f.source).text.size())};
   } else {
     const char* text = f.text.data();
     for (const Token& k : lexed)
