@@ -8,12 +8,16 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <ostream>
 #include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include <fmt/core.h>
 
 #include "frontend/source.h"
 
@@ -21,6 +25,59 @@ namespace stapx::ast {
 
 enum class Type : uint8_t { Unknown, Long, String, Void, Stats };
 const char* type_name(Type t);
+
+// Text a node holds (a name, a string literal's bytes, embedded C): a view
+// of bytes that live as long as the AST does. They are the source text,
+// which the SourceManager keeps unmoved for the whole run; a string
+// literal; or a copy kept in the arena (Arena::keep). Nodes so hold no
+// string of their own: nothing to allocate, copy or free per name.
+// Unlike std::string_view it is never made from a std::string implicitly,
+// since a string's bytes may not outlive the node.
+class Text {
+ public:
+  constexpr Text() = default;
+  template <size_t N>
+  constexpr Text(const char (&literal)[N]) : v_(literal, N - 1) {}  // NOLINT: a literal lives forever
+  // Bytes the caller knows live as long as the AST (the source text).
+  static constexpr Text lasting(std::string_view v) {
+    Text t;
+    t.v_ = v;
+    return t;
+  }
+  constexpr operator std::string_view() const { return v_; }
+  constexpr std::string_view view() const { return v_; }
+  std::string str() const { return std::string(v_); }
+  constexpr size_t size() const { return v_.size(); }
+  constexpr bool empty() const { return v_.empty(); }
+  constexpr const char* data() const { return v_.data(); }
+  constexpr auto begin() const { return v_.begin(); }
+  constexpr auto end() const { return v_.end(); }
+  constexpr char operator[](size_t i) const { return v_[i]; }
+  constexpr char front() const { return v_.front(); }
+  constexpr char back() const { return v_.back(); }
+  constexpr std::string_view substr(size_t pos, size_t n = std::string_view::npos) const { return v_.substr(pos, n); }
+  constexpr size_t find(std::string_view s, size_t pos = 0) const { return v_.find(s, pos); }
+  constexpr size_t find(char c, size_t pos = 0) const { return v_.find(c, pos); }
+  constexpr size_t rfind(std::string_view s, size_t pos = std::string_view::npos) const { return v_.rfind(s, pos); }
+  constexpr size_t rfind(char c, size_t pos = std::string_view::npos) const { return v_.rfind(c, pos); }
+  constexpr size_t find_first_of(std::string_view s, size_t pos = 0) const { return v_.find_first_of(s, pos); }
+  constexpr size_t find_first_not_of(std::string_view s, size_t pos = 0) const { return v_.find_first_not_of(s, pos); }
+  constexpr bool starts_with(std::string_view s) const { return v_.starts_with(s); }
+  constexpr bool ends_with(std::string_view s) const { return v_.ends_with(s); }
+  constexpr int compare(std::string_view s) const { return v_.compare(s); }
+  friend constexpr bool operator==(Text a, std::string_view b) { return a.v_ == b; }
+  friend constexpr auto operator<=>(Text a, std::string_view b) { return a.v_ <=> b; }
+  friend std::string operator+(const std::string& a, Text b) { return a + std::string(b.v_); }
+  friend std::string operator+(Text a, const std::string& b) { return std::string(a.v_) + b; }
+  friend std::string operator+(const char* a, Text b) { return a + std::string(b.v_); }
+  friend std::string operator+(Text a, const char* b) { return std::string(a.v_) + b; }
+  friend std::string operator+(char a, Text b) { return a + std::string(b.v_); }
+  friend std::string operator+(Text a, char b) { return std::string(a.v_) + b; }
+  friend std::ostream& operator<<(std::ostream& os, Text t) { return os << t.v_; }
+
+ private:
+  std::string_view v_;
+};
 
 // No virtual functions: a node's kind says what it is, and the arena runs
 // the destructors of the node types that have one.
@@ -53,6 +110,13 @@ class Arena {
     return node;
   }
   size_t size() const { return size_; }  // nodes made
+  // A copy of `s` that lives as long as the arena.
+  Text keep(std::string_view s) {
+    if (s.empty()) return Text();
+    char* p = static_cast<char*>(allocate(s.size()));
+    std::memcpy(p, s.data(), s.size());
+    return Text::lasting(std::string_view(p, s.size()));
+  }
 
  private:
   static constexpr size_t kChunk = 64 * 1024;
@@ -144,12 +208,12 @@ struct NumberLit : Expr {
 
 struct StringLit : Expr {
   StringLit() : Expr(ExprKind::String) {}
-  std::string value;  // unescaped bytes
+  Text value;  // unescaped bytes
 };
 
 struct VarRef : Expr {
   VarRef() : Expr(ExprKind::Var) {}
-  std::string name;
+  Text name;
   Symbol* sym = nullptr;
 };
 
@@ -165,7 +229,7 @@ enum class Builtin : uint8_t {
 
 struct CallExpr : Expr {
   CallExpr() : Expr(ExprKind::Call) {}
-  std::string name;
+  Text name;
   std::vector<Expr*> args;
   FunctionDecl* fn = nullptr;    // user or tapset function
   Builtin builtin = Builtin::None;
@@ -211,7 +275,7 @@ struct InArrayExpr : Expr {
 
 // "->field" or "[index]" applied to a target variable or an @ operator.
 struct TargetComponent {
-  std::string field;     // empty for an index
+  Text field;     // empty for an index
   Expr* index = nullptr;
   SourceLoc loc;
 };
@@ -219,18 +283,18 @@ struct TargetComponent {
 // $var, $$vars, $var->a->b[3], $var$ ...
 struct TargetExpr : Expr {
   TargetExpr() : Expr(ExprKind::Target) {}
-  std::string base;  // with its '$' or '$$'
+  Text base;  // with its '$' or '$$'
   std::vector<TargetComponent> components;
-  std::string pretty;  // "", "$", "$$"
+  Text pretty;  // "", "$", "$$"
 };
 
 // @cast(...), @defined(...), @entry(...), @var(...), @count(...), @hist_log(...)...
 struct AtOpExpr : Expr {
   AtOpExpr() : Expr(ExprKind::AtOp) {}
-  std::string name;  // without the '@'
+  Text name;  // without the '@'
   std::vector<Expr*> args;
   std::vector<TargetComponent> components;
-  std::string pretty;
+  Text pretty;
 };
 
 // "->field" on a plain expression: a pointer whose type an earlier @cast
@@ -239,7 +303,7 @@ struct MemberExpr : Expr {
   MemberExpr() : Expr(ExprKind::Member) {}
   Expr* base = nullptr;
   std::vector<TargetComponent> components;
-  std::string pretty;
+  Text pretty;
 };
 
 // "*" as an array key: any value (delete a[k, *], [*, k] in a).
@@ -250,7 +314,7 @@ struct WildcardExpr : Expr {
 // %{ C %} used as an expression (guru mode).
 struct EmbeddedExpr : Expr {
   EmbeddedExpr() : Expr(ExprKind::Embedded) {}
-  std::string code;
+  Text code;
 };
 
 // ---- Statements ----
@@ -302,7 +366,7 @@ struct ForeachStmt : Stmt {
   VarRef* array = nullptr;      // or, instead:
   Expr* histogram = nullptr;    // foreach (b in @hist_log(s))
   std::vector<Expr*> slice;    // "in a[k, *]": keys to match, may be empty
-  std::string aggregate;       // "in s @sum-": sort statistics by it, may be empty
+  Text aggregate;       // "in s @sum-": sort statistics by it, may be empty
   int sort_column = 0;         // 0 none, 1..N key column, -1 the value
   bool sort_descending = false;
   Expr* limit = nullptr;       // may be null
@@ -333,7 +397,7 @@ struct SimpleStmt : Stmt {  // next, break, continue, ";"
 // ---- Declarations ----
 
 struct ProbePointComponent {
-  std::string name;
+  Text name;
   Expr* arg = nullptr;  // NumberLit or StringLit, may be null
   SourceLoc loc;
 };
@@ -368,7 +432,7 @@ struct AliasDecl : Node {
 
 // %{ C %} at the top level.
 struct EmbeddedDecl : Node {
-  std::string code;
+  Text code;
 };
 
 struct GlobalDecl : Node {
@@ -392,7 +456,7 @@ struct FunctionDecl : Node {
   SourceLoc name_loc;  // the name in "function NAME (...)"
   bool is_private = false;
   bool is_embedded = false;  // the body is embedded C
-  std::string embedded_code;
+  Text embedded_code;
   Type declared = Type::Unknown;  // "function f:long (...)"
   std::vector<Param> params;
   BlockStmt* body = nullptr;
@@ -426,3 +490,9 @@ struct Script : Node {
 };
 
 }  // namespace stapx::ast
+
+// Text prints as its bytes.
+template <>
+struct fmt::formatter<stapx::ast::Text> : fmt::formatter<std::string_view> {
+  auto format(stapx::ast::Text t, format_context& ctx) const { return formatter<std::string_view>::format(t.view(), ctx); }
+};

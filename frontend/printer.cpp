@@ -8,7 +8,7 @@ namespace stapx {
 
 using namespace ast;
 
-std::string escape_string(const std::string& s) {
+std::string escape_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {

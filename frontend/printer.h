@@ -3,6 +3,8 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include "frontend/ast.h"
 
@@ -10,6 +12,6 @@ namespace stapx {
 
 void print_script(std::ostream& out, const ast::Script& script);
 void print_expr(std::ostream& out, const ast::Expr* e);
-std::string escape_string(const std::string& s);  // with the quotes
+std::string escape_string(std::string_view s);  // with the quotes
 
 }  // namespace stapx

@@ -157,7 +157,7 @@ class Checker {
       if (f->kind != ExprKind::String) {
         diags_.report(DiagId::ParseExpected, leftmost(f)->loc, "literal string");
       } else {
-        ParsedFormat pf = parse_format(static_cast<const StringLit*>(f)->value);
+        ParsedFormat pf = parse_format(static_cast<const StringLit*>(f)->value.str());
         if (pf.syntax != ParsedFormat::Syntax::Ok)
           diags_.report(pf.syntax == ParsedFormat::Syntax::Trailing ? DiagId::ParseTrailingConversion
                                                                      : DiagId::ParseBadConversion,

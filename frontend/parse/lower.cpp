@@ -112,13 +112,14 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
 
 StringLit* Lowerer::string(const x3ast::String& s) {
   auto* lit = arena_.make<StringLit>(loc(s.pos));
-  lit->value = unescape(s.text(), lit);
+  lit->value = unescape(s, lit);
   return lit;
 }
 
-std::string Lowerer::unescape(std::string_view r, Expr* lit) {
-  // Most literals have no escape: one copy.
-  if (r.find('\\') == std::string_view::npos) return std::string(r);
+Text Lowerer::unescape(const x3ast::String& s, Expr* lit) {
+  std::string_view r = s.text();
+  // Most literals are one piece with no escape: a view of the source text.
+  if (r.find('\\') == std::string_view::npos) return s.joined.empty() ? Text::lasting(r) : arena_.keep(r);
   std::string out;
   out.reserve(r.size());
   for (size_t i = 0; i < r.size(); ++i) {
@@ -163,7 +164,7 @@ std::string Lowerer::unescape(std::string_view r, Expr* lit) {
         }
     }
   }
-  return out;
+  return arena_.keep(out);
 }
 
 // $N and @N become literals of the N-th command-line argument; $# and @#
@@ -186,7 +187,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   const std::string& v = args_[index - 1];
   if (a.text[0] == '@') {
     auto* str = arena_.make<StringLit>(at);
-    str->value = v;
+    str->value = arena_.keep(v);
     return str;
   }
   auto* n = arena_.make<NumberLit>(at);
@@ -213,7 +214,7 @@ std::vector<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetC
     if (c.index)
       tc.index = c.index->node;
     else
-      tc.field = c.field;
+      tc.field = Text::lasting(c.field);
     out.push_back(std::move(tc));
   }
   return out;
@@ -221,7 +222,7 @@ std::vector<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetC
 
 VarRef* Lowerer::var(const x3ast::Ident& id) {
   auto* v = arena_.make<VarRef>(loc(id.pos));
-  v->name = id.name;
+  v->name = Text::lasting(id.name);
   return v;
 }
 
@@ -282,15 +283,15 @@ Expr* Lowerer::build(const x3ast::Chain& c) {
 Expr* Lowerer::build(const x3ast::Embedded& em) {
   auto* e = arena_.make<EmbeddedExpr>(loc(em.pos));
   need_guru(e, e->loc, "embedded expression code");
-  e->code = em.code;
+  e->code = Text::lasting(em.code);
   return e;
 }
 
 Expr* Lowerer::build(const x3ast::Target& t) {
   auto* e = arena_.make<TargetExpr>(loc(t.pos));
-  e->base = t.base;
+  e->base = Text::lasting(t.base);
   e->components = components(t.components);
-  e->pretty = t.pretty;
+  e->pretty = Text::lasting(t.pretty);
   return e;
 }
 
@@ -298,7 +299,7 @@ Expr* Lowerer::build(const x3ast::Member& m) {
   auto* e = arena_.make<MemberExpr>(m.base.node->loc);
   e->base = m.base.node;
   e->components = components(m.components);
-  e->pretty = m.pretty;
+  e->pretty = Text::lasting(m.pretty);
   return e;
 }
 
@@ -310,17 +311,17 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
   if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
       !a.args[0].string_literal)
     defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
-  e->name = a.name;
+  e->name = Text::lasting(a.name);
   e->args.reserve(a.args.size());
   for (auto& arg : a.args) e->args.push_back(arg.node);
   e->components = components(a.components);
-  e->pretty = a.pretty;
+  e->pretty = Text::lasting(a.pretty);
   return e;
 }
 
 Expr* Lowerer::build(const x3ast::Call& c) {
   auto* call = arena_.make<CallExpr>(loc(c.pos));
-  call->name = c.name;
+  call->name = Text::lasting(c.name);
   call->args.reserve(c.args.size());
   for (auto& a : c.args) call->args.push_back(a.node);
   return call;
@@ -545,7 +546,7 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
       }
       for (auto& k : f.slice) st->slice.push_back(l.adopt(k));
       if (f.aggregate) {
-        st->aggregate = f.aggregate->name;
+        st->aggregate = Text::lasting(f.aggregate->name);
         if (!f.aggregate->sort.empty()) {
           x3ast::SortedIdent marker;
           marker.sort = f.aggregate->sort;
@@ -579,7 +580,7 @@ bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
   for (const x3ast::PointElement& el : pp.elements) {
     if (const auto* c = boost::get<x3ast::ProbePointComponent>(&el)) {
       ProbePointComponent comp;
-      comp.name = c->name;
+      comp.name = arena_.keep(c->name);  // (glued tokens' names are in scratch)
       comp.loc = loc(c->pos);
       if (c->arg) comp.arg = adopt(*c->arg);
       for (auto& prefix : out) prefix.push_back(comp);
@@ -620,7 +621,7 @@ std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pp
       for (const x3ast::PointElement& el : pp.elements) {
         const auto& c = boost::get<x3ast::ProbePointComponent>(el);
         ProbePointComponent& comp = point->components.emplace_back();
-        comp.name = c.name;
+        comp.name = arena_.keep(c.name);  // (glued tokens' names are in scratch)
         comp.loc = loc(c.pos);
         if (c.arg) comp.arg = adopt(*c.arg);
       }
@@ -677,7 +678,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
     void operator()(const x3ast::Embedded& em) const {
       auto* e = l.arena_.make<EmbeddedDecl>(l.loc(em.pos));
       l.need_guru(nullptr, e->loc, "embedded code");
-      e->code = em.code;
+      e->code = Text::lasting(em.code);
       script.embedded.push_back(e);
     }
     void operator()(const x3ast::Global& g) const {
@@ -707,7 +708,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
       if (f.embedded) {
         l.need_guru(nullptr, l.loc(f.embedded->pos), "embedded code");
         fn->is_embedded = true;
-        fn->embedded_code = f.embedded->code;
+        fn->embedded_code = Text::lasting(f.embedded->code);
         fn->body = l.arena_.make<BlockStmt>(l.loc(f.embedded->pos));
       } else {
         fn->body = l.block(f.body);

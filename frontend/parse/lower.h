@@ -68,7 +68,7 @@ class Lowerer {
   ast::VarRef* var(const x3ast::Ident& id);
   ast::NumberLit* number(const x3ast::Number& n);
   ast::StringLit* string(const x3ast::String& s);
-  std::string unescape(std::string_view raw, ast::Expr* lit);
+  ast::Text unescape(const x3ast::String& s, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
   std::vector<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
   std::vector<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);

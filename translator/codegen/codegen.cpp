@@ -39,7 +39,7 @@ std::string pp_function(const std::string& pp) {
   return pp.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-std::string c_string(const std::string& s) {
+std::string c_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char ch : s) {
     switch (ch) {
@@ -227,7 +227,7 @@ bool Codegen::is_execname(const Expr* e) {
   const FunctionDecl* f = static_cast<const CallExpr*>(e)->fn;
   if (!f || !f->is_embedded || !f->params.empty() || f->type != Type::String) return false;
   std::string code;
-  const std::string& text = f->embedded_code;
+  std::string_view text = f->embedded_code;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text.compare(i, 2, "/*") == 0) {
       size_t end = text.find("*/", i + 2);
@@ -482,7 +482,7 @@ std::string Codegen::binary(const BinaryExpr* b) {
     return fmt::format("({{ const char *{} = {}; const char *{} = {}; _stpx_concat({}, {}, {}); }})",
                        L, expr(b->lhs), R, expr(b->rhs), string_temp(), L, R);
   if (b->op == Op::RegexMatch || b->op == Op::RegexNoMatch) {
-    const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
+    const std::string pattern = static_cast<const StringLit*>(b->rhs)->value.str();
     auto [it, fresh] = regex_ids_.emplace(pattern, static_cast<int>(regex_ids_.size()));
     if (prog_.submatch)  // the match is recorded for matched(), ngroups()
       return fmt::format("((int64_t){0}_stpx_regex_match_sub(&_stpx_re_{1}, &_stpx_rp_{1}, {2}, &c->re_scratch, "
@@ -624,7 +624,7 @@ std::string Codegen::builtin(const CallExpr* c) {
     case Builtin::Sprintf: {
       // Each piece in turn: runs of plain conversions through vsnprintf,
       // the others through the runtime; sprintf appends to a temporary.
-      ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value);
+      ParsedFormat pf = parse_format(static_cast<const StringLit*>(c->args[0])->value.str());
       bool to_string = c->builtin == Builtin::Sprintf;
       std::string t = to_string ? string_temp() : "";
       if (to_string) stmts += t + "[0] = '\\0'; ";
@@ -778,7 +778,7 @@ std::string Codegen::inline_embedded(const CallExpr* c) {
   if (!f->is_embedded || !f->params.empty() || (f->type != Type::Long && f->type != Type::String)) return "";
   static const std::set<std::string> forbidden = {"return", "goto", "__label__", "l", "last_error", "STAP_RETURN",
                                                   "STAP_ERROR", "STAP_PRINTF", "STAP_ARG", "asm", "__asm__"};
-  const std::string& code = f->embedded_code;
+  std::string_view code = f->embedded_code;
   if (code.find('#') != std::string::npos) return "";
   if (code.find("print") != std::string::npos || code.find("PRINT") != std::string::npos) return "";
   if (code.find("CONTEXT") != std::string::npos) uses_context_ = true;
@@ -808,7 +808,7 @@ std::string Codegen::inline_embedded(const CallExpr* c) {
     }
     size_t end = i;
     while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
-    std::string id = code.substr(i, end - i);
+    std::string id(code.substr(i, end - i));
     if (forbidden.count(id) || id.rfind("STAP_ARG_", 0) == 0) return "";
     body += id == "STAP_RETVALUE" ? rv : id == "CONTEXT" ? "c" : id;
     i = end;
@@ -970,7 +970,7 @@ void Codegen::foreach(const ForeachStmt* f) {
                                                          {"max", "STPX_AGG_MAX"}, {"avg", "STPX_AGG_AVG"}};
   if (f->sort_column != 0)
     w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
-           f->sort_descending ? 1 : 0, aggs.at(f->aggregate));
+           f->sort_descending ? 1 : 0, aggs.at(f->aggregate.str()));
   std::string bound = fmt::format("i_{} < n_{}", n, n);
   if (f->limit) {
     w.line("int64_t lim_{} = {};", n, expr(f->limit));

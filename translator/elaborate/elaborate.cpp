@@ -36,8 +36,8 @@ constexpr int kMaxKeys = 9;
 // stap's user-space stack and symbol functions (tapset::ucontext-unwind,
 // ucontext-symbols): stapx walks and names kernel stacks only, so these
 // are reported as not implemented rather than as unknown functions.
-bool is_user_stack_function(const std::string& name) {
-  static const std::set<std::string> names = {
+bool is_user_stack_function(std::string_view name) {
+  static const std::set<std::string, std::less<>> names = {
       "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
       "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
       "print_usyms",  "sprint_usyms",     "usymname",               "usymdata",
@@ -70,14 +70,14 @@ class Elaborator {
   bool in_condition_ = false;
   // --- step 3 ---
   struct Scope {
-    std::map<std::string, Symbol*> names;
+    std::map<std::string, Symbol*, std::less<>> names;
     std::vector<Symbol*>* locals;
     FunctionDecl* fn;  // the function, or the probe body's pseudo-function
     ProbeDecl* decl = nullptr;  // the probe whose body this is
     int loop_depth = 0;
     bool probe = false;
   };
-  Symbol* new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc);
+  Symbol* new_symbol(std::string_view name, Symbol::Scope scope, SourceLoc loc);
   void resolve_stmt(Stmt* s, Scope& sc);
   void resolve_expr(Expr* e, Scope& sc, bool as_array = false);
   Symbol* lookup(VarRef* v, Scope& sc, bool as_array, int arity = 1);
@@ -137,11 +137,11 @@ class Elaborator {
   void check_entry_exprs();
   Arena& arena_;
   DiagSink& diags_;
-  std::map<std::string, Symbol*> globals_;
+  std::map<std::string, Symbol*, std::less<>> globals_;
   // Every function, by name; an overload (same name, another parameter
   // count) is filed as "NAME/N".
   std::map<std::string, FunctionDecl*> functions_;
-  std::map<std::string, std::map<size_t, FunctionDecl*>> overloads_;  // name -> arity -> decl
+  std::map<std::string, std::map<size_t, FunctionDecl*>, std::less<>> overloads_;  // name -> arity -> decl
   bool changed_ = false;
   std::set<const void*> reported_;
   // Each probe body records its accesses and calls on a pseudo-function.
@@ -173,7 +173,7 @@ class Elaborator {
   std::set<FunctionDecl*> foreach_in_functions_;
 };
 
-Symbol* Elaborator::new_symbol(const std::string& name, Symbol::Scope scope, SourceLoc loc) {
+Symbol* Elaborator::new_symbol(std::string_view name, Symbol::Scope scope, SourceLoc loc) {
   Symbol& s = prog_.symbols.emplace_back();
   s.name = name;
   s.scope = scope;
@@ -242,7 +242,7 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
   for (size_t i = 0; i < point.components.size(); ++i) {
     const ProbePointComponent& p = point.components[i];
     const ProbePointComponent& n = name.components[i];
-    if (fnmatch(p.name.c_str(), n.name.c_str(), 0) != 0) return false;
+    if (fnmatch(p.name.str().c_str(), n.name.str().c_str(), 0) != 0) return false;
     if (!p.arg != !n.arg) return false;
     if (p.arg && p.arg->kind != n.arg->kind) return false;
     if (p.arg && p.arg->kind == ExprKind::Number &&
@@ -542,7 +542,7 @@ std::vector<std::string> Elaborator::similar_components(const ProbePoint& point)
   std::vector<const std::vector<std::string>*> live;
   for (const auto& parts : split) live.push_back(&parts);
   for (size_t k = 0; k < point.components.size(); ++k) {
-    const std::string& want = point.components[k].name;
+    const std::string want = point.components[k].name.str();
     std::vector<const std::vector<std::string>*> next;
     std::vector<std::string_view> here;
     for (const auto* parts : live) {
@@ -790,7 +790,7 @@ Symbol* Elaborator::lookup(VarRef* v, Scope& sc, bool as_array, int arity) {
   sym->arity = 0;
   sym->index = static_cast<int>(sc.locals->size());
   sc.locals->push_back(sym);
-  sc.names[v->name] = sym;
+  sc.names.insert_or_assign(v->name.str(), sym);
   return sym;
 }
 
@@ -841,7 +841,7 @@ void Elaborator::histogram_of(AtOpExpr* a, Symbol* sym) {
 }
 
 bool Elaborator::is_stat_read(const AtOpExpr* a) {
-  static const std::set<std::string> ops = {"count", "sum", "min", "max", "avg"};
+  static const std::set<std::string, std::less<>> ops = {"count", "sum", "min", "max", "avg"};
   return (ops.count(a->name) && a->args.size() == 1) ||
          (a->name == "variance" && (a->args.size() == 1 || a->args.size() == 2));
 }
@@ -1380,7 +1380,7 @@ void Elaborator::unify(Expr* e, Type t) {
 // Compiles the pattern of `=~`/`!~` into the program's DFAs once per
 // pattern; a bad one is reported at its string (once per site).
 void Elaborator::compile_regex(const BinaryExpr* b) {
-  const std::string& pattern = static_cast<const StringLit*>(b->rhs)->value;
+  const std::string pattern = static_cast<const StringLit*>(b->rhs)->value.str();
   if (prog_.regexes.count(pattern)) return;
   regex::Dfa dfa;
   if (auto err = regex::compile(pattern, dfa)) {
@@ -1760,7 +1760,7 @@ void Elaborator::check_expr(Expr* e) {
           diags_.report(DiagId::SemFormatArgs, c->args[0]->loc, "format string must be a literal");
           break;
         }
-        ParsedFormat pf = parse_format(static_cast<StringLit*>(c->args[0])->value);
+        ParsedFormat pf = parse_format(static_cast<StringLit*>(c->args[0])->value.str());
         if (!pf.error.empty()) {
           diags_.report(DiagId::SemFormatArgs, c->args[0]->loc, pf.error);
           break;
@@ -2229,7 +2229,7 @@ void Elaborator::apply_global_values(const std::vector<std::pair<std::string, st
     }
     if (g->type == Type::String) {
       auto* lit = arena_.make<StringLit>(g->decl);
-      lit->value = value;
+      lit->value = arena_.keep(value);
       g->init = lit;
     } else if (g->type == Type::Long) {
       char* end = nullptr;

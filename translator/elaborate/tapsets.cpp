@@ -72,7 +72,7 @@ void walk(const Expr* e, Needs& n) {
   if (!e) return;
   switch (e->kind) {
     case ExprKind::Call:
-      n.calls.insert(static_cast<const CallExpr*>(e)->name);
+      n.calls.insert(static_cast<const CallExpr*>(e)->name.str());
       walk_all(static_cast<const CallExpr*>(e)->args, n);
       break;
     case ExprKind::Index: walk_all(static_cast<const IndexExpr*>(e)->keys, n); break;

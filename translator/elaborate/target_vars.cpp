@@ -190,7 +190,7 @@ void pretty_pointee(Cur cur, int depth, TargetAccess& out) {
 // "name=value" for every variable in scope, "=?" where it has no location.
 std::optional<TargetAccess> all_vars(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
                                      DiagSink& diags) {
-  std::string which = t.base.substr(2);
+  std::string which(t.base.substr(2));
   if (which != "vars" && which != "parms" && which != "locals" && which != "return") {
     diags.report(DiagId::SemTargetContext, t.loc);
     return std::nullopt;
@@ -287,10 +287,10 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
 
 // What follows the base of a target expression ($var, @cast(...)).
 struct Chain {
-  const std::string& base;  // "$file", "@cast": for messages
+  std::string_view base;  // "$file", "@cast": for messages
   SourceLoc loc;
   const std::vector<ast::TargetComponent>& components;
-  const std::string& pretty;
+  std::string_view pretty;
   bool address;   // &...
   uint64_t addr;  // the probe's address, for messages (0: none)
   // Script values the chain reads (LocExpr::Op::Input), in order: @cast's
@@ -330,7 +330,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
       return resolve_entry(t, site, *entry_saves, diags);
     return all_vars(t, site, is_return, diags);
   }
-  std::string name = t.base.substr(1);  // without the '$'
+  std::string name(t.base.substr(1));  // without the '$'
   Cur cur;
   if (name == "return" && is_return) {
     if (!site.return_type || site.return_type->strip()->kind == DType::Kind::Void) {
@@ -435,7 +435,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
         return std::nullopt;
       }
       uint64_t bit_offset = 0;
-      const debug::Member* m = ty->find_member(c.field, bit_offset);
+      const debug::Member* m = ty->find_member(c.field.str(), bit_offset);
       if (!m) {
         std::vector<std::string> alts;
         for (const auto& mem : ty->members())
@@ -574,7 +574,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
 
 std::string cast_module(const ast::AtOpExpr& a) {
   if (a.args.size() != 3 || a.args[2]->kind != ast::ExprKind::String) return "";
-  const std::string& m = static_cast<const ast::StringLit*>(a.args[2])->value;
+  const std::string m(static_cast<const ast::StringLit*>(a.args[2])->value);
   // "kernel<linux/fs.h>": the header only says where stap would compile
   // the type from; the kernel's own debug information has it.
   if (m.rfind("kernel", 0) == 0 && (m.size() == 6 || m[6] == '<')) return "";
@@ -588,7 +588,7 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
     diags.report(DiagId::SemCastArgs, a.loc);
     return std::nullopt;
   }
-  const std::string& type_name = static_cast<const ast::StringLit*>(a.args[1])->value;
+  const std::string type_name(static_cast<const ast::StringLit*>(a.args[1])->value);
   std::string module = cast_module(a);
   const DType* type = di.find_type(type_name);
   if (!type) {
@@ -623,7 +623,7 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
     diags.report(DiagId::SemVarArgs, a.loc);
     return std::nullopt;
   }
-  const std::string& spec = static_cast<const ast::StringLit*>(a.args[0])->value;
+  const std::string spec(static_cast<const ast::StringLit*>(a.args[0])->value);
   if (a.args.size() == 2 && static_cast<const ast::StringLit*>(a.args[1])->value != "kernel") {
     diags.report(DiagId::SemUnsupported, a.args[1]->loc, "@var in a module");
     return std::nullopt;

@@ -44,7 +44,7 @@ class KprobeFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, c[1].loc, "kprobe.function", "a function name string");
       return true;
     }
-    const std::string& sym = static_cast<const ast::StringLit*>(c[1].arg)->value;
+    const std::string sym(static_cast<const ast::StringLit*>(c[1].arg)->value);
     if (!valid_symbol(sym)) {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.function", "a kernel symbol name");
       return true;
@@ -142,8 +142,8 @@ class KprobeFamily : public KprobeTableFamily {
         return true;
       }
     }
-    const std::string& mod = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    const std::string& fn = static_cast<const ast::StringLit*>(c[2].arg)->value;
+    const std::string mod(static_cast<const ast::StringLit*>(c[1].arg)->value);
+    const std::string fn(static_cast<const ast::StringLit*>(c[2].arg)->value);
     if (mod.empty() || mod.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
                            std::string::npos) {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.module", "a module name");
@@ -167,8 +167,8 @@ class KprobeFamily : public KprobeTableFamily {
     ProbeSpec spec = base;
     if (!match_module(point, spec, diags) || !spec.family) return true;
     const auto& c = point.components;
-    const std::string& mod = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    const std::string& fn = static_cast<const ast::StringLit*>(c[2].arg)->value;
+    const std::string mod(static_cast<const ast::StringLit*>(c[1].arg)->value);
+    const std::string fn(static_cast<const ast::StringLit*>(c[2].arg)->value);
     if (!is_symbol_pattern(fn)) {
       out.push_back(std::move(spec));
       return true;

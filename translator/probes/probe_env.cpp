@@ -109,7 +109,7 @@ std::unique_ptr<debug::DebugInfo> ProbeEnv::open_module(const std::string& path,
 std::vector<std::pair<std::string, debug::DebugInfo*>> ProbeEnv::point_debuginfo(const ast::ProbePoint& point,
                                                                                  bool module, DiagSink& diags) {
   if (module) {
-    const std::string& mod = static_cast<const ast::StringLit*>(point.components[0].arg)->value;
+    const std::string mod(static_cast<const ast::StringLit*>(point.components[0].arg)->value);
     return module_debuginfo(mod, diags, point.components[0].arg->loc, point.optional);
   }
   std::vector<std::pair<std::string, debug::DebugInfo*>> out;

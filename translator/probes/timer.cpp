@@ -34,7 +34,7 @@ class TimerFamily : public ProbeFamily {
       diags.report(DiagId::SemBadProbePoint, point.loc, "expected timer.ms(N), timer.s(N), ...");
       return true;
     }
-    const std::string& unit = c[1].name;
+    const std::string unit(c[1].name);
     const int64_t* scale = nullptr;
     for (auto& [u, ns] : units)
       if (unit == u) scale = &ns;
