@@ -9,8 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <ostream>
+#include <span>
+#include <stdexcept>
 #include <new>
 #include <string>
 #include <string_view>
@@ -110,6 +113,11 @@ class Arena {
     return node;
   }
   size_t size() const { return size_; }  // nodes made
+  // Memory that lives as long as the arena (for List), aligned to at most 8.
+  void* allocate_bytes(size_t n, size_t align) {
+    (void)align;  // (every allocation is aligned to kAlign)
+    return allocate(n);
+  }
   // A copy of `s` that lives as long as the arena.
   Text keep(std::string_view s) {
     if (s.empty()) return Text();
@@ -123,18 +131,19 @@ class Arena {
   // Nodes hold pointers, 64-bit integers and smaller: 8-byte alignment, not
   // max_align_t's 16, which would pad half of them by 8 bytes.
   static constexpr size_t kAlign = alignof(void*);
-  void* allocate(size_t n) {
+  __attribute__((always_inline)) void* allocate(size_t n) {
     n = (n + kAlign - 1) & ~(kAlign - 1);
-    if (n > left_) {
-      size_t size = std::max(n, kChunk);
-      chunks_.push_back(::operator new(size));
-      next_ = static_cast<char*>(chunks_.back());
-      left_ = size;
-    }
+    if (__builtin_expect(n > left_, 0)) new_chunk(n);
     void* p = next_;
     next_ += n;
     left_ -= n;
     return p;
+  }
+  __attribute__((noinline)) void new_chunk(size_t n) {
+    size_t size = std::max(n, kChunk);
+    chunks_.push_back(::operator new(size));
+    next_ = static_cast<char*>(chunks_.back());
+    left_ = size;
   }
 
   struct Owned {
@@ -147,6 +156,101 @@ class Arena {
   char* next_ = nullptr;
   size_t left_ = 0;
 };
+
+// A node's list of children or parts (call arguments, a block's
+// statements): std::vector's reading interface over elements that live in
+// the arena, so that a node has nothing to free. Growing takes the arena.
+// A copy (of a node being cloned) shares the elements and copies them on
+// its first growth; assigning one list to another is explicit (assign).
+template <typename T>
+class List {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+  List() = default;
+  List(const List& other) : data_(other.data_), size_(other.size_), capacity_(other.size_) {}
+  List(List&& other) noexcept : List(static_cast<const List&>(other)) {}
+  List& operator=(const List&) = delete;
+  List& operator=(List&& other) noexcept {
+    data_ = other.data_;
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    return *this;
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T& at(size_t i) {
+    if (i >= size_) throw std::out_of_range("ast::List::at");
+    return data_[i];
+  }
+  const T& at(size_t i) const {
+    if (i >= size_) throw std::out_of_range("ast::List::at");
+    return data_[i];
+  }
+  T& front() { return data_[0]; }
+  const T& front() const { return data_[0]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+  operator std::span<const T>() const { return {data_, size_}; }
+
+  void clear() { size_ = 0; }
+  void pop_back() { --size_; }
+  void reserve(Arena& arena, size_t n);
+  void push_back(Arena& arena, const T& v) {
+    if (size_ == capacity_) reserve(arena, size_ ? 2 * size_ : 2);
+    data_[size_++] = v;
+  }
+  T& emplace_back(Arena& arena) {
+    push_back(arena, T{});
+    return back();
+  }
+  void assign(Arena& arena, std::span<const T> from) {
+    size_ = 0;
+    reserve(arena, from.size());
+    if (!from.empty()) std::memcpy(static_cast<void*>(data_), from.data(), from.size() * sizeof(T));
+    size_ = static_cast<uint32_t>(from.size());
+  }
+  void assign(Arena& arena, std::initializer_list<T> from) { assign(arena, std::span<const T>(from.begin(), from.size())); }
+  T* insert(Arena& arena, const T* at, const T& v) {
+    size_t i = static_cast<size_t>(at - data_);
+    push_back(arena, v);
+    std::rotate(data_ + i, data_ + size_ - 1, data_ + size_);
+    return data_ + i;
+  }
+  T* erase(const T* first, const T* last) {
+    T* f = data_ + (first - data_);
+    T* l = data_ + (last - data_);
+    std::move(l, end(), f);
+    size_ -= static_cast<uint32_t>(l - f);
+    return f;
+  }
+  T* erase(const T* at) { return erase(at, at + 1); }
+
+ private:
+  T* data_ = nullptr;
+  uint32_t size_ = 0, capacity_ = 0;
+};
+
+template <typename T>
+void List<T>::reserve(Arena& arena, size_t n) {
+  if (n <= capacity_) return;
+  T* bigger = static_cast<T*>(arena.allocate_bytes(n * sizeof(T), alignof(T)));
+  if (size_) std::memcpy(static_cast<void*>(bigger), data_, size_ * sizeof(T));
+  data_ = bigger;
+  capacity_ = static_cast<uint32_t>(n);
+}
 
 // ---- Symbols (filled in by elaboration) ----
 
@@ -220,7 +324,7 @@ struct VarRef : Expr {
 struct IndexExpr : Expr {
   IndexExpr() : Expr(ExprKind::Index) {}
   VarRef* array = nullptr;
-  std::vector<Expr*> keys;
+  List<Expr*> keys;
 };
 
 enum class Builtin : uint8_t {
@@ -230,7 +334,7 @@ enum class Builtin : uint8_t {
 struct CallExpr : Expr {
   CallExpr() : Expr(ExprKind::Call) {}
   Text name;
-  std::vector<Expr*> args;
+  List<Expr*> args;
   FunctionDecl* fn = nullptr;    // user or tapset function
   Builtin builtin = Builtin::None;
   // --privilege=stapusr and a /* myproc-unprivileged */ function: the call
@@ -269,7 +373,7 @@ struct AssignExpr : Expr {
 
 struct InArrayExpr : Expr {
   InArrayExpr() : Expr(ExprKind::InArray) {}
-  std::vector<Expr*> keys;
+  List<Expr*> keys;
   VarRef* array = nullptr;
 };
 
@@ -284,7 +388,7 @@ struct TargetComponent {
 struct TargetExpr : Expr {
   TargetExpr() : Expr(ExprKind::Target) {}
   Text base;  // with its '$' or '$$'
-  std::vector<TargetComponent> components;
+  List<TargetComponent> components;
   Text pretty;  // "", "$", "$$"
 };
 
@@ -292,8 +396,8 @@ struct TargetExpr : Expr {
 struct AtOpExpr : Expr {
   AtOpExpr() : Expr(ExprKind::AtOp) {}
   Text name;  // without the '@'
-  std::vector<Expr*> args;
-  std::vector<TargetComponent> components;
+  List<Expr*> args;
+  List<TargetComponent> components;
   Text pretty;
 };
 
@@ -302,7 +406,7 @@ struct AtOpExpr : Expr {
 struct MemberExpr : Expr {
   MemberExpr() : Expr(ExprKind::Member) {}
   Expr* base = nullptr;
-  std::vector<TargetComponent> components;
+  List<TargetComponent> components;
   Text pretty;
 };
 
@@ -330,7 +434,7 @@ struct Stmt : Node {
 
 struct BlockStmt : Stmt {
   BlockStmt() : Stmt(StmtKind::Block) {}
-  std::vector<Stmt*> stmts;
+  List<Stmt*> stmts;
 };
 
 struct ExprStmt : Stmt {
@@ -362,10 +466,10 @@ struct ForStmt : Stmt {
 struct ForeachStmt : Stmt {
   ForeachStmt() : Stmt(StmtKind::Foreach) {}
   VarRef* value = nullptr;     // "v = [k] in a", may be null
-  std::vector<VarRef*> keys;
+  List<VarRef*> keys;
   VarRef* array = nullptr;      // or, instead:
   Expr* histogram = nullptr;    // foreach (b in @hist_log(s))
-  std::vector<Expr*> slice;    // "in a[k, *]": keys to match, may be empty
+  List<Expr*> slice;    // "in a[k, *]": keys to match, may be empty
   Text aggregate;       // "in s @sum-": sort statistics by it, may be empty
   int sort_column = 0;         // 0 none, 1..N key column, -1 the value
   bool sort_descending = false;
@@ -403,7 +507,7 @@ struct ProbePointComponent {
 };
 
 struct ProbePoint : Node {
-  std::vector<ProbePointComponent> components;
+  List<ProbePointComponent> components;
   bool optional = false;    // "?"
   bool sufficient = false;  // "!"
   Expr* condition = nullptr;  // "if (cond)", may be null
@@ -411,7 +515,7 @@ struct ProbePoint : Node {
 };
 
 struct ProbeDecl : Node {
-  std::vector<ProbePoint*> points;
+  List<ProbePoint*> points;
   BlockStmt* body = nullptr;
   // Elaboration: the alias name a user's probe point matched ("syscall.*"
   // -> "syscall.read"), what pn() returns; empty for points no alias made.
@@ -423,8 +527,8 @@ struct ProbeDecl : Node {
 
 // probe NAME = P, Q { prologue }   or   probe NAME += P { epilogue }
 struct AliasDecl : Node {
-  std::vector<ProbePoint*> names;
-  std::vector<ProbePoint*> targets;
+  List<ProbePoint*> names;
+  List<ProbePoint*> targets;
   bool epilogue = false;          // "+=": body is an epilogue
   BlockStmt* body = nullptr;
   BlockStmt* second = nullptr;    // "= P { prologue }, { epilogue }", may be null

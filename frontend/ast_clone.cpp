@@ -7,9 +7,9 @@ namespace {
 
 template <typename T>
 T* copy_node(Arena& arena, const T* from) {
-  T* to = arena.make<T>(from->loc);
-  *to = *from;  // fields first; children are replaced by the caller
-  return to;
+  // Fields first; children are replaced by the caller (and a copied List
+  // shares its elements: the caller gives it a list of its own).
+  return arena.make<T>(from->loc, *from);
 }
 
 VarRef* clone_var(Arena& arena, const VarRef* v) {
@@ -19,15 +19,16 @@ VarRef* clone_var(Arena& arena, const VarRef* v) {
   return c;
 }
 
-std::vector<Expr*> clone_all(Arena& arena, const std::vector<Expr*>& es) {
-  std::vector<Expr*> out;
-  out.reserve(es.size());
-  for (const Expr* e : es) out.push_back(clone(arena, e));
+List<Expr*> clone_all(Arena& arena, const List<Expr*>& es) {
+  List<Expr*> out;
+  out.reserve(arena, es.size());
+  for (const Expr* e : es) out.push_back(arena, clone(arena, e));
   return out;
 }
 
-std::vector<TargetComponent> clone_components(Arena& arena, const std::vector<TargetComponent>& cs) {
-  std::vector<TargetComponent> out = cs;
+List<TargetComponent> clone_components(Arena& arena, const List<TargetComponent>& cs) {
+  List<TargetComponent> out;
+  out.assign(arena, cs);
   for (TargetComponent& c : out)
     if (c.index) c.index = clone(arena, c.index);
   return out;
@@ -110,7 +111,10 @@ Expr* clone(Arena& arena, const Expr* e) {
 BlockStmt* clone(Arena& arena, const BlockStmt* b) {
   if (!b) return nullptr;
   auto* c = copy_node(arena, b);
-  for (Stmt*& s : c->stmts) s = clone(arena, s);
+  List<Stmt*> stmts;
+  stmts.reserve(arena, b->stmts.size());
+  for (const Stmt* s : b->stmts) stmts.push_back(arena, clone(arena, s));
+  c->stmts = std::move(stmts);
   return c;
 }
 
@@ -147,7 +151,10 @@ Stmt* clone(Arena& arena, const Stmt* s) {
     case StmtKind::Foreach: {
       auto* c = copy_node(arena, static_cast<const ForeachStmt*>(s));
       c->value = clone_var(arena, c->value);
-      for (VarRef*& k : c->keys) k = clone_var(arena, k);
+      List<VarRef*> keys;
+      keys.reserve(arena, c->keys.size());
+      for (const VarRef* k : c->keys) keys.push_back(arena, clone_var(arena, k));
+      c->keys = std::move(keys);
       c->array = clone_var(arena, c->array);
       c->histogram = clone(arena, c->histogram);
       c->slice = clone_all(arena, c->slice);

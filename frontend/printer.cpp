@@ -145,7 +145,7 @@ class Printer {
     }
   }
 
-  void components(const std::vector<TargetComponent>& cs) {
+  void components(std::span<const TargetComponent> cs) {
     for (const TargetComponent& c : cs) {
       if (c.index) {
         out_ << "[";
@@ -274,7 +274,7 @@ class Printer {
     out_ << "}";
   }
 
-  void points(const std::vector<ProbePoint*>& ps) {
+  void points(std::span<ProbePoint* const> ps) {
     for (size_t i = 0; i < ps.size(); ++i) {
       if (i) out_ << ", ";
       out_ << ps[i]->to_string();
@@ -342,7 +342,7 @@ class Printer {
   void indent(int depth) {
     for (int i = 0; i < depth; ++i) out_ << "    ";
   }
-  void list(const std::vector<Expr*>& es) {
+  void list(std::span<Expr* const> es) {
     for (size_t i = 0; i < es.size(); ++i) {
       if (i) out_ << ", ";
       expr(es[i]);

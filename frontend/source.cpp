@@ -48,11 +48,16 @@ uint32_t SourceManager::add_view(uint32_t source, TokenRun& run) {
   v.is_view = true;
   v.source = source;
   v.tokens = run;
-  size_t n = 0;
-  for (const ViewToken& t : run) n += t.expansion != 0;
-  v.expanded.reserve(n);
-  for (const ViewToken& t : run)
-    if (t.expansion) v.expanded.push_back({t.file, t.tok.begin, t.expansion});
+  // Every token's location is written, and the cursor moves past those
+  // that came through an expansion (no branch per token).
+  thread_local std::vector<ExpandedLoc> all;
+  if (all.size() < run.size() + 1) all.resize(run.size() + 1);
+  ExpandedLoc* w = all.data();
+  for (const ViewToken& t : run) {
+    *w = {t.file, t.tok.begin, t.expansion};
+    w += t.expansion != 0;
+  }
+  v.expanded.assign(all.data(), w);
   live_view_ = id;
   return id;
 }

@@ -146,7 +146,7 @@ class Checker {
     }
   }
 
-  void components(const std::vector<TargetComponent>& cs) {
+  void components(std::span<const TargetComponent> cs) {
     for (const TargetComponent& c : cs) expr(c.index);
   }
 

@@ -206,8 +206,9 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   return n;
 }
 
-std::vector<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetComponent>& cs) {
-  std::vector<TargetComponent> out;
+List<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetComponent>& cs) {
+  List<TargetComponent> out;
+  out.reserve(arena_, cs.size());
   for (auto& c : cs) {
     TargetComponent tc;
     tc.loc = loc(c.pos);
@@ -215,7 +216,7 @@ std::vector<TargetComponent> Lowerer::components(const x3ast::Vec<x3ast::TargetC
       tc.index = c.index->node;
     else
       tc.field = Text::lasting(c.field);
-    out.push_back(std::move(tc));
+    out.push_back(arena_, tc);
   }
   return out;
 }
@@ -230,7 +231,7 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
   const BinaryInfo& info = binary_info(op);
   if (info.in_array) {
     auto* in = arena_.make<InArrayExpr>(lhs->loc);
-    in->keys.push_back(lhs);
+    in->keys.push_back(arena_, lhs);
     if (rhs->kind == ExprKind::Var) {
       in->array = static_cast<VarRef*>(rhs);
     } else {
@@ -312,8 +313,8 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
       !a.args[0].string_literal)
     defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
   e->name = Text::lasting(a.name);
-  e->args.reserve(a.args.size());
-  for (auto& arg : a.args) e->args.push_back(arg.node);
+  e->args.reserve(arena_, a.args.size());
+  for (auto& arg : a.args) e->args.push_back(arena_, arg.node);
   e->components = components(a.components);
   e->pretty = Text::lasting(a.pretty);
   return e;
@@ -322,23 +323,23 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
 Expr* Lowerer::build(const x3ast::Call& c) {
   auto* call = arena_.make<CallExpr>(loc(c.pos));
   call->name = Text::lasting(c.name);
-  call->args.reserve(c.args.size());
-  for (auto& a : c.args) call->args.push_back(a.node);
+  call->args.reserve(arena_, c.args.size());
+  for (auto& a : c.args) call->args.push_back(arena_, a.node);
   return call;
 }
 
 Expr* Lowerer::build(const x3ast::Index& ix) {
   auto* e = arena_.make<IndexExpr>(loc(ix.pos));
   e->array = var(ix.array);
-  e->keys.reserve(ix.keys.size());
-  for (auto& k : ix.keys) e->keys.push_back(k.node);
+  e->keys.reserve(arena_, ix.keys.size());
+  for (auto& k : ix.keys) e->keys.push_back(arena_, k.node);
   return e;
 }
 
 Expr* Lowerer::build(const x3ast::MultiIn& m) {
   auto* e = arena_.make<InArrayExpr>(loc(m.pos));
-  e->keys.reserve(m.keys.size());
-  for (auto& k : m.keys) e->keys.push_back(k.node);
+  e->keys.reserve(arena_, m.keys.size());
+  for (auto& k : m.keys) e->keys.push_back(arena_, k.node);
   e->array = var(m.array);
   return e;
 }
@@ -403,7 +404,7 @@ void Lowerer::flush_node(const Expr* e, bool before) {
 void Lowerer::flush(const Expr* e) {
   if (!e || deferred_.empty()) return;
   flush_node(e, true);
-  auto comps = [&](const std::vector<TargetComponent>& cs) {
+  auto comps = [&](std::span<const TargetComponent> cs) {
     for (auto& c : cs) flush(c.index);
   };
   switch (e->kind) {
@@ -459,7 +460,7 @@ void Lowerer::flush(const Expr* e) {
 BlockStmt* Lowerer::block(const x3ast::Block& b) {
   auto* blk = arena_.make<BlockStmt>(loc(b.pos));
   for (auto& s : b.stmts)
-    if (Stmt* st = stmt(s)) blk->stmts.push_back(st);
+    if (Stmt* st = stmt(s)) blk->stmts.push_back(arena_, st);
   return blk;
 }
 
@@ -535,7 +536,7 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
         sorted(*f.value, -1);
       }
       for (size_t i = 0; i < f.keys.size(); ++i) {
-        st->keys.push_back(l.var(f.keys[i].ident));
+        st->keys.push_back(l.arena_, l.var(f.keys[i].ident));
         sorted(f.keys[i], static_cast<int>(i) + 1);
       }
       if (f.histogram) {
@@ -544,7 +545,7 @@ Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
         st->array = l.var(f.array.ident);
         sorted(f.array, -1);
       }
-      for (auto& k : f.slice) st->slice.push_back(l.adopt(k));
+      for (auto& k : f.slice) st->slice.push_back(l.arena_, l.adopt(k));
       if (f.aggregate) {
         st->aggregate = Text::lasting(f.aggregate->name);
         if (!f.aggregate->sort.empty()) {
@@ -606,9 +607,9 @@ bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
   return true;
 }
 
-std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
-  std::vector<ProbePoint*> out;
-  out.reserve(pps.size());
+List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
+  List<ProbePoint*> out;
+  out.reserve(arena_, pps.size());
   for (const x3ast::ProbePoint& pp : pps) {
     // Most points have no brace group: one point, its components built in
     // place rather than through expand_point's copies.
@@ -617,10 +618,10 @@ std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pp
       if (!boost::get<x3ast::ProbePointComponent>(&el)) plain = false;
     if (plain) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
-      point->components.reserve(pp.elements.size());
+      point->components.reserve(arena_, pp.elements.size());
       for (const x3ast::PointElement& el : pp.elements) {
         const auto& c = boost::get<x3ast::ProbePointComponent>(el);
-        ProbePointComponent& comp = point->components.emplace_back();
+        ProbePointComponent& comp = point->components.emplace_back(arena_);
         comp.name = arena_.keep(c.name);  // (glued tokens' names are in scratch)
         comp.loc = loc(c.pos);
         if (c.arg) comp.arg = adopt(*c.arg);
@@ -628,7 +629,7 @@ std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pp
       point->optional = pp.suffix == "?";
       point->sufficient = pp.suffix == "!";
       point->condition = pp.condition ? adopt(*pp.condition) : nullptr;
-      out.push_back(point);
+      out.push_back(arena_, point);
       continue;
     }
     std::vector<std::vector<ProbePointComponent>> expanded;
@@ -641,9 +642,9 @@ std::vector<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pp
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
       point->optional = pp.suffix == "?";
       point->sufficient = pp.suffix == "!";
-      point->components = std::move(comps);
+      point->components.assign(arena_, comps);
       point->condition = cond;
-      out.push_back(point);
+      out.push_back(arena_, point);
     }
   }
   return out;

@@ -70,8 +70,8 @@ class Lowerer {
   ast::StringLit* string(const x3ast::String& s);
   ast::Text unescape(const x3ast::String& s, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
-  std::vector<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
-  std::vector<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);
+  ast::List<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
+  ast::List<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);
   bool expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
 
   const SourceManager& sm_;

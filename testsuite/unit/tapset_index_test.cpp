@@ -38,8 +38,10 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
   {
     TapsetIndex cached(dirs);  // from the cache file
     EXPECT_EQ(cached.files_for_function("alpha").size(), 1u);
+    ast::Arena arena;
     ast::ProbePoint pt;
-    pt.components.resize(2);
+    pt.components.emplace_back(arena);
+    pt.components.emplace_back(arena);
     pt.components[0].name = "one";
     pt.components[1].name = "two";
     EXPECT_EQ(cached.files_for_point(pt).size(), 1u);

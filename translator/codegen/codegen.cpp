@@ -94,7 +94,7 @@ class Codegen {
   std::string entry_offset(int slot) const;
   std::string entry_read(int slot) const;
   std::string lvalue_scalar(const VarRef* v);
-  std::string keys(const std::vector<Expr*>& ks, const Symbol* sym, std::string& decl);
+  std::string keys(std::span<Expr* const> ks, const Symbol* sym, std::string& decl);
   std::string key_expr(const Expr* k, bool last);
   // "l1"/"s1" for an array of one long/string key, whose element
   // functions take that key by value (inlined in the runtime); else "".
@@ -202,7 +202,7 @@ std::string Codegen::lvalue_scalar(const VarRef* v) {
 
 // Emits key evaluation into `decl` (a statement list) and returns the key
 // array's name. Keys are evaluated left to right into the array.
-std::string Codegen::keys(const std::vector<Expr*>& ks, const Symbol*, std::string& decl) {
+std::string Codegen::keys(std::span<Expr* const> ks, const Symbol*, std::string& decl) {
   std::string name = "k_" + uniq();
   decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
   for (size_t i = 0; i < ks.size(); ++i)

@@ -107,8 +107,8 @@ class Elaborator {
   void check_expr(Expr* e);
   void compute_access();
   void mark_target_write(ast::TargetExpr* t, SourceLoc op);
-  void resolve_indices(std::vector<ast::TargetComponent>& components, Scope& sc);
-  void infer_indices(std::vector<ast::TargetComponent>& components);
+  void resolve_indices(std::span<ast::TargetComponent> components, Scope& sc);
+  void infer_indices(std::span<ast::TargetComponent> components);
   void relocate_link_addresses();
 
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
@@ -281,19 +281,18 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
       auto* derived = arena_.make<ProbeDecl>(p->loc);
       derived->pn = p->pn.empty() ? name->to_string() : p->pn;
       for (ProbePoint* target : a->targets) {
-        auto* copy = arena_.make<ProbePoint>(target->loc);
-        *copy = *target;
+        auto* copy = arena_.make<ProbePoint>(target->loc, *target);
         // "probe alias?" makes every point it stands for optional.
         copy->optional = copy->optional || point->optional;
-        derived->points.push_back(copy);
+        derived->points.push_back(arena_, copy);
       }
       auto* body = arena_.make<BlockStmt>(p->body->loc);
       BlockStmt* user = clone(arena_, p->body);
       if (a->epilogue) {
-        body->stmts = {user, clone(arena_, a->body)};
+        body->stmts.assign(arena_, {user, clone(arena_, a->body)});
       } else {
-        body->stmts = {clone(arena_, a->body), user};
-        if (a->second) body->stmts.push_back(clone(arena_, a->second));
+        body->stmts.assign(arena_, {clone(arena_, a->body), user});
+        if (a->second) body->stmts.push_back(arena_, clone(arena_, a->second));
       }
       derived->body = body;
       expand_probe(derived, out, depth + 1);
@@ -303,7 +302,7 @@ void Elaborator::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int de
     out.push_back(p);
   } else if (!direct.empty()) {
     auto* rest = arena_.make<ProbeDecl>(p->loc);
-    rest->points = direct;
+    rest->points.assign(arena_, direct);
     rest->body = p->body;
     rest->pn = p->pn;
     out.push_back(rest);
@@ -411,7 +410,7 @@ void Elaborator::split_for_targets(Script* script, std::vector<ProbeSpec>& specs
     if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;
     if (it->second && seen[decl]++ > 0) {
       auto* copy = arena_.make<ProbeDecl>(decl->loc);
-      copy->points = decl->points;
+      copy->points.assign(arena_, decl->points);
       copy->body = clone(arena_, decl->body);
       copy->pn = decl->pn;
       script->probes.push_back(copy);
@@ -434,10 +433,9 @@ void Elaborator::lower_conditions() {
           continue;
         }
         auto* d = arena_.make<ProbeDecl>(p->loc);
-        auto* copy = arena_.make<ProbePoint>(point->loc);
-        *copy = *point;
+        auto* copy = arena_.make<ProbePoint>(point->loc, *point);
         copy->condition = nullptr;
-        d->points = {copy};
+        d->points.assign(arena_, {copy});
         d->pn = p->pn;
         auto* guard = arena_.make<IfStmt>(point->condition->loc);
         auto* neg = arena_.make<UnaryExpr>(point->condition->loc);
@@ -447,7 +445,7 @@ void Elaborator::lower_conditions() {
         guard->then = arena_.make<SimpleStmt>(point->condition->loc, StmtKind::Next);
         conditions_.insert(neg->operand);
         auto* body = arena_.make<BlockStmt>(p->body->loc);
-        body->stmts = {guard, clone(arena_, p->body)};
+        body->stmts.assign(arena_, {guard, clone(arena_, p->body)});
         d->body = body;
         out.push_back(d);
       }
@@ -455,7 +453,7 @@ void Elaborator::lower_conditions() {
         out.push_back(p);
       } else if (!plain.empty()) {
         auto* rest = arena_.make<ProbeDecl>(p->loc);
-        rest->points = plain;
+        rest->points.assign(arena_, plain);
         rest->body = p->body;
         rest->pn = p->pn;
         out.push_back(rest);
@@ -726,7 +724,7 @@ void Elaborator::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
 
 // $var[i], @cast(...)[i]: an index the script computes is an expression
 // of its own (a number needs nothing).
-void Elaborator::resolve_indices(std::vector<TargetComponent>& components, Scope& sc) {
+void Elaborator::resolve_indices(std::span<TargetComponent> components, Scope& sc) {
   for (TargetComponent& c : components)
     if (c.index && c.index->kind != ExprKind::Number) resolve_expr(c.index, sc);
 }
@@ -1407,7 +1405,7 @@ void Elaborator::compile_submatch() {
   }
 }
 
-void Elaborator::infer_indices(std::vector<TargetComponent>& components) {
+void Elaborator::infer_indices(std::span<TargetComponent> components) {
   for (TargetComponent& c : components)
     if (c.index && c.index->kind != ExprKind::Number) {
       infer(c.index);
@@ -2058,7 +2056,7 @@ void each_stmt(Stmt*& s, const F& f) {
 // Every symbol an expression or statement names.
 void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
   if (!e) return;
-  auto all = [&](const std::vector<Expr*>& v) {
+  auto all = [&](std::span<Expr* const> v) {
     for (const Expr* x : v) named_symbols(x, out);
   };
   switch (e->kind) {

@@ -64,7 +64,7 @@ struct Needs {
 void walk(const Expr* e, Needs& n);
 void walk(const Stmt* s, Needs& n);
 
-void walk_all(const std::vector<Expr*>& es, Needs& n) {
+void walk_all(std::span<Expr* const> es, Needs& n) {
   for (const Expr* e : es) walk(e, n);
 }
 

@@ -289,7 +289,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
 struct Chain {
   std::string_view base;  // "$file", "@cast": for messages
   SourceLoc loc;
-  const std::vector<ast::TargetComponent>& components;
+  std::span<const ast::TargetComponent> components;
   std::string_view pretty;
   bool address;   // &...
   uint64_t addr;  // the probe's address, for messages (0: none)
@@ -604,7 +604,7 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   cur.type = type;
   // @cast(p, "T")[N] is ((T *)p)[N], as in stap: the pointer moves by N
   // objects (&@cast(0, "T")[1] is T's size, which @cast_sizeof uses).
-  std::vector<ast::TargetComponent> rest = a.components;
+  std::vector<ast::TargetComponent> rest(a.components.begin(), a.components.end());
   DType::Kind kind = type->strip()->kind;
   if (!rest.empty() && rest[0].field.empty() && rest[0].index && rest[0].index->kind == ast::ExprKind::Number &&
       type->size() > 0 && kind != DType::Kind::Array && kind != DType::Kind::Pointer) {
