@@ -53,29 +53,16 @@ class Text {
   constexpr size_t size() const { return v_.size(); }
   constexpr bool empty() const { return v_.empty(); }
   constexpr const char* data() const { return v_.data(); }
-  constexpr auto begin() const { return v_.begin(); }
-  constexpr auto end() const { return v_.end(); }
   constexpr char operator[](size_t i) const { return v_[i]; }
-  constexpr char front() const { return v_.front(); }
-  constexpr char back() const { return v_.back(); }
   constexpr std::string_view substr(size_t pos, size_t n = std::string_view::npos) const { return v_.substr(pos, n); }
   constexpr size_t find(std::string_view s, size_t pos = 0) const { return v_.find(s, pos); }
-  constexpr size_t find(char c, size_t pos = 0) const { return v_.find(c, pos); }
   constexpr size_t rfind(std::string_view s, size_t pos = std::string_view::npos) const { return v_.rfind(s, pos); }
-  constexpr size_t rfind(char c, size_t pos = std::string_view::npos) const { return v_.rfind(c, pos); }
-  constexpr size_t find_first_of(std::string_view s, size_t pos = 0) const { return v_.find_first_of(s, pos); }
-  constexpr size_t find_first_not_of(std::string_view s, size_t pos = 0) const { return v_.find_first_not_of(s, pos); }
-  constexpr bool starts_with(std::string_view s) const { return v_.starts_with(s); }
-  constexpr bool ends_with(std::string_view s) const { return v_.ends_with(s); }
-  constexpr int compare(std::string_view s) const { return v_.compare(s); }
   friend constexpr bool operator==(Text a, std::string_view b) { return a.v_ == b; }
   friend constexpr auto operator<=>(Text a, std::string_view b) { return a.v_ <=> b; }
   friend std::string operator+(const std::string& a, Text b) { return a + std::string(b.v_); }
   friend std::string operator+(Text a, const std::string& b) { return std::string(a.v_) + b; }
   friend std::string operator+(const char* a, Text b) { return a + std::string(b.v_); }
   friend std::string operator+(Text a, const char* b) { return std::string(a.v_) + b; }
-  friend std::string operator+(char a, Text b) { return a + std::string(b.v_); }
-  friend std::string operator+(Text a, char b) { return std::string(a.v_) + b; }
   friend std::ostream& operator<<(std::ostream& os, Text t) { return os << t.v_; }
 
  private:
@@ -113,11 +100,9 @@ class Arena {
     return node;
   }
   size_t size() const { return size_; }  // nodes made
-  // Memory that lives as long as the arena (for List), aligned to at most 8.
-  void* allocate_bytes(size_t n, size_t align) {
-    (void)align;  // (every allocation is aligned to kAlign)
-    return allocate(n);
-  }
+  // Memory that lives as long as the arena (for List), aligned to kAlign.
+  void* allocate_bytes(size_t n) { return allocate(n); }
+  static constexpr size_t kAlign = alignof(void*);
   // A copy of `s` that lives as long as the arena.
   Text keep(std::string_view s) {
     if (s.empty()) return Text();
@@ -128,9 +113,8 @@ class Arena {
 
  private:
   static constexpr size_t kChunk = 64 * 1024;
-  // Nodes hold pointers, 64-bit integers and smaller: 8-byte alignment, not
-  // max_align_t's 16, which would pad half of them by 8 bytes.
-  static constexpr size_t kAlign = alignof(void*);
+  // (kAlign: nodes hold pointers, 64-bit integers and smaller, so 8-byte
+  // alignment, not max_align_t's 16, which would pad half of them by 8.)
   __attribute__((always_inline)) void* allocate(size_t n) {
     n = (n + kAlign - 1) & ~(kAlign - 1);
     if (__builtin_expect(n > left_, 0)) new_chunk(n);
@@ -246,7 +230,8 @@ class List {
 template <typename T>
 void List<T>::reserve(Arena& arena, size_t n) {
   if (n <= capacity_) return;
-  T* bigger = static_cast<T*>(arena.allocate_bytes(n * sizeof(T), alignof(T)));
+  static_assert(alignof(T) <= Arena::kAlign);
+  T* bigger = static_cast<T*>(arena.allocate_bytes(n * sizeof(T)));
   if (size_) std::memcpy(static_cast<void*>(bigger), data_, size_ * sizeof(T));
   data_ = bigger;
   capacity_ = static_cast<uint32_t>(n);

@@ -19,11 +19,17 @@ VarRef* clone_var(Arena& arena, const VarRef* v) {
   return c;
 }
 
-List<Expr*> clone_all(Arena& arena, const List<Expr*>& es) {
-  List<Expr*> out;
-  out.reserve(arena, es.size());
-  for (const Expr* e : es) out.push_back(arena, clone(arena, e));
+// A list of its own, each element cloned by `one`.
+template <typename T, typename One>
+List<T> clone_each(Arena& arena, const List<T>& from, One one) {
+  List<T> out;
+  out.reserve(arena, from.size());
+  for (const T& x : from) out.push_back(arena, one(arena, x));
   return out;
+}
+
+List<Expr*> clone_all(Arena& arena, const List<Expr*>& es) {
+  return clone_each(arena, es, [](Arena& a, const Expr* e) { return clone(a, e); });
 }
 
 List<TargetComponent> clone_components(Arena& arena, const List<TargetComponent>& cs) {
@@ -111,10 +117,7 @@ Expr* clone(Arena& arena, const Expr* e) {
 BlockStmt* clone(Arena& arena, const BlockStmt* b) {
   if (!b) return nullptr;
   auto* c = copy_node(arena, b);
-  List<Stmt*> stmts;
-  stmts.reserve(arena, b->stmts.size());
-  for (const Stmt* s : b->stmts) stmts.push_back(arena, clone(arena, s));
-  c->stmts = std::move(stmts);
+  c->stmts = clone_each(arena, b->stmts, [](Arena& a, const Stmt* s) { return clone(a, s); });
   return c;
 }
 
@@ -151,10 +154,7 @@ Stmt* clone(Arena& arena, const Stmt* s) {
     case StmtKind::Foreach: {
       auto* c = copy_node(arena, static_cast<const ForeachStmt*>(s));
       c->value = clone_var(arena, c->value);
-      List<VarRef*> keys;
-      keys.reserve(arena, c->keys.size());
-      for (const VarRef* k : c->keys) keys.push_back(arena, clone_var(arena, k));
-      c->keys = std::move(keys);
+      c->keys = clone_each(arena, c->keys, clone_var);
       c->array = clone_var(arena, c->array);
       c->histogram = clone(arena, c->histogram);
       c->slice = clone_all(arena, c->slice);

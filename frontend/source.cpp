@@ -17,9 +17,7 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
 
 SourceManager::TokenRun SourceManager::start_run() {
   if (live_view_) {
-    SourceFile& v = *files_[live_view_ - 1];
-    v.tokens = {};
-    v.tokens_gone = true;
+    files_[live_view_ - 1]->tokens = {};
     live_view_ = 0;
   }
   TokenRun run;

@@ -51,9 +51,9 @@ struct SourceFile {
   uint32_t source = 0;  // a view: the file it is a view of
   std::vector<ExpandedLoc> expanded;
   // A view's tokens, for the parser: they live in the SourceManager's run
-  // buffer until the next view is begun (start_run), and are empty after.
+  // buffer until the next view is begun (start_run; see has_tokens()), and
+  // are empty after.
   std::span<const ViewToken> tokens;
-  bool tokens_gone = false;
 };
 
 struct LineCol {
@@ -101,6 +101,9 @@ class SourceManager {
   // Adds a preprocessed view of file `source` (see SourceFile): the run's
   // tokens, which stay in the run buffer until the next start_run().
   uint32_t add_view(uint32_t source, TokenRun& run);
+  // Whether view `id`'s tokens are still there (it is the latest view, and
+  // no run has begun since).
+  bool has_tokens(uint32_t id) const { return id == live_view_; }
   // Where the parser's token made from a view's token is: in its real file,
   // or, for one that came through an expansion, the next of the view's
   // expanded locations (`k` counts them, from 0, in token order).

@@ -306,6 +306,11 @@ Expr* Lowerer::build(const x3ast::Member& m) {
 
 Expr* Lowerer::build(const x3ast::Wildcard& w) { return arena_.make<WildcardExpr>(loc(w.pos)); }
 
+__attribute__((always_inline)) inline void Lowerer::nodes(const x3ast::Vec<x3ast::Operand>& ops, List<Expr*>& out) {
+  out.reserve(arena_, ops.size());
+  for (auto& op : ops) out.push_back(arena_, op.node);
+}
+
 Expr* Lowerer::build(const x3ast::AtOp& a) {
   auto* e = arena_.make<AtOpExpr>(loc(a.pos));
   if (a.name == "const" || a.name == "kregister") need_guru(e, e->loc, "@" + std::string(a.name) + " operator");
@@ -313,8 +318,7 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
       !a.args[0].string_literal)
     defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
   e->name = Text::lasting(a.name);
-  e->args.reserve(arena_, a.args.size());
-  for (auto& arg : a.args) e->args.push_back(arena_, arg.node);
+  nodes(a.args, e->args);
   e->components = components(a.components);
   e->pretty = Text::lasting(a.pretty);
   return e;
@@ -323,23 +327,20 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
 Expr* Lowerer::build(const x3ast::Call& c) {
   auto* call = arena_.make<CallExpr>(loc(c.pos));
   call->name = Text::lasting(c.name);
-  call->args.reserve(arena_, c.args.size());
-  for (auto& a : c.args) call->args.push_back(arena_, a.node);
+  nodes(c.args, call->args);
   return call;
 }
 
 Expr* Lowerer::build(const x3ast::Index& ix) {
   auto* e = arena_.make<IndexExpr>(loc(ix.pos));
   e->array = var(ix.array);
-  e->keys.reserve(arena_, ix.keys.size());
-  for (auto& k : ix.keys) e->keys.push_back(arena_, k.node);
+  nodes(ix.keys, e->keys);
   return e;
 }
 
 Expr* Lowerer::build(const x3ast::MultiIn& m) {
   auto* e = arena_.make<InArrayExpr>(loc(m.pos));
-  e->keys.reserve(arena_, m.keys.size());
-  for (auto& k : m.keys) e->keys.push_back(arena_, k.node);
+  nodes(m.keys, e->keys);
   e->array = var(m.array);
   return e;
 }
@@ -575,15 +576,20 @@ Stmt* Lowerer::body(const x3ast::Statement& s) {
 // multiply, so their product is bounded; past it, false.
 constexpr size_t kMaxExpandedPoints = 10'000;
 
+__attribute__((always_inline)) inline void Lowerer::component(const x3ast::ProbePointComponent& c,
+                                                              ProbePointComponent& comp) {
+  comp.name = arena_.keep(c.name);  // (glued tokens' names are in scratch)
+  comp.loc = loc(c.pos);
+  if (c.arg) comp.arg = adopt(*c.arg);
+}
+
 bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
                            std::vector<std::vector<ProbePointComponent>>& out) {
   out.assign(1, {});
   for (const x3ast::PointElement& el : pp.elements) {
     if (const auto* c = boost::get<x3ast::ProbePointComponent>(&el)) {
       ProbePointComponent comp;
-      comp.name = arena_.keep(c->name);  // (glued tokens' names are in scratch)
-      comp.loc = loc(c->pos);
-      if (c->arg) comp.arg = adopt(*c->arg);
+      component(*c, comp);
       for (auto& prefix : out) prefix.push_back(comp);
       continue;
     }
@@ -619,13 +625,8 @@ List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
     if (plain) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
       point->components.reserve(arena_, pp.elements.size());
-      for (const x3ast::PointElement& el : pp.elements) {
-        const auto& c = boost::get<x3ast::ProbePointComponent>(el);
-        ProbePointComponent& comp = point->components.emplace_back(arena_);
-        comp.name = arena_.keep(c.name);  // (glued tokens' names are in scratch)
-        comp.loc = loc(c.pos);
-        if (c.arg) comp.arg = adopt(*c.arg);
-      }
+      for (const x3ast::PointElement& el : pp.elements)
+        component(boost::get<x3ast::ProbePointComponent>(el), point->components.emplace_back(arena_));
       point->optional = pp.suffix == "?";
       point->sufficient = pp.suffix == "!";
       point->condition = pp.condition ? adopt(*pp.condition) : nullptr;

@@ -71,6 +71,9 @@ class Lowerer {
   ast::Text unescape(const x3ast::String& s, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
   ast::List<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
+  // (These two fill their node's own list or element in place.)
+  void nodes(const x3ast::Vec<x3ast::Operand>& ops, ast::List<ast::Expr*>& out);  // call arguments, keys
+  void component(const x3ast::ProbePointComponent& c, ast::ProbePointComponent& comp);
   ast::List<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);
   bool expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
 

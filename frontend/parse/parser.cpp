@@ -152,7 +152,7 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
   if (f.is_view) {
     // (A view's tokens are there until the next view is begun: every
     // caller parses a view as soon as it is made.)
-    if (f.tokens_gone) throw std::logic_error("make_tokens: the tokens of view " + f.name + " are gone");
+    if (!sm.has_tokens(file)) throw std::logic_error("make_tokens: the tokens of view " + f.name + " are gone");
     uint32_t text_file = 0;
     const char* text = nullptr;
     uint32_t k = 0;  // expanded tokens so far
