@@ -58,10 +58,11 @@ struct Scratch {
   bool busy = false;
 };
 
-// One pass over a file's tokens: macros are expanded (expand, in stap's
-// order: first), and each token that expansion yields goes straight on to
-// the conditionals (choose), a state machine whose chosen tokens are checked
-// (survives) and kept. Expansion's errors are reported as they happen; the
+// One pass over a file's tokens: macros are expanded (expand), and each
+// token that expansion yields goes straight on to the conditionals
+// (choose), a state machine whose chosen tokens are checked (survives) and
+// kept; where the conditionals drop tokens, expansion only passes them on
+// (dropping), as stap's does. Expansion's errors are reported as they happen; the
 // conditionals' and the survivors' are held until the file is done, so that
 // all of them come in the order of separate passes (expansion, then
 // conditionals, then survivors). Library files (.stpm) take conditionals
@@ -97,6 +98,17 @@ class Preprocessor {
   void expand(std::span<const PTok> in, int depth);
   bool argument(const PTok& t, int depth);
   size_t define(std::span<const PTok> in, size_t i);
+  std::optional<std::vector<Token>> pre_choose(const MacroTable::Macro& m);
+  // Whether the conditionals drop what comes now: in a branch not taken,
+  // or in an @define they drop. (A '%?' waiting for its first token is
+  // decided first, on `next`.)
+  bool dropping(const PTok& next) {
+    if (mode_ == Mode::Decide) {
+      Holding hold(*this, held_conditionals_);
+      decide(&next);
+    }
+    return (mode_ == Mode::Plain && !active_) || mode_ == Mode::Definition;
+  }
   __attribute__((always_inline)) void emit(const PTok& t) {
     ++emitted_;
     if (!library_) choose(t);
@@ -247,6 +259,80 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   return true;
 }
 
+// A macro body's conditionals chosen at its definition, when every
+// expansion would choose the same: each condition is facts and literals
+// (no parameter, macro or $1), is no error (an erroneous one is reported
+// where the macro is expanded), and the conditionals are whole within the
+// body. What a conditional drops is never expanded (see dropping()), so
+// the dropped tokens, parameters or calls, do not matter. None when the
+// body has no conditional, or they must be chosen at each expansion.
+std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Macro& m) {
+  const std::vector<Token>& body = m.body;
+  if (std::none_of(body.begin(), body.end(), [](const Token& t) { return t.pp != PpMark::None; }))
+    return std::nullopt;
+  auto ptok = [&](const Token& t) { return PTok{t, m.file, 0}; };
+  // A trial: the conditions' errors are held here and dropped with it.
+  std::vector<Held> errors;
+  Holding hold(*this, errors);
+  bool failed = failed_;
+  std::vector<PTok> cond;
+  struct Open {
+    bool outer, taken, in_else;
+  };
+  std::vector<Open> frames;
+  bool active = true;
+  std::vector<Token> out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const Token& t = body[i];
+    switch (t.pp) {
+      case PpMark::Open: {
+        cond.clear();
+        size_t j = i + 1;
+        for (; j < body.size() && body[j].pp == PpMark::None; ++j) {
+          if (body[j].kind == TokKind::At || body[j].kind == TokKind::Dollar) return std::nullopt;
+          cond.push_back(ptok(body[j]));
+        }
+        if (j == body.size() || body[j].pp != PpMark::Then || cond.empty()) return std::nullopt;
+        bool taken = false;
+        if (active) {
+          PTok then = ptok(body[j]);
+          std::optional<PTok> after;
+          if (j + 1 < body.size()) after = ptok(body[j + 1]);
+          cond_end_ = &then;
+          cond_after_ = after ? &*after : nullptr;
+          taken = condition(cond);
+          cond_end_ = cond_after_ = nullptr;
+          failed_ = failed;
+          if (!errors.empty()) return std::nullopt;
+        }
+        frames.push_back({active, taken, false});
+        active = taken;
+        i = j;
+        break;
+      }
+      case PpMark::Else:
+        if (frames.empty() || frames.back().in_else) return std::nullopt;
+        frames.back().in_else = true;
+        active = frames.back().outer && !frames.back().taken;
+        break;
+      case PpMark::Close:
+        if (frames.empty()) return std::nullopt;
+        active = frames.back().outer;
+        frames.pop_back();
+        break;
+      case PpMark::Then: return std::nullopt;
+      case PpMark::None: {
+        PTok p = ptok(t);
+        if (p.tok.kind == TokKind::At && text(p) == "@define") return std::nullopt;
+        if (active) out.push_back(t);
+        break;
+      }
+    }
+  }
+  if (!frames.empty()) return std::nullopt;
+  return out;
+}
+
 // @define NAME %( BODY %)  or  @define NAME(A, B) %( BODY %)
 size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   const PTok& at = in[i++];
@@ -305,6 +391,7 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   }
   m.body.reserve(i - body_begin);
   for (size_t k = body_begin; k < i; ++k) m.body.push_back(in[k].tok);
+  m.chosen = pre_choose(m);
   if (!macros_.define(m.file, name, std::move(m), library_)) {
     diags_.report(DiagId::ParseMacroRedefined, loc(name_tok), name);
     failed_ = true;
@@ -327,6 +414,13 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       }
       emitted_ += static_cast<size_t>(to - from);
       i = static_cast<size_t>(to - in.data());
+      continue;
+    }
+    // As stap, nothing is expanded (nor defined) where a conditional drops
+    // it: there the token goes on to be dropped.
+    if (!library_ && dropping(t)) {
+      emit(t);
+      ++i;
       continue;
     }
     if (argument(t, depth)) {
@@ -420,7 +514,10 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     TokBuffer& body = level.body;
     body.clear();
     const std::string& body_text = sm_.file(m->file).text;
-    for (const Token& b : m->body) {
+    // The body as chosen at its definition, where this call would choose
+    // the same: where tokens are plainly kept (not read as a condition).
+    bool pre_chosen = m->chosen && !library_ && mode_ == Mode::Plain;
+    for (const Token& b : pre_chosen ? *m->chosen : m->body) {
       if (b.kind == TokKind::At) {
         std::string_view p = b.text(body_text).substr(1);
         bool substituted = false;

@@ -1,5 +1,6 @@
-// Pass 1 preprocessing, in stap's order: macros (@define, @name(...)) are
-// expanded first, then conditionals (%( COND %? A %: B %)) choose tokens.
+// Pass 1 preprocessing, as stap's: macros (@define, @name(...)) are
+// expanded, and conditionals (%( COND %? A %: B %)) choose tokens, in one
+// pass in which nothing a conditional drops is expanded or defined.
 // A file that uses neither is parsed as it is; otherwise the parser gets a
 // preprocessed view: the chosen tokens, each with its real file and offset
 // and the expansion it came through (see SourceFile::tokens).
@@ -65,6 +66,12 @@ class MacroTable {
   struct Macro {
     std::vector<std::string> params;
     std::vector<Token> body;
+    // The body with its conditionals already chosen, when that is known at
+    // its definition (see Preprocessor::pre_choose): what an expansion
+    // would keep of the body's own tokens, worked out once instead of at
+    // every call. (A table serves one run: its macros are expanded under
+    // the facts they were defined under.)
+    std::optional<std::vector<Token>> chosen;
     uint32_t file = 0;
     SourceLoc loc;
   };

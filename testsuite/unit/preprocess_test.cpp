@@ -84,6 +84,53 @@ TEST(Preprocess, MacrosExpandWithArgumentsAndShowTheChain) {
   EXPECT_NE(err.find("in expansion of macro: operator '@bad' at <input>:2:19"), std::string::npos) << err;
 }
 
+// Whether pre(text) printed `want`; the print or diagnostics if not.
+::testing::AssertionResult Has(const std::string& text, const std::string& want) {
+  std::string got = pre(text);
+  if (got.find(want) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "no \"" << want << "\" in:\n" << got;
+}
+
+TEST(Preprocess, WhatAConditionalDropsIsNotExpanded) {
+  // As stap: a dropped call is not expanded, so its errors are not
+  // reported, and a dropped @define is not made.
+  EXPECT_TRUE(Has("@define two(a, b) %( 1 %)\nprobe begin { x = %( arch == \"nope\" %? @two(1) %: 2 %) }",
+                  "(x = 2)"));
+  EXPECT_TRUE(Has("probe begin { x = %( arch == \"nope\" %? @nosuch(1) %: 2 %) }", "(x = 2)"));
+  EXPECT_TRUE(Has("%( arch == \"nope\" %? @define two %( 1 %) %: @define two %( 2 %) %)\nprobe begin { x = @two }",
+                  "(x = 2)"));
+  // Nor in a macro's body, whatever its arguments hold.
+  EXPECT_TRUE(Has("@define two(a, b) %( 1 %)\n@define m %( %( arch == \"nope\" %? @two(1) %: 2 %) %)\n"
+                  "probe begin { x = @m }",
+                  "(x = 2)"));
+  EXPECT_TRUE(Has("@define m(a) %( %( arch == \"nope\" %? @a %: 2 %) %)\nprobe begin { x = @m(%( 1 %)) }", "(x = 2)"));
+  EXPECT_TRUE(Has("@define m(a) %( %( arch == \"nope\" %? @a %: 2 %) %)\nprobe begin { x = @m(@nosuch) }", "(x = 2)"));
+  // A kept call is expanded and checked.
+  EXPECT_TRUE(Has("@define two(a, b) %( 1 %)\nprobe begin { x = %( arch == \"x86_64\" %? @two(1) %: 2 %) }",
+                  "too few parameters for macro '@two'"));
+}
+
+TEST(Preprocess, AMacroBodysConditionalsChooseAsAtEachCall) {
+  // Chosen once, at the definition: parameters in both branches, nested calls.
+  std::string nested = pre("@define pick(a) %( %( arch == \"x86_64\" %? @a + 1 %: @a + 2 %) %)\n"
+                           "probe begin { x = @pick(5) y = @pick(@pick(7)) }");
+  EXPECT_NE(nested.find("(x = (5 + 1))"), std::string::npos) << nested;
+  EXPECT_NE(nested.find("(y = ((7 + 1) + 1))"), std::string::npos) << nested;
+  // A condition on a parameter is chosen at each call.
+  std::string per_call = pre("@define m(a) %( %( @a == 1 %? 10 %: 20 %) %)\nprobe begin { x = @m(1) y = @m(2) }");
+  EXPECT_NE(per_call.find("(x = 10)"), std::string::npos) << per_call;
+  EXPECT_NE(per_call.find("(y = 20)"), std::string::npos) << per_call;
+  // An erroneous condition is reported where the macro is expanded, and
+  // not at all if it never is.
+  EXPECT_TRUE(Has("@define bad %( %( nonsense %? 1 %: 2 %) %)\nprobe begin { x = 1 }", "(x = 1)"));
+  EXPECT_TRUE(Has("@define bad %( %( nonsense %? 1 %: 2 %) %)\nprobe begin { x = @bad }",
+                  "at: identifier 'nonsense' at <input>:1:19"));
+  // A call read as part of a condition brings the body's conditional into
+  // it: an error, as in stap.
+  EXPECT_TRUE(Has("@define m %( %( arch == \"x86_64\" %? 1 %: 2 %) %)\nprobe begin { x = %( @m == 1 %? 3 %: 4 %) }",
+                  "parse error"));
+}
+
 TEST(Preprocess, LaterLibraryFileReplacesAnEarlierOnesMacro) {
   SourceManager sm;
   std::ostringstream diag_text;
