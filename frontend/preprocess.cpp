@@ -83,9 +83,11 @@ class Preprocessor {
   bool is(const PTok& t, std::string_view s) const { return text(t) == s; }
   static bool is(const PTok& t, PpMark m) { return t.tok.pp == m; }
   SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
+  // A diagnostic's location: with the expansion chain that brought the token.
+  SourceLoc where(const PTok& t) { return sm_.located(t.file, t.tok.begin, t.expansion); }
   // Preprocessor errors show their token after "at:", as stap's do.
-  void error(const PTok& t, const std::string& expected) { report(DiagId::PpExpected, loc(t), expected); }
-  void error_text(const PTok& t, const std::string& text) { report(DiagId::PpError, loc(t), text); }
+  void error(const PTok& t, const std::string& expected) { report(DiagId::PpExpected, where(t), expected); }
+  void error_text(const PTok& t, const std::string& text) { report(DiagId::PpError, where(t), text); }
   void report(DiagId id, SourceLoc at, const std::string& arg) {
     failed_ = true;
     if (held_)
@@ -247,7 +249,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   std::vector<PTok> sub;
   for (Token a : tokenize(sm_.file(args_file_).text.substr(begin, len))) {
     if (a.kind == TokKind::Error) {
-      diags_.report(DiagId::ParseArgTokens, loc(t), index, facts_.args[index - 1]);
+      diags_.report(DiagId::ParseArgTokens, where(t), index, facts_.args[index - 1]);
       failed_ = true;
       return true;
     }
@@ -393,7 +395,7 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   for (size_t k = body_begin; k < i; ++k) m.body.push_back(in[k].tok);
   m.chosen = pre_choose(m);
   if (!macros_.define(m.file, name, std::move(m), library_)) {
-    diags_.report(DiagId::ParseMacroRedefined, loc(name_tok), name);
+    diags_.report(DiagId::ParseMacroRedefined, where(name_tok), name);
     failed_ = true;
   }
   return i + 1;
@@ -525,7 +527,11 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
           if (m->params[k] == p) {
             // An argument used many times, at every level, multiplies.
             if (too_large(body.size() + args[k].size())) return;
-            body.append(args[k]);
+            // Its tokens come through the parameter's expansion, in this
+            // one, as stap shows them.
+            std::string_view use = b.text(body_text);
+            uint32_t through = sm_.add_expansion({use, SourceLoc{m->file, b.begin}, exp});
+            for (const PTok& a : args[k]) body.push_back({a.tok, a.file, through});
             substituted = true;
             break;
           }
@@ -944,10 +950,10 @@ bool Preprocessor::survives(const PTok& t) {
   std::string_view s = text(t);
   bool arg = s.size() > 1 && s.find_first_not_of("0123456789", 1) == std::string_view::npos;
   if (t.tok.kind == TokKind::At && !arg && !is_at_operator(s)) {
-    report(DiagId::ParseUnknownMacro, loc(t), std::string(s.substr(1)));
+    report(DiagId::ParseUnknownMacro, where(t), std::string(s.substr(1)));
     return false;
   }
-  if (arg) report(DiagId::ParseArgRange, loc(t), std::to_string(facts_.args.size()));
+  if (arg) report(DiagId::ParseArgRange, where(t), std::to_string(facts_.args.size()));
   return !arg;
 }
 

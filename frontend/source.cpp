@@ -65,6 +65,20 @@ uint32_t SourceManager::add_expansion(Expansion e) {
   return static_cast<uint32_t>(expansions_.size());
 }
 
+SourceLoc SourceManager::located(uint32_t file, uint32_t offset, uint32_t expansion) {
+  if (!expansion) return {file, offset};
+  // A view with no tokens, of the first file it locates in: it only holds
+  // these locations.
+  if (!located_) {
+    located_ = add("<expanded>", std::string());
+    files_.back()->is_view = true;
+    files_.back()->source = file;
+  }
+  std::vector<ExpandedLoc>& all = files_[located_ - 1]->expanded;
+  all.push_back({file, offset, expansion});
+  return {located_, static_cast<uint32_t>(all.size() - 1)};
+}
+
 std::pair<SourceLoc, uint32_t> SourceManager::resolve(SourceLoc loc) const {
   if (!loc.valid()) return {loc, 0};
   const SourceFile& f = file(loc.file);

@@ -111,6 +111,10 @@ class SourceManager {
     return t.expansion ? SourceLoc{view, k++} : SourceLoc{t.file, t.tok.begin};
   }
   uint32_t add_expansion(Expansion e);
+  // A location of a token met before any view is made (a preprocessor
+  // diagnostic's): `offset` in real file `file`, reached through
+  // `expansion` (0: none), so that it shows the expansion chain.
+  SourceLoc located(uint32_t file, uint32_t offset, uint32_t expansion);
   const Expansion& expansion(uint32_t id) const { return expansions_.at(id - 1); }
   const SourceFile& file(uint32_t id) const { return *files_.at(id - 1); }
 
@@ -134,6 +138,7 @@ class SourceManager {
   std::unique_ptr<ViewToken[]> run_buffer_;
   size_t run_capacity_ = 0;
   uint32_t live_view_ = 0;
+  uint32_t located_ = 0;  // the view whose expanded locations located() makes
 };
 
 }  // namespace stapx

@@ -120,11 +120,15 @@ TEST(Preprocess, AMacroBodysConditionalsChooseAsAtEachCall) {
   std::string per_call = pre("@define m(a) %( %( @a == 1 %? 10 %: 20 %) %)\nprobe begin { x = @m(1) y = @m(2) }");
   EXPECT_NE(per_call.find("(x = 10)"), std::string::npos) << per_call;
   EXPECT_NE(per_call.find("(y = 20)"), std::string::npos) << per_call;
-  // An erroneous condition is reported where the macro is expanded, and
-  // not at all if it never is.
+  // An erroneous condition is reported where the macro is expanded, with
+  // the expansion chain, and not at all if it never is.
   EXPECT_TRUE(Has("@define bad %( %( nonsense %? 1 %: 2 %) %)\nprobe begin { x = 1 }", "(x = 1)"));
   EXPECT_TRUE(Has("@define bad %( %( nonsense %? 1 %: 2 %) %)\nprobe begin { x = @bad }",
                   "at: identifier 'nonsense' at <input>:1:19"));
+  EXPECT_TRUE(Has("@define bad %( %( nonsense %? 1 %: 2 %) %)\nprobe begin { x = @bad }",
+                  "in expansion of macro: operator '@bad' at <input>:2:19"));
+  EXPECT_TRUE(Has("@define m(a) %( @a %)\nprobe begin { x = @m(@nosuch) }",
+                  "in expansion of macro: operator '@a' at <input>:1:17"));
   // A call read as part of a condition brings the body's conditional into
   // it: an error, as in stap.
   EXPECT_TRUE(Has("@define m %( %( arch == \"x86_64\" %? 1 %: 2 %) %)\nprobe begin { x = %( @m == 1 %? 3 %: 4 %) }",
