@@ -377,7 +377,7 @@ Expr* Lowerer::build(const x3ast::Assign& a) {
   return e;
 }
 
-void Lowerer::defer(const Expr* node, bool before, std::function<void()> report) {
+void Lowerer::defer(const Node* node, bool before, std::function<void()> report) {
   if (!parsing_) {
     report();  // a node lowered with its declaration (a global's size)
     return;
@@ -392,9 +392,9 @@ Expr* Lowerer::adopt(const x3ast::Operand& op) {
   return op.node;
 }
 
-void Lowerer::flush_node(const Expr* e, bool before) {
+void Lowerer::flush_node(const Node* n, bool before) {
   for (size_t i = 0; i < deferred_.size(); ++i)
-    if (deferred_[i].node == e && deferred_[i].before == before && deferred_[i].report) {
+    if (deferred_[i].node == n && deferred_[i].before == before && deferred_[i].report) {
       auto report = std::move(deferred_[i].report);
       deferred_[i].report = nullptr;
       report();
@@ -460,116 +460,175 @@ void Lowerer::flush(const Expr* e) {
 
 BlockStmt* Lowerer::block(const x3ast::Block& b) {
   auto* blk = arena_.make<BlockStmt>(loc(b.pos));
-  for (auto& s : b.stmts)
-    if (Stmt* st = stmt(s)) blk->stmts.push_back(arena_, st);
+  blk->stmts.reserve(arena_, b.stmts.size());
+  for (const x3ast::Statement& s : b.stmts)
+    if (s.node) blk->stmts.push_back(arena_, s.node);
   return blk;
 }
 
-Stmt* Lowerer::stmt(const x3ast::Statement& statement) {
-  struct Visitor {
-    Lowerer& l;
-    Stmt* operator()(const x3ast::Simple& s) const {
-      StmtKind k = s.keyword == "next"     ? StmtKind::Next
-                   : s.keyword == "break"  ? StmtKind::Break
-                   : s.keyword == "continue" ? StmtKind::Continue
-                                           : StmtKind::Null;
-      if (k == StmtKind::Null) return nullptr;  // a lone ';'
-      return l.arena_.make<SimpleStmt>(l.loc(s.pos), k);
+// A declaration's body: its statements' held diagnostics are reported now.
+BlockStmt* Lowerer::adopt(const x3ast::Block& b) {
+  BlockStmt* blk = block(b);
+  if (!deferred_.empty()) flush(blk);
+  return blk;
+}
+
+// Statements in the order the parser met them (see lower.h).
+void Lowerer::flush(const Stmt* s) {
+  if (!s || deferred_.empty()) return;
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) flush(st);
+      break;
+    case StmtKind::Expr: flush(static_cast<const ExprStmt*>(s)->expr); break;
+    case StmtKind::Return: flush(static_cast<const ReturnStmt*>(s)->value); break;
+    case StmtKind::Delete: flush(static_cast<const DeleteStmt*>(s)->target); break;
+    case StmtKind::Try: {
+      auto* t = static_cast<const TryStmt*>(s);
+      flush(t->body);
+      flush(t->handler);
+      break;
     }
-    Stmt* operator()(const x3ast::ExprStmt& s) const {
-      auto* st = l.arena_.make<ExprStmt>(l.loc(s.pos));
-      st->expr = l.adopt(s.expr);
-      return st;
+    case StmtKind::If: {
+      auto* i = static_cast<const IfStmt*>(s);
+      flush(i->cond);
+      flush(i->then);
+      flush(i->els);
+      break;
     }
-    Stmt* operator()(const x3ast::Return& r) const {
-      auto* st = l.arena_.make<ReturnStmt>(l.loc(r.pos));
-      if (r.value) st->value = l.adopt(*r.value);
-      return st;
+    case StmtKind::While: {
+      auto* w = static_cast<const WhileStmt*>(s);
+      flush(w->cond);
+      flush(w->body);
+      break;
     }
-    Stmt* operator()(const x3ast::Delete& d) const {
-      auto* st = l.arena_.make<DeleteStmt>(l.loc(d.pos));
-      st->target = l.adopt(d.target);
-      return st;
+    case StmtKind::For: {
+      auto* f = static_cast<const ForStmt*>(s);
+      flush(f->init);
+      flush(f->cond);
+      flush(f->incr);
+      flush(f->body);
+      break;
     }
-    Stmt* operator()(const x3ast::Block& b) const { return l.block(b); }
-    Stmt* operator()(const x3ast::Try& t) const {
-      auto* st = l.arena_.make<TryStmt>(l.loc(t.pos));
-      st->body = l.block(t.body);
-      if (t.var) st->var = l.var(*t.var);
-      st->handler = l.block(t.handler);
-      return st;
+    case StmtKind::Foreach: {
+      // A second sort marker is reported where it was met: on the value,
+      // a key or the array (before), or on the aggregate (after the slice).
+      auto* f = static_cast<const ForeachStmt*>(s);
+      flush_node(f, true);
+      flush(f->histogram);
+      for (const Expr* k : f->slice) flush(k);
+      flush_node(f, false);
+      flush(f->limit);
+      flush(f->body);
+      break;
     }
-    Stmt* operator()(const x3ast::If& i) const {
-      auto* st = l.arena_.make<IfStmt>(l.loc(i.pos));
-      st->cond = l.adopt(i.cond);
-      st->then = l.body(i.then);
-      if (i.els) st->els = l.body(*i.els);
-      return st;
+    default: break;  // next, break, continue
+  }
+}
+
+Stmt* Lowerer::build(const x3ast::Simple& s) {
+  StmtKind k = s.keyword == "next" ? StmtKind::Next : s.keyword == "break" ? StmtKind::Break : StmtKind::Continue;
+  return arena_.make<SimpleStmt>(loc(s.pos), k);
+}
+
+Stmt* Lowerer::build(const x3ast::ExprStmt& s) {
+  auto* st = arena_.make<ExprStmt>(loc(s.pos));
+  st->expr = s.expr.node;
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::Return& r) {
+  auto* st = arena_.make<ReturnStmt>(loc(r.pos));
+  if (r.value) st->value = r.value->node;
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::Delete& d) {
+  auto* st = arena_.make<DeleteStmt>(loc(d.pos));
+  st->target = d.target.node;
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::Try& t) {
+  auto* st = arena_.make<TryStmt>(loc(t.pos));
+  st->body = block(t.body);
+  if (t.var) st->var = var(*t.var);
+  st->handler = block(t.handler);
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::If& i) {
+  auto* st = arena_.make<IfStmt>(loc(i.pos));
+  st->cond = i.cond.node;
+  st->then = body(i.then);
+  if (i.els) st->els = body(*i.els);
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::While& w) {
+  auto* st = arena_.make<WhileStmt>(loc(w.pos));
+  st->cond = w.cond.node;
+  st->body = body(w.body);
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::For& f) {
+  auto* st = arena_.make<ForStmt>(loc(f.pos));
+  if (f.init) st->init = f.init->node;
+  if (f.cond) st->cond = f.cond->node;
+  if (f.incr) st->incr = f.incr->node;
+  st->body = body(f.body);
+  return st;
+}
+
+Stmt* Lowerer::build(const x3ast::Foreach& f) {
+  auto* st = arena_.make<ForeachStmt>(loc(f.pos));
+  // `before`: a marker on the value, a key or the array; else the aggregate.
+  auto sorted = [&](const x3ast::SortedIdent& s, int column, bool before) {
+    if (s.sort.empty()) return;
+    if (st->sort_column != 0) {
+      defer(st, before, [this, at = loc(s.sort_pos ? s.sort_pos : s.pos)] {
+        diags_.report(DiagId::ParseExpected, at, "only one sort marker ('+' or '-') in a foreach");
+      });
+      return;
     }
-    Stmt* operator()(const x3ast::While& w) const {
-      auto* st = l.arena_.make<WhileStmt>(l.loc(w.pos));
-      st->cond = l.adopt(w.cond);
-      st->body = l.body(w.body);
-      return st;
-    }
-    Stmt* operator()(const x3ast::For& f) const {
-      auto* st = l.arena_.make<ForStmt>(l.loc(f.pos));
-      if (f.init) st->init = l.adopt(*f.init);
-      if (f.cond) st->cond = l.adopt(*f.cond);
-      if (f.incr) st->incr = l.adopt(*f.incr);
-      st->body = l.body(f.body);
-      return st;
-    }
-    Stmt* operator()(const x3ast::Foreach& f) const {
-      auto* st = l.arena_.make<ForeachStmt>(l.loc(f.pos));
-      auto sorted = [&](const x3ast::SortedIdent& s, int column) {
-        if (s.sort.empty()) return;
-        if (st->sort_column != 0) {
-          l.diags_.report(DiagId::ParseExpected, l.loc(s.sort_pos ? s.sort_pos : s.pos),
-                          "only one sort marker ('+' or '-') in a foreach");
-          return;
-        }
-        st->sort_column = column;
-        st->sort_descending = s.sort == "-";
-      };
-      if (f.value) {
-        st->value = l.var(f.value->ident);
-        sorted(*f.value, -1);
-      }
-      for (size_t i = 0; i < f.keys.size(); ++i) {
-        st->keys.push_back(l.arena_, l.var(f.keys[i].ident));
-        sorted(f.keys[i], static_cast<int>(i) + 1);
-      }
-      if (f.histogram) {
-        st->histogram = l.adopt(*f.histogram);
-      } else {
-        st->array = l.var(f.array.ident);
-        sorted(f.array, -1);
-      }
-      for (auto& k : f.slice) st->slice.push_back(l.arena_, l.adopt(k));
-      if (f.aggregate) {
-        st->aggregate = Text::lasting(f.aggregate->name);
-        if (!f.aggregate->sort.empty()) {
-          x3ast::SortedIdent marker;
-          marker.sort = f.aggregate->sort;
-          marker.pos = f.aggregate->pos;
-          marker.sort_pos = f.aggregate->sort_pos;
-          sorted(marker, -1);
-        }
-      }
-      if (f.limit) st->limit = l.adopt(*f.limit);
-      st->body = l.body(f.body);
-      return st;
-    }
+    st->sort_column = column;
+    st->sort_descending = s.sort == "-";
   };
-  return boost::apply_visitor(Visitor{*this}, statement);
+  if (f.value) {
+    st->value = var(f.value->ident);
+    sorted(*f.value, -1, true);
+  }
+  st->keys.reserve(arena_, f.keys.size());
+  for (size_t i = 0; i < f.keys.size(); ++i) {
+    st->keys.push_back(arena_, var(f.keys[i].ident));
+    sorted(f.keys[i], static_cast<int>(i) + 1, true);
+  }
+  if (f.histogram) {
+    st->histogram = f.histogram->node;
+  } else {
+    st->array = var(f.array.ident);
+    sorted(f.array, -1, true);
+  }
+  for (auto& k : f.slice) st->slice.push_back(arena_, k.node);
+  if (f.aggregate) {
+    st->aggregate = Text::lasting(f.aggregate->name);
+    if (!f.aggregate->sort.empty()) {
+      x3ast::SortedIdent marker;
+      marker.sort = f.aggregate->sort;
+      marker.pos = f.aggregate->pos;
+      marker.sort_pos = f.aggregate->sort_pos;
+      sorted(marker, -1, false);
+    }
+  }
+  if (f.limit) st->limit = f.limit->node;
+  st->body = body(f.body);
+  return st;
 }
 
 // A statement in a body position: a lone ';' becomes an empty block.
 Stmt* Lowerer::body(const x3ast::Statement& s) {
-  Stmt* st = stmt(s);
-  if (!st) st = arena_.make<BlockStmt>(SourceLoc{file_, 0});
-  return st;
+  return s.node ? s.node : arena_.make<BlockStmt>(SourceLoc{file_, 0});
 }
 
 // Brace groups multiply out: a.{b,c}.d is a.b.d and a.c.d. Groups in a row
@@ -666,15 +725,15 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
           l.diags_.report(DiagId::ParseExpected, alias->names[0]->loc, "a probe alias name without '?' or '!'");
         alias->targets = l.points(p.alias_points);
         alias->epilogue = p.alias_op == "+=";
-        alias->body = l.block(p.body);
-        if (p.epilogue) alias->second = l.block(*p.epilogue);
+        alias->body = l.adopt(p.body);
+        if (p.epilogue) alias->second = l.adopt(*p.epilogue);
         script.aliases.push_back(alias);
         return;
       }
       auto* probe = l.arena_.make<ProbeDecl>(l.loc(p.pos));
       if (p.epilogue) l.diags_.report(DiagId::ParseExpected, l.loc(p.epilogue->pos), "'=' or '+=' (only an alias has a second block)");
       probe->points = l.points(p.points);
-      probe->body = l.block(p.body);
+      probe->body = l.adopt(p.body);
       script.probes.push_back(probe);
     }
     void operator()(const x3ast::Embedded& em) const {
@@ -713,7 +772,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
         fn->embedded_code = Text::lasting(f.embedded->code);
         fn->body = l.arena_.make<BlockStmt>(l.loc(f.embedded->pos));
       } else {
-        fn->body = l.block(f.body);
+        fn->body = l.adopt(f.body);
       }
       script.functions.push_back(fn);
     }

@@ -1,17 +1,17 @@
 // Lowering of the X3 parse tree into the arena AST (the only place where
 // X3 types meet the rest of stapx).
 //
-// Expressions are lowered while they are parsed: the grammar's semantic
-// actions call build() as soon as an operand is complete, so that no X3
-// tree of expressions exists. Statements and declarations are lowered
-// after their top-level declaration has parsed (lower()), and adopt the
-// expression nodes built for them. Diagnostics keep the order and the
-// all-or-nothing of lowering a whole declaration at once: an expression's
-// diagnostics are held on its node until the declaration's lowering
-// adopts it, then reported in the order of a walk of the expression
-// (leaves and operands left to right, an operator after its operands, an
-// @ operator's checks before its arguments), and dropped if the
-// declaration fails to parse.
+// Expressions and statements are lowered while they are parsed: the
+// grammar's semantic actions and statement parser call build() as soon as
+// an operand or statement is complete, so that no X3 tree of either
+// exists. Declarations are lowered after they have parsed (lower()), and
+// adopt the nodes built for them. Diagnostics keep the order and the
+// all-or-nothing of lowering a whole declaration at once: a node's
+// diagnostics are held on it until the declaration's lowering adopts it,
+// then reported in the order of a walk of the declaration (statements in
+// order; in an expression, leaves and operands left to right, an operator
+// after its operands, an @ operator's checks before its arguments), and
+// dropped if the declaration fails to parse.
 #pragma once
 
 #include <functional>
@@ -55,14 +55,26 @@ class Lowerer {
   ast::Expr* build(const x3ast::Chain& c);
   ast::Expr* build(const x3ast::Ternary& t);
   ast::Expr* build(const x3ast::Assign& a);
+  // Statement nodes, built by the statement parser.
+  ast::Stmt* build(const x3ast::Simple& s);
+  ast::Stmt* build(const x3ast::ExprStmt& s);
+  ast::Stmt* build(const x3ast::Return& r);
+  ast::Stmt* build(const x3ast::Delete& d);
+  ast::Stmt* build(const x3ast::Block& b) { return block(b); }
+  ast::Stmt* build(const x3ast::Try& t);
+  ast::Stmt* build(const x3ast::If& i);
+  ast::Stmt* build(const x3ast::While& w);
+  ast::Stmt* build(const x3ast::For& f);
+  ast::Stmt* build(const x3ast::Foreach& f);
 
  private:
   ast::Expr* adopt(const x3ast::Operand& op);
+  ast::BlockStmt* adopt(const x3ast::Block& b);
   void flush(const ast::Expr* e);
-  void flush_node(const ast::Expr* e, bool before);
-  void defer(const ast::Expr* node, bool before, std::function<void()> report);
+  void flush(const ast::Stmt* s);
+  void flush_node(const ast::Node* n, bool before);
+  void defer(const ast::Node* node, bool before, std::function<void()> report);
   ast::Expr* binary(std::string_view op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
-  ast::Stmt* stmt(const x3ast::Statement& s);
   ast::BlockStmt* block(const x3ast::Block& b);
   ast::Stmt* body(const x3ast::Statement& s);
   ast::VarRef* var(const x3ast::Ident& id);
@@ -86,7 +98,7 @@ class Lowerer {
   void need_guru(const ast::Expr* node, SourceLoc at, std::string what);
 
   struct Deferred {
-    const ast::Expr* node;
+    const ast::Node* node;
     bool before;  // reported before the node's operands, else after
     std::function<void()> report;
   };

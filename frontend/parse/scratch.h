@@ -122,7 +122,7 @@ template <typename T>
 using Vec = std::vector<T, ScratchAllocator<T>>;
 
 // For parse-tree nodes that X3 boxes (x3::forward_ast news and deletes
-// them): `struct If : Tagged, InScratch {...}`.
+// them): `struct PointGroup : Tagged, InScratch {...}`.
 struct InScratch {
   static void* operator new(size_t bytes) { return scratch.allocate(bytes, alignof(std::max_align_t)); }
   static void operator delete(void*) noexcept {}

@@ -170,20 +170,19 @@ const auto expr_stmt_def = mark >> expr_ref[([](auto& ctx) {
 // one's attribute being made and dropped.
 struct statement_parser : own_attribute_parser<statement_parser, Statement> {
   using own_attribute_parser::parse;
+  // The statement `rule` collects, built into its arena node at once.
   template <typename Rule, typename It, typename Ctx>
   static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Statement& attr) {
-    typename Rule::attribute_type node;
-    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
-    attr = std::move(node);
+    typename Rule::attribute_type parts;
+    if (!rule.parse(first, last, ctx, x3::unused, parts)) return false;
+    attr.node = lowering().build(parts);
     return true;
   }
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Statement& attr) const {
     if (first == last) return false;
-    if (first->is_op(op_code(";"))) {  // a lone ';' (lowering drops it; its position is never shown)
-      Simple s;
-      s.keyword = ";";
-      attr = std::move(s);
+    if (first->is_op(op_code(";"))) {  // a lone ';': no node (its position is never shown)
+      attr.node = nullptr;
       ++first;
       return true;
     }

@@ -22,6 +22,7 @@
 
 namespace stapx::ast {
 struct Expr;
+struct Stmt;
 }
 
 namespace stapx::parse::x3ast {
@@ -139,14 +140,15 @@ struct Member : Tagged {
 };
 
 // ---- statements ----
-struct Block;
-struct If;
-struct While;
-struct For;
-struct Foreach;
-
+// A statement, already lowered, as an operand is: the statement parser
+// builds its arena node as soon as it is complete (Lowerer::build); none
+// for a lone ';'. The structs below are what a statement's rule collects
+// before that.
+struct Statement {
+  ast::Stmt* node = nullptr;
+};
 struct Simple : Tagged {
-  std::string_view keyword;  // "next", "break", "continue", ";"
+  std::string_view keyword;  // "next", "break", "continue"
 };
 struct ExprStmt : Tagged {
   Operand expr;
@@ -157,30 +159,19 @@ struct Return : Tagged {
 struct Delete : Tagged {
   Operand target;
 };
-
-struct Try;
-
-struct Statement
-    : x3::variant<Simple, ExprStmt, Return, Delete, x3::forward_ast<Block>, x3::forward_ast<If>,
-                  x3::forward_ast<While>, x3::forward_ast<For>, x3::forward_ast<Foreach>,
-                  x3::forward_ast<Try>> {
-  using base_type::base_type;
-  using base_type::operator=;
-};
-
-struct Block : Tagged, InScratch {
+struct Block : Tagged {
   Vec<Statement> stmts;
 };
-struct If : Tagged, InScratch {
+struct If : Tagged {
   Operand cond;
   Statement then;
   boost::optional<Statement> els;
 };
-struct While : Tagged, InScratch {
+struct While : Tagged {
   Operand cond;
   Statement body;
 };
-struct For : Tagged, InScratch {
+struct For : Tagged {
   boost::optional<Operand> init, cond, incr;
   Statement body;
 };
@@ -192,7 +183,7 @@ struct SortedIdent : Tagged {
   std::string_view sort;  // "", "+", "-"
   Pos sort_pos = nullptr;
 };
-struct Try : Tagged, InScratch {
+struct Try : Tagged {
   Block body;
   boost::optional<Ident> var;
   Block handler;
@@ -206,7 +197,7 @@ struct ForeachArray : Tagged {
   SortedIdent array;
   boost::optional<Operand> histogram;  // @hist_log(s) instead of an array
 };
-struct Foreach : Tagged, InScratch {
+struct Foreach : Tagged {
   boost::optional<SortedIdent> value;
   Vec<SortedIdent> keys;
   SortedIdent array;
