@@ -148,7 +148,7 @@ const auto target_component_def =
 
 // "$" or "$$" right after a target path: pretty-print it.
 const auto pretty_def =
-    token([](const Tok& t) { return t.glued && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
+    token([](const Tok& t) { return t.glued() && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
         [](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); })];
 
 // Struct fields may be named like keywords ("->next").

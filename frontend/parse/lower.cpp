@@ -637,7 +637,7 @@ constexpr size_t kMaxExpandedPoints = 10'000;
 
 __attribute__((always_inline)) inline void Lowerer::component(const x3ast::ProbePointComponent& c,
                                                               ProbePointComponent& comp) {
-  comp.name = arena_.keep(c.name);  // (glued tokens' names are in scratch)
+  comp.name = Text::lasting(c.name);  // (source text, glued tokens' too)
   comp.loc = loc(c.pos);
   if (c.arg) comp.arg = adopt(*c.arg);
 }

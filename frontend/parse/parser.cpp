@@ -43,8 +43,6 @@ struct TokMaker {
   int depth = 0;
   bool bad = false;
   bool after_arrow = false;  // the last token made is "->"
-  uint64_t prev_origin = 0;  // the previous token's file and expansion
-  const char* prev_end = nullptr;
 
   // A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
   // two: the name, and the suffix as an operator glued to it; a token of
@@ -67,7 +65,6 @@ struct TokMaker {
       suffix = t;
       t.len = static_cast<uint32_t>(dollar);
       suffix.kind = TokKind::Op;
-      suffix.glued = true;
       suffix.text = t.text + dollar;
       suffix.len = static_cast<uint32_t>(v.size() - dollar);
       suffix.code = op_code(suffix.view());
@@ -77,8 +74,7 @@ struct TokMaker {
 
   // One token as the grammar sees it; false once the input ends here.
   // (Inlined into both of make_tokens' loops: it runs once per token.)
-  __attribute__((always_inline)) bool add(const Token& k, const char* text, uint32_t from, uint32_t exp,
-                                          SourceLoc loc) {
+  __attribute__((always_inline)) bool add(const Token& k, const char* text, SourceLoc loc) {
     Tok& t = *out;
     t.kind = k.kind;
     t.word = Word::None;
@@ -87,10 +83,6 @@ struct TokMaker {
     t.text = text + k.begin;
     t.len = k.end - k.begin;
     t.loc = loc;
-    uint64_t origin = uint64_t{from} << 32 | exp;
-    t.glued = prev_end == t.text && prev_origin == origin;
-    prev_end = t.text + t.len;
-    prev_origin = origin;
     switch (k.kind) {
       case TokKind::Ident:
         t.word = word_of(t.view());
@@ -146,8 +138,11 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
     n = lexed.size();
   }
   // The buffer only grows: its Toks are made once, and rewritten per file.
-  if (buf.size() < 2 * n + 1) buf.resize(2 * n + 1);
-  TokMaker m{buf.data(), &diags};
+  // (First, a token that is none: the one before the first, for Tok::glued.)
+  if (buf.size() < 2 * n + 2) buf.resize(2 * n + 2);
+  buf[0] = Tok{};
+  buf[0].kind = TokKind::End;
+  TokMaker m{buf.data() + 1, &diags};
   SourceLoc end;
   if (f.is_view) {
     // (A view's tokens are there until the next view is begun: every
@@ -161,14 +156,14 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
         text_file = v.file;
         text = sm.file(v.file).text.data();
       }
-      if (!m.add(v.tok, text, v.file, v.expansion, SourceManager::view_loc(file, v, k))) break;
+      if (!m.add(v.tok, text, SourceManager::view_loc(file, v, k))) break;
     }
     // The end of the input: the end of the file the view is of.
     end = SourceLoc{f.source, static_cast<uint32_t>(sm.file(f.source).text.size())};
   } else {
     const char* text = f.text.data();
     for (const Token& k : lexed)
-      if (!m.add(k, text, file, 0, SourceLoc{file, k.begin})) break;
+      if (!m.add(k, text, SourceLoc{file, k.begin})) break;
     end = SourceLoc{file, static_cast<uint32_t>(f.text.size())};
   }
   if (m.bad) return {};  // reported: a byte outside ASCII, or too deep
@@ -177,7 +172,7 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
   last.kind = TokKind::End;
   last.text = "";
   last.loc = end;
-  return {buf.data(), static_cast<size_t>(m.out - buf.data())};
+  return {buf.data() + 1, static_cast<size_t>(m.out - (buf.data() + 1))};
 }
 
 }  // namespace parse

@@ -232,18 +232,10 @@ struct component_name_parser : x3::parser<component_name_parser> {
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr& attr) const {
     if (first == last || !starts(*first)) return false;
     It i = first + 1;
-    while (i != last && i->glued && (starts(*i) || i->kind == TokKind::Number)) ++i;
-    if constexpr (std::is_same_v<Attr, NameRef>) {
-      // Glued tokens are usually adjacent in one text; those of a macro
-      // expansion need not be.
-      attr.text = first->view();
-      for (It j = first + 1; j != i; ++j) {
-        if (attr.text.data() + attr.text.size() == j->text)
-          attr.text = std::string_view(attr.text.data(), attr.text.size() + j->len);
-        else
-          attr.text = scratch.concat(attr.text, j->view());
-      }
-    }
+    while (i != last && i->glued() && (starts(*i) || i->kind == TokKind::Number)) ++i;
+    // (Glued tokens are adjacent in one text: the name is that text.)
+    if constexpr (std::is_same_v<Attr, NameRef>)
+      attr.text = std::string_view(first->text, static_cast<size_t>(i[-1].text + i[-1].len - first->text));
     first = i;
     return true;
   }

@@ -78,7 +78,6 @@ constexpr uint8_t op_class(uint32_t code) {
 
 struct Tok {
   TokKind kind;
-  bool glued = false;    // right after the previous token, nothing between them
   Word word = Word::None;  // an identifier the grammar knows
   uint8_t ops = 0;       // an operator's OpClass bits
   uint32_t code = 0;     // an operator's op_code(); 0 for the other kinds (and for operators past 4 bytes)
@@ -86,6 +85,15 @@ struct Tok {
   const char* text = nullptr;  // in the text the token was lexed from
   SourceLoc loc;               // what nodes built from it point at
   std::string_view view() const { return {text, len}; }
+  // Right after the previous token, nothing between them: its text ends
+  // where this one's begins. (Tokens of different expansions never touch
+  // so: a macro body's text is followed by its '%)', an argument's by ','
+  // or ')', and what a conditional drops lies between what it keeps.)
+  // make_tokens puts a token before the first, which touches nothing.
+  bool glued() const {
+    const Tok& prev = this[-1];
+    return prev.text + prev.len == text;
+  }
   bool is_op(uint32_t c) const { return code == c; }  // (only operators have codes)
   bool is(Word w) const { return word == w; }  // (only identifiers have words)
   bool is_keyword() const { return word != Word::None && word <= Word::Continue; }
@@ -96,8 +104,9 @@ struct Tok {
 };
 
 // The tokens of `file` (a source file, lexed here, or a preprocessed view),
-// made in `buf` (scratch space kept from file to file: it only grows), ending
-// with a token of kind End whose location is the end of the input. Returns
+// made in `buf` (scratch space kept from file to file: it only grows) after
+// a token that is none (see Tok::glued), ending with a token of kind End
+// whose location is the end of the input. Returns
 // none, having reported why, for input the grammar must not see: a byte
 // outside ASCII in code, or nesting past what the recursive descent's stack
 // allows.

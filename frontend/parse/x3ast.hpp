@@ -4,8 +4,8 @@
 // SourceLocs. Names, operators and C code are views of that text (it
 // outlives the tree): the tree is built and dropped once per declaration,
 // and owned copies here would be a malloc each, copied again by lowering.
-// The few texts made anew (adjacent literals joined, a negated number,
-// glued tokens of a macro expansion) and every container and boxed node
+// The few texts made anew (adjacent literals joined, a negated number)
+// and every container and boxed node
 // live in the declaration's scratch memory (scratch.h).
 #pragma once
 
@@ -210,7 +210,7 @@ struct Foreach : Tagged {
 
 // ---- top level ----
 struct ProbePointComponent : Tagged {
-  std::string_view name;  // a token's, or glued tokens' (maybe in scratch)
+  std::string_view name;  // a token's, or glued tokens' text
   boost::optional<Operand> arg;
 };
 
