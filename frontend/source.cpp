@@ -45,17 +45,7 @@ uint32_t SourceManager::add_view(uint32_t source, TokenRun& run) {
   SourceFile& v = *files_.back();
   v.is_view = true;
   v.source = source;
-  v.tokens = run;
-  // Every token's location is written, and the cursor moves past those
-  // that came through an expansion (no branch per token).
-  thread_local std::vector<ExpandedLoc> all;
-  if (all.size() < run.size() + 1) all.resize(run.size() + 1);
-  ExpandedLoc* w = all.data();
-  for (const ViewToken& t : run) {
-    *w = {t.file, t.tok.begin, t.expansion};
-    w += t.expansion != 0;
-  }
-  v.expanded.assign(all.data(), w);
+  v.tokens = run;  // (its expanded locations are written as it is parsed)
   live_view_ = id;
   return id;
 }

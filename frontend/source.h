@@ -46,10 +46,12 @@ struct SourceFile {
   // A preprocessed view has no text: it is the tokens the parser reads.
   // A location of one of its tokens is in the token's real file, except for
   // the tokens that came through an expansion: SourceLoc{view, k} is the
-  // k-th of those, and `expanded` says where it was (see resolve()).
+  // k-th of those, and `expanded` says where it was (see resolve()). The
+  // parser's tokens are made with those locations: `expanded` is written
+  // then (by parse::make_tokens, in the same walk), before any exists.
   bool is_view = false;
   uint32_t source = 0;  // a view: the file it is a view of
-  std::vector<ExpandedLoc> expanded;
+  mutable std::vector<ExpandedLoc> expanded;
   // A view's tokens, for the parser: they live in the SourceManager's run
   // buffer until the next view is begun (start_run; see has_tokens()), and
   // are empty after.
@@ -104,12 +106,6 @@ class SourceManager {
   // Whether view `id`'s tokens are still there (it is the latest view, and
   // no run has begun since).
   bool has_tokens(uint32_t id) const { return id == live_view_; }
-  // Where the parser's token made from a view's token is: in its real file,
-  // or, for one that came through an expansion, the next of the view's
-  // expanded locations (`k` counts them, from 0, in token order).
-  static SourceLoc view_loc(uint32_t view, const ViewToken& t, uint32_t& k) {
-    return t.expansion ? SourceLoc{view, k++} : SourceLoc{t.file, t.tok.begin};
-  }
   uint32_t add_expansion(Expansion e);
   // A location of a token met before any view is made (a preprocessor
   // diagnostic's): `offset` in real file `file`, reached through

@@ -150,14 +150,24 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
     if (!sm.has_tokens(file)) throw std::logic_error("make_tokens: the tokens of view " + f.name + " are gone");
     uint32_t text_file = 0;
     const char* text = nullptr;
-    uint32_t k = 0;  // expanded tokens so far
+    // A token's location is in its real file, or, for one that came
+    // through an expansion, the next of the view's expanded locations,
+    // written here: each token's is, and the cursor moves past those of
+    // expanded tokens (no branch per token).
+    thread_local std::vector<ExpandedLoc> all;
+    if (all.size() < f.tokens.size() + 1) all.resize(f.tokens.size() + 1);
+    ExpandedLoc* w = all.data();
     for (const ViewToken& v : f.tokens) {
       if (v.file != text_file) {
         text_file = v.file;
         text = sm.file(v.file).text.data();
       }
-      if (!m.add(v.tok, text, SourceManager::view_loc(file, v, k))) break;
+      *w = {v.file, v.tok.begin, v.expansion};
+      SourceLoc loc = v.expansion ? SourceLoc{file, static_cast<uint32_t>(w - all.data())} : SourceLoc{v.file, v.tok.begin};
+      w += v.expansion != 0;
+      if (!m.add(v.tok, text, loc)) break;
     }
+    f.expanded.assign(all.data(), w);
     // The end of the input: the end of the file the view is of.
     end = SourceLoc{f.source, static_cast<uint32_t>(sm.file(f.source).text.size())};
   } else {
