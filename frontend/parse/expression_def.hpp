@@ -31,7 +31,6 @@ const number_type number_rule = "number";
 const string_type string_rule = "string";
 const x3::rule<class paren_class, Operand> paren = "parenthesized expression";
 const x3::rule<class expr_list_class, Vec<Operand>> expr_list = "expression";
-const x3::rule<class call_class, Call> call = "function call";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
 const argref_type arg_ref = "command line argument";
@@ -218,11 +217,6 @@ const auto at_op_def =
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
     -pretty[([](auto& ctx) { _val(ctx).pretty = _attr(ctx).text; })];
 
-const auto call_def = mark >> ((identifier >> '(') > -expr_list > ')')[([](auto& ctx) {
-  _val(ctx).name = at_c<0>(_attr(ctx)).text;
-  if (auto& a = at_c<1>(_attr(ctx))) _val(ctx).args = std::move(*a);
-})];
-
 const auto index_def = mark >> ((ident_rule >> '[') > key_list > ']')[([](auto& ctx) {
   _val(ctx).array = std::move(at_c<0>(_attr(ctx)));
   _val(ctx).keys = std::move(at_c<1>(_attr(ctx)));
@@ -246,8 +240,15 @@ struct ident_operand_parser : own_attribute_parser<ident_operand_parser, Operand
     if (first == last || first->kind != TokKind::Ident || first->is_keyword()) return false;
     It next = first + 1;
     if (next != last && next->is_op(op_code("("))) {
+      // name '(' > -expr_list > ')', by hand: X3's sequence and rule for
+      // it cost more than its parts, for one of the commonest operands.
       Call c;
-      if (!call.parse(first, last, ctx, x3::unused, c)) return false;
+      c.pos = first;
+      c.name = first->view();
+      It i = next + 1;
+      expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
+      if (i == last || !i->is_op(op_code(")"))) throw x3::expectation_failure<It>(i, x3::what(x3::lit(')')));
+      first = i + 1;
       attr = lowered(c);
     } else if (next != last && next->is_op(op_code("["))) {
       Index ix;
@@ -412,7 +413,7 @@ const auto expr_rule_def = expression_parser{};
 BOOST_SPIRIT_DEFINE(expr_list, field_name, member_comp, key, key_list)
 BOOST_SPIRIT_DEFINE(arg_ref, embedded, dollar_name, target_component, pretty,
                     target, at_op)
-BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, call, index, multi_in,
+BOOST_SPIRIT_DEFINE(identifier, ident_rule, number_rule, string_rule, paren, index, multi_in,
                     primary, member_tail, expr_rule)
 
 }  // namespace stapx::parse::grammar
