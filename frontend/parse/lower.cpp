@@ -92,21 +92,18 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
     base = 8;
     i = 1;
   }
-  unsigned __int128 v = 0;
+  uint64_t v = 0;
   bool ok = i < t.size();
   for (; i < t.size() && ok; ++i) {
-    int d = std::isdigit(static_cast<unsigned char>(t[i])) ? t[i] - '0'
-            : std::isxdigit(static_cast<unsigned char>(t[i]))
-                ? std::tolower(static_cast<unsigned char>(t[i])) - 'a' + 10
-                : 99;
-    if (d >= base) ok = false;
-    v = v * base + d;
-    if (v > UINT64_MAX) ok = false;
+    unsigned c = static_cast<unsigned char>(t[i]);
+    unsigned d = c - '0' <= 9 ? c - '0' : (c | 0x20) - 'a' <= 5 ? (c | 0x20) - 'a' + 10 : 99;
+    // (A digit past the base, or a value past 64 bits, is no number.)
+    ok = d < static_cast<unsigned>(base) && !__builtin_mul_overflow(v, static_cast<uint64_t>(base), &v) &&
+         !__builtin_add_overflow(v, d, &v);
   }
-  if (negative && v > static_cast<unsigned __int128>(INT64_MAX) + 1) ok = false;
+  if (negative && v > static_cast<uint64_t>(INT64_MAX) + 1) ok = false;
   if (!ok) defer(lit, false, [this, at = lit->loc] { diags_.report(DiagId::ParseBadNumber, at); });
-  uint64_t bits = static_cast<uint64_t>(v);
-  lit->value = static_cast<int64_t>(negative ? 0 - bits : bits);
+  lit->value = static_cast<int64_t>(negative ? 0 - v : v);
   return lit;
 }
 
