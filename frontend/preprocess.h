@@ -23,6 +23,25 @@
 
 namespace stapx {
 
+// A hash of a name, cheaper than std::hash's byte loop for the short names
+// of macros and CONFIG_ options, looked up by the thousand in a pass 1:
+// the first and last 8 bytes and the length, mixed. Transparent: a table
+// of strings is looked up by views, with no string made.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const {
+    uint64_t a = 0, b = 0;
+    if (s.size() >= 8) {
+      std::memcpy(&a, s.data(), 8);
+      std::memcpy(&b, s.data() + s.size() - 8, 8);
+    } else if (!s.empty()) {
+      std::memcpy(&a, s.data(), s.size());
+    }
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
 // The target kernel's configuration: its CONFIG_ names and their values
 // as the file has them ("y", "m", "0x10", "\"-amd64\"": a string keeps
 // its quotes, as stap compares it). Made from a kbuild .config's text,
@@ -44,7 +63,7 @@ class KernelConfig {
   std::string_view keep(std::string text);
   // What the views look at (shared: a copy of the facts views them too).
   std::vector<std::shared_ptr<const std::string>> texts_;
-  std::unordered_map<std::string_view, std::string_view> values_;
+  std::unordered_map<std::string_view, std::string_view, NameHash> values_;
 };
 
 // The facts conditionals can test.
@@ -85,24 +104,7 @@ class MacroTable {
   // (Their nodes are stable, so find()'s pointers stay valid.)
   // Looked up by views of the text, with no string made (C++20's
   // heterogeneous lookup).
-  struct Hash {
-    using is_transparent = void;
-    // Cheaper than std::hash's byte loop for these short names (a macro
-    // call is looked up at every '@' token): the first and last 8 bytes
-    // and the length, mixed. A table holds a few hundred names.
-    size_t operator()(std::string_view s) const {
-      uint64_t a = 0, b = 0;
-      if (s.size() >= 8) {
-        std::memcpy(&a, s.data(), 8);
-        std::memcpy(&b, s.data() + s.size() - 8, 8);
-      } else if (!s.empty()) {
-        std::memcpy(&a, s.data(), s.size());
-      }
-      uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
-      return static_cast<size_t>(h ^ (h >> 29));
-    }
-  };
-  using Table = std::unordered_map<std::string, Macro, Hash, std::equal_to<>>;
+  using Table = std::unordered_map<std::string, Macro, NameHash, std::equal_to<>>;
   Table library_;
   std::unordered_map<uint32_t, Table> local_;  // by file
 };
