@@ -129,12 +129,13 @@ class Preprocessor {
   void choose_marked(const PTok& t);
   void choose_end();
   void decide(const PTok* after);
-  // The condition read (see ConditionReader), ended by cond_end_.
-  bool condition(std::span<const PTok> c) {
+  // Condition `c`, ended by the '%?' `end`, with `after` after it (if
+  // any): see ConditionReader.
+  bool condition(std::span<const PTok> c, const PTok& end, const PTok* after) {
     ConditionReader read(
         facts_, [this](const PTok& t) { return text(t); },
         [this](const PTok& t, const std::string& expected) { error(t, expected); });
-    return read(c, *cond_end_, cond_after_);
+    return read(c, end, after);
   }
 
   __attribute__((always_inline)) void keep(const PTok& t) {
@@ -176,8 +177,6 @@ class Preprocessor {
   std::vector<Frame> frames_;
   int definition_depth_ = 0;
   PTok then_{};                       // the '%?' of the condition to decide
-  const PTok* cond_end_ = nullptr;    // the '%?' ending the condition being read
-  const PTok* cond_after_ = nullptr;  // the token after it, if any
   SourceManager::TokenRun* out_ = nullptr;  // where chosen tokens go
   bool check_ = false;                // check the chosen tokens (survives)
 
@@ -283,10 +282,7 @@ std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Mac
   Holding hold(*this, errors);
   bool failed = failed_;
   std::vector<PTok> cond;
-  struct Open {
-    bool outer, taken, in_else;
-  };
-  std::vector<Open> frames;
+  std::vector<Frame> frames;
   bool active = true;
   std::vector<Token> out;
   for (size_t i = 0; i < body.size(); ++i) {
@@ -302,17 +298,13 @@ std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Mac
         if (j == body.size() || body[j].pp != PpMark::Then || cond.empty()) return std::nullopt;
         bool taken = false;
         if (active) {
-          PTok then = ptok(body[j]);
           std::optional<PTok> after;
           if (j + 1 < body.size()) after = ptok(body[j + 1]);
-          cond_end_ = &then;
-          cond_after_ = after ? &*after : nullptr;
-          taken = condition(cond);
-          cond_end_ = cond_after_ = nullptr;
+          taken = condition(cond, ptok(body[j]), after ? &*after : nullptr);
           failed_ = failed;
           if (!errors.empty()) return std::nullopt;
         }
-        frames.push_back({active, taken, false});
+        frames.push_back({ptok(t), active, taken, false});
         active = taken;
         i = j;
         break;
@@ -665,10 +657,8 @@ void Preprocessor::choose_marked(const PTok& t) {
 // The condition read, ended by then_; `after` is the token after the '%?'
 // (none at the end of the input).
 void Preprocessor::decide(const PTok* after) {
-  cond_end_ = &then_;
-  cond_after_ = after;
   Frame& f = frames_.back();
-  f.taken = f.outer && condition(sc_->cond);
+  f.taken = f.outer && condition(sc_->cond, then_, after);
   active_ = f.taken;
   mode_ = Mode::Plain;
 }
