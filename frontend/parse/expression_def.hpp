@@ -272,28 +272,23 @@ inline constexpr ident_operand_parser ident_operand{};
 // attribute being made and dropped.
 struct primary_parser : own_attribute_parser<primary_parser, Operand> {
   using own_attribute_parser::parse;
-  template <typename Rule, typename It, typename Ctx>
-  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Operand& attr) {
-    typename Rule::attribute_type node;
-    if (!rule.parse(first, last, ctx, x3::unused, node)) return false;
-    attr = lowered(node);
-    return true;
-  }
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
     if (first == last) return false;
     switch (first->kind) {
       case TokKind::Ident: return ident_operand.parse(first, last, ctx, rctx, attr);
-      case TokKind::Number: return one(number_rule, first, last, ctx, attr);
-      case TokKind::String: return one(string_rule, first, last, ctx, attr);
+      case TokKind::Number: return parse_lowered(number_rule, first, last, ctx, attr);
+      case TokKind::String: return parse_lowered(string_rule, first, last, ctx, attr);
       case TokKind::Dollar:
-        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(target, first, last, ctx, attr);
+        return is_arg_ref(*first) ? parse_lowered(arg_ref, first, last, ctx, attr)
+                                  : parse_lowered(target, first, last, ctx, attr);
       case TokKind::At:
-        return is_arg_ref(*first) ? one(arg_ref, first, last, ctx, attr) : one(at_op, first, last, ctx, attr);
-      case TokKind::EmbeddedC: return one(embedded, first, last, ctx, attr);
+        return is_arg_ref(*first) ? parse_lowered(arg_ref, first, last, ctx, attr)
+                                  : parse_lowered(at_op, first, last, ctx, attr);
+      case TokKind::EmbeddedC: return parse_lowered(embedded, first, last, ctx, attr);
       default:
         if (first->is_op(op_code("("))) return paren.parse(first, last, ctx, rctx, attr);
-        if (first->is_op(op_code("["))) return one(multi_in, first, last, ctx, attr);
+        if (first->is_op(op_code("["))) return parse_lowered(multi_in, first, last, ctx, attr);
         return false;
     }
   }

@@ -88,6 +88,20 @@ x3ast::Operand lowered(const T& t) {
 }
 inline const auto build = [](auto& ctx) { x3::_val(ctx) = lowered(x3::_attr(ctx)); };
 
+// One rule's parts, parsed and built at once into their arena node: an
+// operand's or a statement's (for the hand-written parsers that choose the
+// rule by the first token).
+template <typename Rule, typename It, typename Ctx, typename Out>
+bool parse_lowered(const Rule& rule, It& first, It const& last, Ctx const& ctx, Out& out) {
+  typename Rule::attribute_type parts;
+  if (!rule.parse(first, last, ctx, x3::unused, parts)) return false;
+  if constexpr (std::is_same_v<Out, x3ast::Statement>)
+    out.node = lowering().build(parts);
+  else
+    out = lowered(parts);
+  return true;
+}
+
 // One token for which `test` holds; its attribute is the token. The name
 // is what "expected ..." says when it was required.
 template <typename Test>

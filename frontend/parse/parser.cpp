@@ -163,7 +163,8 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
         text = sm.file(v.file).text.data();
       }
       *w = {v.file, v.tok.begin, v.expansion};
-      SourceLoc loc = v.expansion ? SourceLoc{file, static_cast<uint32_t>(w - all.data())} : SourceLoc{v.file, v.tok.begin};
+      SourceLoc loc =
+          v.expansion ? SourceLoc{file, static_cast<uint32_t>(w - all.data())} : SourceLoc{v.file, v.tok.begin};
       w += v.expansion != 0;
       if (!m.add(v.tok, text, loc)) break;
     }

@@ -170,14 +170,6 @@ const auto expr_stmt_def = mark >> expr_ref[([](auto& ctx) {
 // one's attribute being made and dropped.
 struct statement_parser : own_attribute_parser<statement_parser, Statement> {
   using own_attribute_parser::parse;
-  // The statement `rule` collects, built into its arena node at once.
-  template <typename Rule, typename It, typename Ctx>
-  static bool one(const Rule& rule, It& first, It const& last, Ctx const& ctx, Statement& attr) {
-    typename Rule::attribute_type parts;
-    if (!rule.parse(first, last, ctx, x3::unused, parts)) return false;
-    attr.node = lowering().build(parts);
-    return true;
-  }
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Statement& attr) const {
     if (first == last) return false;
@@ -193,19 +185,19 @@ struct statement_parser : own_attribute_parser<statement_parser, Statement> {
   template <typename It, typename Ctx>
   static bool one_statement(It& first, It const& last, Ctx const& ctx, Statement& attr) {
     switch (first->word) {
-      case Word::If: return one(if_stmt, first, last, ctx, attr);
-      case Word::While: return one(while_stmt, first, last, ctx, attr);
-      case Word::For: return one(for_stmt, first, last, ctx, attr);
-      case Word::Foreach: return one(foreach_stmt, first, last, ctx, attr);
-      case Word::Try: return one(try_stmt, first, last, ctx, attr);
+      case Word::If: return parse_lowered(if_stmt, first, last, ctx, attr);
+      case Word::While: return parse_lowered(while_stmt, first, last, ctx, attr);
+      case Word::For: return parse_lowered(for_stmt, first, last, ctx, attr);
+      case Word::Foreach: return parse_lowered(foreach_stmt, first, last, ctx, attr);
+      case Word::Try: return parse_lowered(try_stmt, first, last, ctx, attr);
       case Word::Next:
       case Word::Break:
-      case Word::Continue: return one(simple_stmt, first, last, ctx, attr);
-      case Word::Return: return one(return_stmt, first, last, ctx, attr);
-      case Word::Delete: return one(delete_stmt, first, last, ctx, attr);
+      case Word::Continue: return parse_lowered(simple_stmt, first, last, ctx, attr);
+      case Word::Return: return parse_lowered(return_stmt, first, last, ctx, attr);
+      case Word::Delete: return parse_lowered(delete_stmt, first, last, ctx, attr);
       default:
-        if (first->is_op(op_code("{"))) return one(block, first, last, ctx, attr);
-        return one(expr_stmt, first, last, ctx, attr);
+        if (first->is_op(op_code("{"))) return parse_lowered(block, first, last, ctx, attr);
+        return parse_lowered(expr_stmt, first, last, ctx, attr);
     }
   }
 };
