@@ -94,15 +94,35 @@ const char* find_pair(const char* p, const char* end, char x, char y) {
   return nullptr;
 }
 
-// The lexer, calling push(kind, begin, end, pp) per token. The text ends
-// with a '\0' (a std::string's), which the loops stop at without testing
-// for the end: a '\0' is the end of the input only where the text ends.
-template <class Push>
-__attribute__((always_inline)) inline void lex(const std::string& src, Push push) {
+// op_class() of the one-byte operators, by byte.
+constexpr auto kOneByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned c = 0; c < 128; ++c) t[c] = op_class(c);
+  return t;
+}();
+
+// An operator's code (op_code) from its `len` bytes at p.
+__attribute__((always_inline)) inline uint32_t code_at(const char* p, size_t len) {
+  auto b = [p](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(p[i])); };
+  uint32_t c = b(0);
+  if (len > 1) c |= b(1) << 8;
+  if (len > 2) c |= b(2) << 16;
+  if (len > 3) c |= b(3) << 24;
+  return c;
+}
+
+// The lexer, making each token through `sink`: sink.token(kind, begin,
+// end) for most kinds, sink.ident(begin, end), sink.op(begin, len, code,
+// ops) and sink.mark(begin, pp) for the rest, so that each site's
+// classification is known where it is (an identifier's word, an operator's
+// code and class). The text ends with a '\0' (a std::string's), which the
+// loops stop at without testing for the end: a '\0' is the end of the
+// input only where the text ends.
+template <class Sink>
+__attribute__((always_inline)) inline void lex(const std::string& src, Sink& sink) {
   const char* const base = src.c_str();
   const char* const end = base + src.size();
   const char* p = base;
-  auto at = [&](const char* q) { return static_cast<uint32_t>(q - base); };
   while (true) {
     char c = *p;
     switch (kStart[static_cast<unsigned char>(c)]) {
@@ -121,7 +141,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
         if (p[1] == '*') {
           const char* close = find_pair(p + 2, end, '*', '/');
           if (!close) {
-            push(TokKind::Error, at(p), at(end), PpMark::None);
+            sink.token(TokKind::Error, p, end);
             return;
           }
           p = close + 2;
@@ -131,14 +151,14 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
       case Start::Ident: {
         const char* e = p + 1;
         while (ident_tail(*e)) ++e;
-        push(TokKind::Ident, at(p), at(e), PpMark::None);
+        sink.ident(p, e);
         p = e;
         continue;
       }
       case Start::Digit: {
         const char* e = p + 1;
         while (is_alnum(*e)) ++e;
-        push(TokKind::Number, at(p), at(e), PpMark::None);
+        sink.token(TokKind::Number, p, e);
         p = e;
         continue;
       }
@@ -160,10 +180,10 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
           }
         }
         if (e >= end || *e != c) {
-          push(TokKind::Error, at(p), at(e), PpMark::None);
+          sink.token(TokKind::Error, p, e);
           return;
         }
-        push(c == '"' ? TokKind::String : TokKind::Char, at(p), at(e + 1), PpMark::None);
+        sink.token(c == '"' ? TokKind::String : TokKind::Char, p, e + 1);
         p = e + 1;
         continue;
       }
@@ -179,7 +199,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
           if (c == '$')
             while (*e == '$') ++e;
         }
-        push(c == '@' ? TokKind::At : TokKind::Dollar, at(p), at(e), PpMark::None);
+        sink.token(c == '@' ? TokKind::At : TokKind::Dollar, p, e);
         p = e;
         continue;
       }
@@ -187,66 +207,101 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Push push
         if (p[1] == '{') {
           const char* close = find_pair(p + 2, end, '%', '}');
           if (!close) {
-            push(TokKind::Error, at(p), at(end), PpMark::None);
+            sink.token(TokKind::Error, p, end);
             return;
           }
-          push(TokKind::EmbeddedC, at(p), at(close + 2), PpMark::None);
+          sink.token(TokKind::EmbeddedC, p, close + 2);
           p = close + 2;
           continue;
         }
         switch (p[1]) {
-          case '(': push(TokKind::Op, at(p), at(p + 2), PpMark::Open); p += 2; continue;
-          case '?': push(TokKind::Op, at(p), at(p + 2), PpMark::Then); p += 2; continue;
-          case ':': push(TokKind::Op, at(p), at(p + 2), PpMark::Else); p += 2; continue;
-          case ')': push(TokKind::Op, at(p), at(p + 2), PpMark::Close); p += 2; continue;
+          case '(': sink.mark(p, PpMark::Open); p += 2; continue;
+          case '?': sink.mark(p, PpMark::Then); p += 2; continue;
+          case ':': sink.mark(p, PpMark::Else); p += 2; continue;
+          case ')': sink.mark(p, PpMark::Close); p += 2; continue;
         }
         break;
       case Start::Nul:
         if (p == end) return;
         break;
       case Start::Op1:
-        push(TokKind::Op, at(p), at(p + 1), PpMark::None);
+        sink.op(p, 1, static_cast<uint8_t>(c), kOneByteClass[static_cast<uint8_t>(c)]);
         ++p;
         continue;
       case Start::Op: break;
     }
+    // (A byte outside ASCII is an operator of its own, whose code is that
+    // byte: the parser rejects it.)
     size_t len = op_length(p);
-    push(TokKind::Op, at(p), at(p + len), PpMark::None);
+    if (len == 1) {
+      sink.op(p, 1, static_cast<uint8_t>(c), kOneByteClass[static_cast<uint8_t>(c)]);
+    } else {
+      uint32_t code = code_at(p, len);
+      sink.op(p, len, code, op_class(code));
+    }
     p += len;
   }
 }
 
-// Lexes `s` into `out`, through a cursor of its own (see TokenArray).
-template <class T, class Make>
-void lex_into(const std::string& s, TokenArray<T>& out, Make make) {
-  out.clear();
-  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
-  T* w = out.cursor();
-  T* limit = out.limit();
-  lex(s, [&](TokKind k, uint32_t b, uint32_t e, PpMark pp) {
-    if (w == limit) {
-      w = out.make_room(w);
-      limit = out.limit();
+// Makes the tokens of file `file`, whose text starts at `base`, at the
+// cursor of `out` (see TokenArray).
+class TokSink {
+ public:
+  TokSink(TokenArray<Tok>& out, const char* base, uint32_t file)
+      : out_(out), w_(out.cursor()), limit_(out.limit()), base_(base), file_(file) {}
+  ~TokSink() { out_.commit(w_); }
+  __attribute__((always_inline)) void token(TokKind k, const char* b, const char* e) {
+    put(k, b, static_cast<uint32_t>(e - b), Word::None, 0, PpMark::None, 0);
+  }
+  __attribute__((always_inline)) void ident(const char* b, const char* e) {
+    std::string_view v(b, static_cast<size_t>(e - b));
+    put(TokKind::Ident, b, static_cast<uint32_t>(v.size()), word_of(v), 0, PpMark::None, 0);
+  }
+  __attribute__((always_inline)) void op(const char* b, size_t len, uint32_t code, uint8_t ops) {
+    put(TokKind::Op, b, static_cast<uint32_t>(len), Word::None, ops, PpMark::None, code);
+  }
+  __attribute__((always_inline)) void mark(const char* b, PpMark pp) {
+    put(TokKind::Op, b, 2, Word::None, 0, pp, code_at(b, 2));
+  }
+
+ private:
+  __attribute__((always_inline)) void put(TokKind k, const char* b, uint32_t len, Word word, uint8_t ops, PpMark pp,
+                                          uint32_t code) {
+    if (w_ == limit_) {
+      w_ = out_.make_room(w_);
+      limit_ = out_.limit();
     }
-    *w++ = make(Token{k, pp, b, e});
-  });
-  out.commit(w);
-}
+    Tok& t = *w_++;
+    t.kind = k;
+    t.word = word;
+    t.ops = ops;
+    t.pp = pp;
+    t.code = code;
+    t.len = len;
+    t.expansion = 0;
+    t.text = b;
+    t.loc = SourceLoc{file_, static_cast<uint32_t>(b - base_)};
+  }
+  TokenArray<Tok>& out_;
+  Tok* w_;
+  Tok* limit_;
+  const char* base_;
+  uint32_t file_;
+};
 
 }  // namespace
 
-std::vector<Token> tokenize(const std::string& s) {
-  TokenArray<Token> toks;
-  tokenize(s, toks);
-  return std::vector<Token>(toks.begin(), toks.end());
+void tokenize(const std::string& s, uint32_t file, TokenArray<Tok>& out) {
+  out.clear();
+  out.reserve(s.size() / 8 + 16);  // tapsets average ~8.6 bytes per token
+  TokSink sink(out, s.c_str(), file);
+  lex(s, sink);
 }
 
-void tokenize(const std::string& s, TokenArray<Token>& out) {
-  lex_into(s, out, [](const Token& t) { return t; });
-}
-
-void tokenize(const std::string& s, uint32_t file, TokenArray<ViewToken>& out) {
-  lex_into(s, out, [file](const Token& t) { return ViewToken{t, file, 0}; });
+std::vector<Tok> tokenize(const std::string& s, uint32_t file) {
+  TokenArray<Tok> toks;
+  tokenize(s, file, toks);
+  return std::vector<Tok>(toks.begin(), toks.end());
 }
 
 bool needs_preprocessing(std::string_view s) {

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/source_loc.h"
+
 namespace stapx {
 
 enum class TokKind : uint8_t {
@@ -30,22 +32,105 @@ enum class TokKind : uint8_t {
 // preprocessing passes test a byte instead of comparing text.
 enum class PpMark : uint8_t { None, Open /* %( */, Then /* %? */, Else /* %: */, Close /* %) */ };
 
-struct Token {
-  TokKind kind;
-  PpMark pp;
-  uint32_t begin;  // byte offsets in the source text
-  uint32_t end;
-  std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }
+// An operator's bytes (at most 4) packed into one word, for one compare.
+constexpr uint32_t op_code(std::string_view s) {
+  uint32_t c = 0;
+  for (size_t i = s.size(); i-- > 0;) c = c << 8 | static_cast<uint8_t>(s[i]);
+  return c;
+}
+
+// The words the grammar tests, found once per identifier token; the
+// reserved ones (no identifiers) first.
+enum class Word : uint8_t {
+  None,
+  If, In, For, Try, Else, Next, Probe, Limit, While, Break, Catch, Global, Return, Delete, Private,
+  Foreach, Function, Continue,  // the last reserved word
+  Long, String,
 };
 
-// A token of a preprocessed view: the token at `begin`..`end` of real file
-// `file`, reached through `expansion` (0: none, else index + 1 into
-// SourceManager's expansions).
-struct ViewToken {
-  Token tok;
-  uint32_t file;
-  uint32_t expansion;
+constexpr Word word_of(std::string_view w) {
+  switch (w.size()) {
+    case 2: return w == "if" ? Word::If : w == "in" ? Word::In : Word::None;
+    case 3: return w == "for" ? Word::For : w == "try" ? Word::Try : Word::None;
+    case 4: return w == "else" ? Word::Else : w == "next" ? Word::Next : w == "long" ? Word::Long : Word::None;
+    case 5:
+      return w == "probe"   ? Word::Probe
+             : w == "limit" ? Word::Limit
+             : w == "while" ? Word::While
+             : w == "break" ? Word::Break
+             : w == "catch" ? Word::Catch
+                            : Word::None;
+    case 6:
+      return w == "global"   ? Word::Global
+             : w == "return" ? Word::Return
+             : w == "delete" ? Word::Delete
+             : w == "string" ? Word::String
+                             : Word::None;
+    case 7: return w == "private" ? Word::Private : w == "foreach" ? Word::Foreach : Word::None;
+    case 8: return w == "function" ? Word::Function : w == "continue" ? Word::Continue : Word::None;
+    default: return Word::None;
+  }
+}
+
+// What an operator token can be in an expression, found once per token.
+enum OpClass : uint8_t { kBinary = 1, kAssign = 2, kUnary = 4, kPostfix = 8 };
+
+constexpr uint8_t op_class(uint32_t code) {
+  switch (code) {
+    case op_code("||"): case op_code("&&"): case op_code("|"): case op_code("^"): case op_code("<"):
+    case op_code(">"): case op_code("=~"): case op_code("!~"): case op_code("<<"): case op_code(">>"):
+    case op_code(">>>"): case op_code("."): case op_code("*"): case op_code("/"): case op_code("%"):
+    case op_code("=="): case op_code("!="): case op_code("<="): case op_code(">="):
+      return kBinary;
+    case op_code("&"): case op_code("+"): case op_code("-"): return kBinary | kUnary;
+    case op_code("!"): case op_code("~"): return kUnary;
+    case op_code("++"): case op_code("--"): return kUnary | kPostfix;
+    case op_code("="): case op_code("+="): case op_code("-="): case op_code("*="): case op_code("/="):
+    case op_code("%="): case op_code("<<="): case op_code(">>="): case op_code(">>>="): case op_code("&="):
+    case op_code("|="): case op_code("^="): case op_code(".="): case op_code("<<<"):
+      return kAssign;
+    default: return 0;
+  }
+}
+
+// A token, one format from the lexer through the preprocessor to the
+// grammar: classified once, when lexed (an identifier's word, an
+// operator's code and class, a preprocessor mark), and copied whole after.
+struct Tok {
+  TokKind kind;
+  Word word = Word::None;  // an identifier the grammar knows
+  uint8_t ops = 0;         // an operator's OpClass bits
+  PpMark pp = PpMark::None;
+  uint32_t code = 0;  // an operator's op_code(); 0 for the other kinds (and for operators past 4 bytes)
+  uint32_t len = 0;
+  // The macro expansion (or $1 argument) the token came through: 0 for
+  // none, else its SourceManager::add_expansion() number.
+  uint32_t expansion = 0;
+  const char* text = nullptr;  // in the text of the file it was lexed from
+  // Where it is: in its real file, as lexed and preprocessed; in the
+  // parser's tokens (frontend/parse/tokens.h), what nodes built from it
+  // point at (a view's location for one that came through an expansion).
+  SourceLoc loc;
+  std::string_view view() const { return {text, len}; }
+  // Right after the previous token, nothing between them: its text ends
+  // where this one's begins. (Tokens of different expansions never touch
+  // so: a macro body's text is followed by its '%)', an argument's by ','
+  // or ')', and what a conditional drops lies between what it keeps.)
+  // The parser's tokens have a token before the first, which touches
+  // nothing.
+  bool glued() const {
+    const Tok& prev = this[-1];
+    return prev.text + prev.len == text;
+  }
+  bool is_op(uint32_t c) const { return code == c; }  // (only operators have codes)
+  bool is(Word w) const { return word == w; }  // (only identifiers have words)
+  bool is_keyword() const { return word != Word::None && word <= Word::Continue; }
+  // X3's literal parsers compare a token with a character (the '(' of a
+  // rule): an operator of one byte is that byte, any other token none.
+  // (Only operators have codes, and a one-byte operator's is its byte.)
+  operator char() const { return code < 0x80 ? static_cast<char>(code) : '\0'; }
 };
+static_assert(sizeof(Tok) == 32);
 
 // A growing array of tokens whose push_back is a compare and a store
 // (std::vector's is a call in the loops that fill these, which run once per
@@ -98,15 +183,14 @@ class TokenArray {
   size_t size_ = 0, capacity_ = 0;
 };
 
-// Tokenizes `src` (comments and blanks dropped). An Error token marks an
-// unterminated construct and ends the list. (A std::string: the lexer's
-// loops stop at the '\0' that ends its text.)
-std::vector<Token> tokenize(const std::string& src);
-// The same into `out` (cleared first), reusing its capacity.
-void tokenize(const std::string& src, TokenArray<Token>& out);
-// The same as the tokens of real file `file`, reached through no expansion:
-// the preprocessor's input.
-void tokenize(const std::string& src, uint32_t file, TokenArray<ViewToken>& out);
+// Tokenizes `src`, the text of file `file` (comments and blanks dropped),
+// into `out` (cleared first, its capacity reused): tokens of that file,
+// reached through no expansion. An Error token marks an unterminated
+// construct and ends the list. (A std::string: the lexer's loops stop at
+// the '\0' that ends its text.)
+void tokenize(const std::string& src, uint32_t file, TokenArray<Tok>& out);
+// The same, as a vector.
+std::vector<Tok> tokenize(const std::string& src, uint32_t file = 0);
 
 // Quick test: may the text use preprocessing (%( %), @define, @macro,
 // $1 / @1 arguments)? False means it can be parsed as it is.

@@ -12,7 +12,7 @@ namespace stapx {
 
 namespace {
 
-using PTok = ViewToken;
+using PTok = Tok;
 
 // stap's words for a condition that starts with no fact it knows.
 const char* const kConditionFacts =
@@ -43,15 +43,15 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
   // comparison, at the missing operator, or at a mismatched right operand.
   auto at = [&](size_t k) -> const PTok& { return k < c.size() ? c[k] : *cond_end_; };
   const PTok& l = c[i];
-  bool operand = l.tok.kind == TokKind::Ident || l.tok.kind == TokKind::Number ||
-                 l.tok.kind == TokKind::String || l.tok.kind == TokKind::Dollar ||
-                 (l.tok.kind == TokKind::At && text(l).size() > 1 && text(l)[1] != 'd');
+  bool operand = l.kind == TokKind::Ident || l.kind == TokKind::Number ||
+                 l.kind == TokKind::String || l.kind == TokKind::Dollar ||
+                 (l.kind == TokKind::At && text(l).size() > 1 && text(l)[1] != 'd');
   if (!operand) {
     error(l, kConditionFacts);
     i = c.size();
     return false;
   }
-  if (l.tok.kind == TokKind::Ident && !is_fact(text(l)) && text(l) != "guru_mode" && text(l).rfind("CONFIG_", 0) != 0) {
+  if (l.kind == TokKind::Ident && !is_fact(text(l)) && text(l) != "guru_mode" && text(l).rfind("CONFIG_", 0) != 0) {
     error(l, kConditionFacts);
     i = c.size();
     return false;
@@ -60,8 +60,8 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     // A fact alone (`%( CONFIG_SMP %? ...`): stap takes the '%?' for the
     // operator and reports the token after it as the wrong right operand.
     // A number or string alone gets stap's list of facts.
-    if (l.tok.kind == TokKind::Ident)
-      error(cond_after_ ? *cond_after_ : *cond_end_, std::string(right_operand_expected(text(l), l.tok.kind)));
+    if (l.kind == TokKind::Ident)
+      error(cond_after_ ? *cond_after_ : *cond_end_, std::string(right_operand_expected(text(l), l.kind)));
     else
       error(l, kConditionFacts);
     i = c.size();
@@ -74,7 +74,7 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     return false;
   }
   if (i + 2 >= c.size()) {
-    error(at(i + 2), std::string(right_operand_expected(text(l), l.tok.kind)));
+    error(at(i + 2), std::string(right_operand_expected(text(l), l.kind)));
     i = c.size();
     return false;
   }
@@ -103,7 +103,7 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
       size_t n = std::strtoul(s.c_str() + 1, nullptr, 10);  // saturates, never throws
       if (n == 0 || n > facts_.args.size()) return false;
       s = facts_.args[n - 1];
-    } else if (t.tok.kind != TokKind::Number) {
+    } else if (t.kind != TokKind::Number) {
       return false;
     }
     char* end = nullptr;
@@ -127,7 +127,7 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     return cmp_result(compare_versions(value, pattern));
   };
   std::string_view lhs = text(l);
-  if (l.tok.kind == TokKind::Ident && r.tok.kind == TokKind::String) {
+  if (l.kind == TokKind::Ident && r.kind == TokKind::String) {
     std::string pat = unquote(r);
     if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
     if (lhs == "kernel_vr") return glob(facts_.kernel_vr, pat);
@@ -147,7 +147,7 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     }
     return cmp_result((facts_.guru ? 1 : 0) - static_cast<int>(v));
   }
-  if (l.tok.kind == TokKind::String && r.tok.kind == TokKind::String)
+  if (l.kind == TokKind::String && r.kind == TokKind::String)
     return cmp_result(unquote(l).compare(unquote(r)));
   int64_t a = 0, b = 0;
   if (number(l, a) && number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
@@ -164,10 +164,10 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
-  if (l.tok.kind == TokKind::Ident && !is_fact(lhs) && lhs.rfind("CONFIG_", 0) != 0)
+  if (l.kind == TokKind::Ident && !is_fact(lhs) && lhs.rfind("CONFIG_", 0) != 0)
     error(l, kConditionFacts);
   else
-    error(r, std::string(right_operand_expected(lhs, l.tok.kind)));
+    error(r, std::string(right_operand_expected(lhs, l.kind)));
   return false;
 }
 

@@ -16,28 +16,24 @@ namespace stapx {
 
 class ConditionReader {
  public:
-  // A token's text; and an error, reported at a token in stap's words: what
-  // was expected there.
-  using TextOf = std::function<std::string_view(const ViewToken&)>;
-  using Expected = std::function<void(const ViewToken&, const std::string&)>;
-  ConditionReader(const PreprocessFacts& facts, TextOf text, Expected error)
-      : facts_(facts), text_(std::move(text)), error_(std::move(error)) {}
+  // An error, reported at a token in stap's words: what was expected there.
+  using Expected = std::function<void(const Tok&, const std::string&)>;
+  ConditionReader(const PreprocessFacts& facts, Expected error) : facts_(facts), error_(std::move(error)) {}
 
   // Whether condition `c` holds; it was ended by the '%?' `end`, and
   // `after` is the token after that, if any (errors past the condition's
   // tokens point at them). An erroneous condition is reported and false.
-  bool operator()(std::span<const ViewToken> c, const ViewToken& end, const ViewToken* after);
+  bool operator()(std::span<const Tok> c, const Tok& end, const Tok* after);
 
  private:
-  bool comparison(std::span<const ViewToken> c, size_t& i);
-  std::string_view text(const ViewToken& t) const { return text_(t); }
-  void error(const ViewToken& t, const std::string& expected) { error_(t, expected); }
+  bool comparison(std::span<const Tok> c, size_t& i);
+  static std::string_view text(const Tok& t) { return t.view(); }
+  void error(const Tok& t, const std::string& expected) { error_(t, expected); }
 
   const PreprocessFacts& facts_;
-  TextOf text_;
   Expected error_;
-  const ViewToken* cond_end_ = nullptr;    // the '%?' ending the condition
-  const ViewToken* cond_after_ = nullptr;  // the token after it, if any
+  const Tok* cond_end_ = nullptr;    // the '%?' ending the condition
+  const Tok* cond_after_ = nullptr;  // the token after it, if any
 };
 
 }  // namespace stapx

@@ -23,7 +23,7 @@ constexpr int kMaxExpansionDepth = 64;
 // expand exponentially; past this many tokens the expansion stops.
 constexpr size_t kMaxExpandedTokens = 1'000'000;
 
-using PTok = ViewToken;
+using PTok = Tok;
 
 // The language's own @ operators ("@cast"...), which are no macros.
 bool is_at_operator(std::string_view s) {
@@ -71,20 +71,17 @@ class Preprocessor {
  public:
   Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
                DiagSink& diags, bool library)
-      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library),
-        src_(sm.file(file).text) {}
+      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library) {}
 
   uint32_t run();
 
  private:
-  std::string_view text(const PTok& t) const {
-    return t.tok.text(t.file == file_ ? src_ : std::string_view(sm_.file(t.file).text));
-  }
-  bool is(const PTok& t, std::string_view s) const { return text(t) == s; }
-  static bool is(const PTok& t, PpMark m) { return t.tok.pp == m; }
-  SourceLoc loc(const PTok& t) const { return {t.file, t.tok.begin}; }
+  static std::string_view text(const PTok& t) { return t.view(); }
+  static bool is(const PTok& t, std::string_view s) { return t.view() == s; }
+  static bool is(const PTok& t, PpMark m) { return t.pp == m; }
+  static SourceLoc loc(const PTok& t) { return t.loc; }
   // A diagnostic's location: with the expansion chain that brought the token.
-  SourceLoc where(const PTok& t) { return sm_.located(t.file, t.tok.begin, t.expansion); }
+  SourceLoc where(const PTok& t) { return sm_.located(t.loc.file, t.loc.offset, t.expansion); }
   // Preprocessor errors show their token after "at:", as stap's do.
   void error(const PTok& t, const std::string& expected) { report(DiagId::PpExpected, where(t), expected); }
   void error_text(const PTok& t, const std::string& text) { report(DiagId::PpError, where(t), text); }
@@ -100,7 +97,7 @@ class Preprocessor {
   void expand(std::span<const PTok> in, int depth);
   bool argument(const PTok& t, int depth);
   size_t define(std::span<const PTok> in, size_t i);
-  std::optional<std::vector<Token>> pre_choose(const MacroTable::Macro& m);
+  std::optional<std::vector<Tok>> pre_choose(const MacroTable::Macro& m);
   // Whether the conditionals drop what comes now: in a branch not taken,
   // or in an @define they drop. (A '%?' waiting for its first token is
   // decided first, on `next`.)
@@ -118,7 +115,7 @@ class Preprocessor {
 
   // Conditionals: choose() takes the tokens in order, choose_end() the end.
   __attribute__((always_inline)) void choose(const PTok& t) {
-    if (mode_ != Mode::Plain || t.tok.pp != PpMark::None || t.tok.kind == TokKind::At) {
+    if (mode_ != Mode::Plain || t.pp != PpMark::None || t.kind == TokKind::At) {
       choose_marked(t);
       return;
     }
@@ -132,14 +129,12 @@ class Preprocessor {
   // Condition `c`, ended by the '%?' `end`, with `after` after it (if
   // any): see ConditionReader.
   bool condition(std::span<const PTok> c, const PTok& end, const PTok* after) {
-    ConditionReader read(
-        facts_, [this](const PTok& t) { return text(t); },
-        [this](const PTok& t, const std::string& expected) { error(t, expected); });
+    ConditionReader read(facts_, [this](const PTok& t, const std::string& expected) { error(t, expected); });
     return read(c, end, after);
   }
 
   __attribute__((always_inline)) void keep(const PTok& t) {
-    if (check_ && (t.tok.kind == TokKind::Dollar || t.tok.kind == TokKind::At) && !survives(t)) return;
+    if (check_ && (t.kind == TokKind::Dollar || t.kind == TokKind::At) && !survives(t)) return;
     out_->push_back(t);
   }
   bool survives(const PTok& t);
@@ -150,7 +145,6 @@ class Preprocessor {
   MacroTable& macros_;
   DiagSink& diags_;
   bool library_;
-  std::string_view src_;  // file_'s text (sm_ only grows, and never moves a file's text)
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
   size_t emitted_ = 0;  // tokens expansion has yielded
@@ -234,7 +228,13 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   }
   uint32_t exp = sm_.add_expansion({s, loc(t), t.expansion});
   auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {
-    return PTok{{k, PpMark::None, r.first, r.first + r.second}, args_file_, exp};
+    PTok x;
+    x.kind = k;
+    x.len = r.second;
+    x.expansion = exp;
+    x.text = sm_.file(args_file_).text.data() + r.first;
+    x.loc = {args_file_, r.first};
+    return x;
   };
   if (count) {
     // $# is a number, @# the same as a string.
@@ -251,15 +251,20 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   }
   auto [begin, len] = arg_text_[index - 1];
   std::vector<PTok> sub;
-  for (Token a : tokenize(sm_.file(args_file_).text.substr(begin, len))) {
+  // (Lexed from a copy of the argument, ended as the lexer needs; the
+  // tokens are moved into the arguments' file.)
+  const std::string& all = sm_.file(args_file_).text;
+  std::string arg = all.substr(begin, len);
+  for (Tok a : tokenize(arg, args_file_)) {
     if (a.kind == TokKind::Error) {
       diags_.report(DiagId::ParseArgTokens, where(t), index, facts_.args[index - 1]);
       failed_ = true;
       return true;
     }
-    a.begin += begin;
-    a.end += begin;
-    sub.push_back({a, args_file_, exp});
+    a.text = all.data() + begin + (a.text - arg.data());
+    a.loc.offset += begin;
+    a.expansion = exp;
+    sub.push_back(a);
   }
   expand(sub, depth + 1);
   return true;
@@ -272,11 +277,11 @@ bool Preprocessor::argument(const PTok& t, int depth) {
 // body. What a conditional drops is never expanded (see dropping()), so
 // the dropped tokens, parameters or calls, do not matter. None when the
 // body has no conditional, or they must be chosen at each expansion.
-std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Macro& m) {
-  const std::vector<Token>& body = m.body;
-  if (std::none_of(body.begin(), body.end(), [](const Token& t) { return t.pp != PpMark::None; }))
+std::optional<std::vector<Tok>> Preprocessor::pre_choose(const MacroTable::Macro& m) {
+  const std::vector<Tok>& body = m.body;
+  if (std::none_of(body.begin(), body.end(), [](const Tok& t) { return t.pp != PpMark::None; }))
     return std::nullopt;
-  auto ptok = [&](const Token& t) { return PTok{t, m.file, 0}; };
+  auto ptok = [](const Tok& t) -> const Tok& { return t; };
   // A trial: the conditions' errors are held here and dropped with it.
   std::vector<Held> errors;
   Holding hold(*this, errors);
@@ -284,9 +289,9 @@ std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Mac
   std::vector<PTok> cond;
   std::vector<Frame> frames;
   bool active = true;
-  std::vector<Token> out;
+  std::vector<Tok> out;
   for (size_t i = 0; i < body.size(); ++i) {
-    const Token& t = body[i];
+    const Tok& t = body[i];
     switch (t.pp) {
       case PpMark::Open: {
         cond.clear();
@@ -322,7 +327,7 @@ std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Mac
       case PpMark::Then: return std::nullopt;
       case PpMark::None: {
         PTok p = ptok(t);
-        if (p.tok.kind == TokKind::At && text(p) == "@define") return std::nullopt;
+        if (p.kind == TokKind::At && text(p) == "@define") return std::nullopt;
         if (active) out.push_back(t);
         break;
       }
@@ -336,14 +341,14 @@ std::optional<std::vector<Token>> Preprocessor::pre_choose(const MacroTable::Mac
 size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   const PTok& at = in[i++];
   changed_ = true;
-  if (i >= in.size() || in[i].tok.kind != TokKind::Ident) {
+  if (i >= in.size() || in[i].kind != TokKind::Ident) {
     error(i < in.size() ? in[i] : at, "identifier");
     return in.size();
   }
   const PTok& name_tok = in[i];
   std::string name(text(in[i++]));
   MacroTable::Macro m;
-  m.file = in[i - 1].file;
+  m.file = in[i - 1].loc.file;
   m.loc = loc(at);
   if (i < in.size() && is(in[i], "(")) {
     ++i;
@@ -352,14 +357,14 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
       return in.size();
     }
     while (i < in.size() && !is(in[i], ")")) {
-      if (in[i].tok.kind != TokKind::Ident) {
+      if (in[i].kind != TokKind::Ident) {
         error(in[i], "identifier");
         return in.size();
       }
       m.params.emplace_back(text(in[i++]));
       if (i < in.size() && is(in[i], ",")) {
         ++i;
-        if (i < in.size() && in[i].tok.kind != TokKind::Ident) {
+        if (i < in.size() && in[i].kind != TokKind::Ident) {
           error(in[i], "identifier");
           return in.size();
         }
@@ -389,7 +394,11 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
     return in.size();
   }
   m.body.reserve(i - body_begin);
-  for (size_t k = body_begin; k < i; ++k) m.body.push_back(in[k].tok);
+  // (The body's tokens as in no expansion: each call's is theirs.)
+  for (size_t k = body_begin; k < i; ++k) {
+    m.body.push_back(in[k]);
+    m.body.back().expansion = 0;
+  }
   m.chosen = pre_choose(m);
   if (!macros_.define(m.file, name, std::move(m), library_)) {
     diags_.report(DiagId::ParseMacroRedefined, where(name_tok), name);
@@ -401,13 +410,13 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
 void Preprocessor::expand(std::span<const PTok> in, int depth) {
   for (size_t i = 0; i < in.size() && !stop_;) {
     const PTok& t = in[i];
-    if (t.tok.kind != TokKind::Dollar && t.tok.kind != TokKind::At) {
+    if (t.kind != TokKind::Dollar && t.kind != TokKind::At) {
       // The tokens up to the next $name or @name, emitted in one go.
       const PTok* from = &t;
       const PTok* end = in.data() + in.size();
       const PTok* to = from + 1;
       if (library_) {
-        while (to != end && to->tok.kind != TokKind::Dollar && to->tok.kind != TokKind::At) ++to;
+        while (to != end && to->kind != TokKind::Dollar && to->kind != TokKind::At) ++to;
       } else {
         to = choose_run<true>(from, end);
       }
@@ -426,7 +435,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       ++i;
       continue;
     }
-    if (t.tok.kind != TokKind::At) {
+    if (t.kind != TokKind::At) {
       emit(t);
       ++i;
       continue;
@@ -468,11 +477,11 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     args.clear();
     commas.clear();
     ++i;
-    if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].tok.begin == t.tok.end)) {
+    if (i < in.size() && is(in[i], "(") && (!m->params.empty() || in[i].text == t.text + t.len)) {
       int nest = 0;
       size_t arg_begin = i + 1;
       for (++i; i < in.size(); ++i) {
-        if (in[i].tok.kind != TokKind::Op || in[i].tok.end - in[i].tok.begin != 1) continue;
+        if (in[i].kind != TokKind::Op || in[i].len != 1) continue;
         char c = text(in[i])[0];
         if ((c == ')' || c == ']' || c == '}') && nest == 0) break;
         if (c == '(' || c == '[' || c == '{') ++nest;
@@ -512,13 +521,12 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     uint32_t exp = sm_.add_expansion({at_name, loc(t), t.expansion});
     TokBuffer& body = level.body;
     body.clear();
-    const std::string& body_text = sm_.file(m->file).text;
     // The body as chosen at its definition, where this call would choose
     // the same: where tokens are plainly kept (not read as a condition).
     bool pre_chosen = m->chosen && !library_ && mode_ == Mode::Plain;
-    for (const Token& b : pre_chosen ? *m->chosen : m->body) {
+    for (const Tok& b : pre_chosen ? *m->chosen : m->body) {
       if (b.kind == TokKind::At) {
-        std::string_view p = b.text(body_text).substr(1);
+        std::string_view p = b.view().substr(1);
         bool substituted = false;
         for (size_t k = 0; k < m->params.size(); ++k) {
           if (m->params[k] == p) {
@@ -526,16 +534,20 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
             if (too_large(body.size() + args[k].size())) return;
             // Its tokens come through the parameter's expansion, in this
             // one, as stap shows them.
-            std::string_view use = b.text(body_text);
-            uint32_t through = sm_.add_expansion({use, SourceLoc{m->file, b.begin}, exp});
-            for (const PTok& a : args[k]) body.push_back({a.tok, a.file, through});
+            uint32_t through = sm_.add_expansion({b.view(), b.loc, exp});
+            for (PTok a : args[k]) {
+              a.expansion = through;
+              body.push_back(a);
+            }
             substituted = true;
             break;
           }
         }
         if (substituted) continue;
       }
-      body.push_back({b, m->file, exp});
+      PTok e = b;
+      e.expansion = exp;
+      body.push_back(e);
     }
     pending_ += body.size();
     expand(body, depth + 1);
@@ -549,13 +561,13 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
 template <bool kStopAtNames>
 const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
   // (In locals: a token's stores would make the compiler reload members.)
-  ViewToken* w = out_->cursor();
-  ViewToken* limit = out_->limit();
+  Tok* w = out_->cursor();
+  Tok* limit = out_->limit();
   Mode mode = mode_;
   bool active = active_;
   for (; p != end; ++p) {
-    TokKind k = p->tok.kind;
-    if (k == TokKind::At || k == TokKind::Dollar || mode != Mode::Plain || p->tok.pp != PpMark::None) {
+    TokKind k = p->kind;
+    if (k == TokKind::At || k == TokKind::Dollar || mode != Mode::Plain || p->pp != PpMark::None) {
       if (kStopAtNames && (k == TokKind::At || k == TokKind::Dollar)) break;
       out_->commit(w);
       choose(*p);
@@ -632,7 +644,7 @@ void Preprocessor::choose_marked(const PTok& t) {
     frames_.pop_back();
     return;
   }
-  if (t.tok.kind == TokKind::At && is(t, "@define")) {
+  if (t.kind == TokKind::At && is(t, "@define")) {
     // A definition's body is delimited by %( %) too: copy it whole.
     if (active_) keep(t);
     mode_ = Mode::Definition;
@@ -692,7 +704,7 @@ uint32_t Preprocessor::run() {
   // An unterminated tail is kept out of the passes (the parser reports it,
   // from the text).
   std::optional<PTok> error;
-  if (!in.empty() && in.back().tok.kind == TokKind::Error) {
+  if (!in.empty() && in.back().kind == TokKind::Error) {
     error = in.back();
     in.pop_back();
   }
@@ -700,10 +712,10 @@ uint32_t Preprocessor::run() {
   // macro call or definition, an unknown @name, or a $1/@1 argument.
   bool expands = false;
   for (const PTok& t : in) {
-    if (t.tok.kind == TokKind::At || t.tok.kind == TokKind::Dollar) {
-      std::string_view s = t.tok.text(src_);
+    if (t.kind == TokKind::At || t.kind == TokKind::Dollar) {
+      std::string_view s = t.view();
       bool arg = s.size() > 1 && (s[1] == '#' || (s[1] >= '0' && s[1] <= '9'));
-      if (arg || (t.tok.kind == TokKind::At && !is_at_operator(s))) {
+      if (arg || (t.kind == TokKind::At && !is_at_operator(s))) {
         expands = true;
         break;
       }
@@ -760,7 +772,7 @@ bool Preprocessor::survives(const PTok& t) {
   Holding hold(*this, held_survivors_);
   std::string_view s = text(t);
   bool arg = s.size() > 1 && s.find_first_not_of("0123456789", 1) == std::string_view::npos;
-  if (t.tok.kind == TokKind::At && !arg && !is_at_operator(s)) {
+  if (t.kind == TokKind::At && !arg && !is_at_operator(s)) {
     report(DiagId::ParseUnknownMacro, where(t), std::string(s.substr(1)));
     return false;
   }

@@ -84,13 +84,13 @@ class MacroTable {
  public:
   struct Macro {
     std::vector<std::string> params;
-    std::vector<Token> body;
+    std::vector<Tok> body;
     // The body with its conditionals already chosen, when that is known at
     // its definition (see Preprocessor::pre_choose): what an expansion
     // would keep of the body's own tokens, worked out once instead of at
     // every call. (A table serves one run: its macros are expanded under
     // the facts they were defined under.)
-    std::optional<std::vector<Token>> chosen;
+    std::optional<std::vector<Tok>> chosen;
     uint32_t file = 0;
     SourceLoc loc;
   };

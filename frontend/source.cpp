@@ -30,8 +30,8 @@ SourceManager::TokenRun SourceManager::start_run() {
 void SourceManager::grow_run(TokenRun& run) {
   size_t n = run.size();
   size_t size = std::max<size_t>(4096, 2 * run_capacity_);
-  std::unique_ptr<ViewToken[]> bigger(new ViewToken[size]);
-  if (n) std::memcpy(bigger.get(), run.begin_, n * sizeof(ViewToken));
+  std::unique_ptr<Tok[]> bigger(new Tok[size]);
+  if (n) std::memcpy(bigger.get(), run.begin_, n * sizeof(Tok));
   run_buffer_ = std::move(bigger);
   run_capacity_ = size;
   run.begin_ = run_buffer_.get();

@@ -10,16 +10,9 @@
 #include <vector>
 
 #include "frontend/lexer.h"
+#include "frontend/source_loc.h"
 
 namespace stapx {
-
-// A position in a source file: file index + 1 (0 means "no location") and
-// a byte offset into that file's text.
-struct SourceLoc {
-  uint32_t file = 0;
-  uint32_t offset = 0;
-  bool valid() const { return file != 0; }
-};
 
 // A macro expansion: the call site, and the expansion it happened inside.
 struct Expansion {
@@ -55,7 +48,7 @@ struct SourceFile {
   // A view's tokens, for the parser: they live in the SourceManager's run
   // buffer until the next view is begun (start_run; see has_tokens()), and
   // are empty after.
-  std::span<const ViewToken> tokens;
+  std::span<const Tok> tokens;
 };
 
 struct LineCol {
@@ -75,21 +68,21 @@ class SourceManager {
   class TokenRun {
    public:
     size_t size() const { return static_cast<size_t>(end_ - begin_); }
-    const ViewToken* begin() const { return begin_; }
-    const ViewToken* end() const { return end_; }
-    operator std::span<const ViewToken>() const { return {begin_, size()}; }
+    const Tok* begin() const { return begin_; }
+    const Tok* end() const { return end_; }
+    operator std::span<const Tok>() const { return {begin_, size()}; }
     void clear() { end_ = begin_; }
     // For a loop that keeps many tokens (see TokenArray): it writes at
     // cursor() up to limit(), then commits where it stopped.
-    ViewToken* cursor() const { return end_; }
-    ViewToken* limit() const { return limit_; }
-    void commit(ViewToken* end) { end_ = end; }
-    ViewToken* make_room(ViewToken* end) {
+    Tok* cursor() const { return end_; }
+    Tok* limit() const { return limit_; }
+    void commit(Tok* end) { end_ = end; }
+    Tok* make_room(Tok* end) {
       end_ = end;
       sm_->grow_run(*this);
       return end_;
     }
-    __attribute__((always_inline)) void push_back(const ViewToken& t) {
+    __attribute__((always_inline)) void push_back(const Tok& t) {
       if (end_ == limit_) sm_->grow_run(*this);
       *end_++ = t;
     }
@@ -97,7 +90,7 @@ class SourceManager {
    private:
     friend class SourceManager;
     SourceManager* sm_ = nullptr;
-    ViewToken *begin_ = nullptr, *end_ = nullptr, *limit_ = nullptr;
+    Tok *begin_ = nullptr, *end_ = nullptr, *limit_ = nullptr;
   };
   TokenRun start_run();
   // Adds a preprocessed view of file `source` (see SourceFile): the run's
@@ -131,7 +124,7 @@ class SourceManager {
   std::vector<std::unique_ptr<SourceFile>> files_;
   std::vector<Expansion> expansions_;
   // The run buffer (see TokenRun), and the view whose tokens are in it.
-  std::unique_ptr<ViewToken[]> run_buffer_;
+  std::unique_ptr<Tok[]> run_buffer_;
   size_t run_capacity_ = 0;
   uint32_t live_view_ = 0;
   uint32_t located_ = 0;  // the view whose expanded locations located() makes

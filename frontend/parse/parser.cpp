@@ -21,13 +21,7 @@ namespace {
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// op_class() of the one-byte operators, by byte; and what each does to
-// the nesting of brackets.
-constexpr auto kOneByteClass = [] {
-  std::array<uint8_t, 128> t{};
-  for (unsigned c = 0; c < 128; ++c) t[c] = op_class(c);
-  return t;
-}();
+// What each one-byte operator does to the nesting of brackets.
 constexpr auto kNesting = [] {
   std::array<int8_t, 128> t{};
   t['('] = t['['] = t['{'] = 1;
@@ -65,6 +59,7 @@ struct TokMaker {
       suffix = t;
       t.len = static_cast<uint32_t>(dollar);
       suffix.kind = TokKind::Op;
+      suffix.word = Word::None;
       suffix.text = t.text + dollar;
       suffix.len = static_cast<uint32_t>(v.size() - dollar);
       suffix.code = op_code(suffix.view());
@@ -72,46 +67,34 @@ struct TokMaker {
     }
   }
 
-  // One token as the grammar sees it; false once the input ends here.
-  // (Inlined into both of make_tokens' loops: it runs once per token.)
-  __attribute__((always_inline)) bool add(const Token& k, const char* text, SourceLoc loc) {
+  // Token `in` as the grammar sees it, at `loc`; false once the input ends
+  // here. The lexer classified it: what is left is to check the bytes and
+  // the nesting, and to split pretty-printing suffixes. (Inlined into both
+  // of make_tokens' loops: it runs once per token.)
+  __attribute__((always_inline)) bool add(const Tok& in, SourceLoc loc) {
     Tok& t = *out;
-    t.kind = k.kind;
-    t.word = Word::None;
-    t.ops = 0;
-    t.code = 0;
-    t.text = text + k.begin;
-    t.len = k.end - k.begin;
+    t = in;
     t.loc = loc;
-    switch (k.kind) {
+    switch (t.kind) {
       case TokKind::Ident:
-        t.word = word_of(t.view());
         if (after_arrow && std::memchr(t.text, '$', t.len)) split(t);
         break;
       case TokKind::Dollar: split(t); break;
-      case TokKind::Op: {
-        unsigned char c = static_cast<unsigned char>(t.text[0]);
-        if (c >= 0x80) {
-          // The grammar takes ASCII only (outside strings, comments and C).
-          diags->report(DiagId::ParseBadCharacter, loc);
-          bad = true;
-          return false;
-        }
+      case TokKind::Op:
         if (t.len == 1) {
-          // Most operators: one byte, its class from a table.
-          t.code = c;
-          t.ops = kOneByteClass[c];
-          if ((depth += kNesting[c]) > kMaxNesting) {  // (only an opening bracket gets here)
+          if (t.code >= 0x80) {
+            // The grammar takes ASCII only (outside strings, comments and C).
+            diags->report(DiagId::ParseBadCharacter, loc);
+            bad = true;
+            return false;
+          }
+          if ((depth += kNesting[t.code]) > kMaxNesting) {  // (only an opening bracket gets here)
             diags->report(DiagId::ParseTooDeep, loc);
             bad = true;
             return false;
           }
-        } else if (t.len <= 4) {
-          t.code = op_code(t.view());
-          t.ops = op_class(t.code);
         }
         break;
-      }
       case TokKind::Error:
         // An unterminated comment runs to the end of the input, where the
         // parser reports what it still expected; an unterminated string or
@@ -121,7 +104,7 @@ struct TokMaker {
         return false;
       default: break;
     }
-    after_arrow = out->kind == TokKind::Op && out->code == op_code("->");
+    after_arrow = out->code == op_code("->");
     ++out;
     return true;
   }
@@ -131,10 +114,10 @@ struct TokMaker {
 
 std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& buf, DiagSink& diags) {
   const SourceFile& f = sm.file(file);
-  thread_local TokenArray<Token> lexed;
+  thread_local TokenArray<Tok> lexed;
   size_t n = f.tokens.size();
   if (!f.is_view) {
-    tokenize(f.text, lexed);
+    tokenize(f.text, file, lexed);
     n = lexed.size();
   }
   // The buffer only grows: its Toks are made once, and rewritten per file.
@@ -148,8 +131,6 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
     // (A view's tokens are there until the next view is begun: every
     // caller parses a view as soon as it is made.)
     if (!sm.has_tokens(file)) throw std::logic_error("make_tokens: the tokens of view " + f.name + " are gone");
-    uint32_t text_file = 0;
-    const char* text = nullptr;
     // A token's location is in its real file, or, for one that came
     // through an expansion, the next of the view's expanded locations,
     // written here: each token's is, and the cursor moves past those of
@@ -157,24 +138,18 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
     thread_local std::vector<ExpandedLoc> all;
     if (all.size() < f.tokens.size() + 1) all.resize(f.tokens.size() + 1);
     ExpandedLoc* w = all.data();
-    for (const ViewToken& v : f.tokens) {
-      if (v.file != text_file) {
-        text_file = v.file;
-        text = sm.file(v.file).text.data();
-      }
-      *w = {v.file, v.tok.begin, v.expansion};
-      SourceLoc loc =
-          v.expansion ? SourceLoc{file, static_cast<uint32_t>(w - all.data())} : SourceLoc{v.file, v.tok.begin};
+    for (const Tok& v : f.tokens) {
+      *w = {v.loc.file, v.loc.offset, v.expansion};
+      SourceLoc loc = v.expansion ? SourceLoc{file, static_cast<uint32_t>(w - all.data())} : v.loc;
       w += v.expansion != 0;
-      if (!m.add(v.tok, text, loc)) break;
+      if (!m.add(v, loc)) break;
     }
     f.expanded.assign(all.data(), w);
     // The end of the input: the end of the file the view is of.
     end = SourceLoc{f.source, static_cast<uint32_t>(sm.file(f.source).text.size())};
   } else {
-    const char* text = f.text.data();
-    for (const Token& k : lexed)
-      if (!m.add(k, text, SourceLoc{file, k.begin})) break;
+    for (const Tok& k : lexed)
+      if (!m.add(k, k.loc)) break;
     end = SourceLoc{file, static_cast<uint32_t>(f.text.size())};
   }
   if (m.bad) return {};  // reported: a byte outside ASCII, or too deep

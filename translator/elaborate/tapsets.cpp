@@ -27,8 +27,8 @@ namespace {
 void scan_file(const std::string& path, std::map<std::string, std::vector<std::string>>& functions,
                std::vector<std::pair<std::string, std::string>>& aliases) {
   std::string text = read_text_file(path);
-  std::vector<Token> toks = tokenize(text);
-  auto txt = [&](size_t i) { return i < toks.size() ? toks[i].text(text) : std::string_view(); };
+  std::vector<Tok> toks = tokenize(text);
+  auto txt = [&](size_t i) { return i < toks.size() ? toks[i].view() : std::string_view(); };
   for (size_t i = 0; i < toks.size(); ++i) {
     if (txt(i) == "function" && i + 1 < toks.size() && toks[i + 1].kind == TokKind::Ident) {
       functions[std::string(txt(i + 1))].push_back(path);
