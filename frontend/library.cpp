@@ -1,6 +1,7 @@
 // Tapset directory selection and library macro loading.
 #include "frontend/library.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,14 +46,29 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
 }
 
 std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext) {
+  // (readdir's names and types, not std::filesystem's entries: a pass 1
+  // lists these directories every run, and making a path of each entry to
+  // take its extension cost more than the listing.)
   std::vector<std::string> out;
   for (const std::string& dir : dirs) {
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ext && e.is_regular_file(ec)) files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    out.insert(out.end(), files.begin(), files.end());
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    std::string prefix = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+    size_t first = out.size();
+    while (const dirent* e = ::readdir(d)) {
+      std::string_view name = e->d_name;
+      // As a path's extension: a name that is all extension (".stp") has none.
+      if (name.size() <= ext.size() || name.substr(name.size() - ext.size()) != ext) continue;
+      std::string path = prefix + e->d_name;
+      bool regular = e->d_type == DT_REG;
+      if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
+        struct stat st;
+        regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+      }
+      if (regular) out.push_back(std::move(path));
+    }
+    ::closedir(d);
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
   }
   return out;
 }
