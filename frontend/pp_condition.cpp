@@ -214,7 +214,10 @@ std::string_view KernelConfig::keep(std::string text) {
 KernelConfig KernelConfig::from_text(std::string text) {
   KernelConfig c;
   std::string_view rest = c.keep(std::move(text));
-  c.values_.reserve(rest.size() / 32);
+  // (A Debian .config has a CONFIG_ line per 30-odd bytes.)
+  size_t slots = 64;
+  while (slots < rest.size() / 16) slots *= 2;
+  c.slots_.resize(slots);
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
     std::string_view line = rest.substr(0, nl);
@@ -224,20 +227,47 @@ KernelConfig KernelConfig::from_text(std::string text) {
     if (eq == std::string_view::npos) continue;
     // A string value keeps its quotes, as stap compares it: `CONFIG_X ==
     // "\"text\""`, and `CONFIG_LOCALVERSION == ""` is false for `""`.
-    c.values_.insert_or_assign(line.substr(0, eq), line.substr(eq + 1));
+    c.insert_or_assign(line.substr(0, eq), line.substr(eq + 1));
   }
   return c;
 }
 
 void KernelConfig::set(std::string_view name, std::string_view value) {
   std::string_view both = keep(std::string(name) + std::string(value));
-  values_.insert_or_assign(both.substr(0, name.size()), both.substr(name.size()));
+  insert_or_assign(both.substr(0, name.size()), both.substr(name.size()));
+}
+
+void KernelConfig::insert_or_assign(std::string_view name, std::string_view value) {
+  if (2 * (size_ + 1) > slots_.size()) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(64, 2 * old.size()), Slot{});
+    size_ = 0;
+    for (const Slot& s : old)
+      if (s.name.data()) insert_or_assign(s.name, s.value);
+  }
+  size_t mask = slots_.size() - 1;
+  for (size_t i = NameHash()(name) & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (!s.name.data()) {
+      s = {name, value};
+      ++size_;
+      return;
+    }
+    if (s.name == name) {
+      s.value = value;
+      return;
+    }
+  }
 }
 
 std::optional<std::string_view> KernelConfig::find(std::string_view name) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return std::nullopt;
-  return it->second;
+  if (slots_.empty()) return std::nullopt;
+  size_t mask = slots_.size() - 1;
+  for (size_t i = NameHash()(name) & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (!s.name.data()) return std::nullopt;
+    if (s.name == name) return s.value;
+  }
 }
 
 // Like glibc's strverscmp for the version strings scripts use: runs of

@@ -782,27 +782,62 @@ bool Preprocessor::survives(const PTok& t) {
 
 }  // namespace
 
+MacroTable::Slot& MacroTable::slot(std::string_view name, size_t h) {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (!s.name.data() || (s.hash == h && s.name == name)) return s;
+  }
+}
+
 const MacroTable::Macro* MacroTable::find(uint32_t file, std::string_view name) const {
-  if (auto f = local_.find(file); f != local_.end())
-    if (auto it = f->second.find(name); it != f->second.end()) return &it->second;
-  if (auto it = library_.find(name); it != library_.end()) return &it->second;
-  return nullptr;
+  if (slots_.empty()) return nullptr;
+  size_t h = NameHash()(name), mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (!s.name.data()) return nullptr;
+    if (s.hash != h || s.name != name) continue;
+    for (uint32_t l = s.local; l; l = locals_[l - 1].next)
+      if (locals_[l - 1].file == file) return locals_[l - 1].macro;
+    return s.library;
+  }
 }
 
 bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
-  if (library) {
-    // A library file later in the search path (an -I directory after
-    // stapx's own tapsets) replaces another file's macro of that name.
-    auto it = library_.find(name);
-    if (it == library_.end()) {
-      library_.emplace(name, std::move(m));
+  if (2 * (used_ + 1) > slots_.size()) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(256, 2 * old.size()), Slot{});
+    for (const Slot& o : old)
+      if (o.name.data()) slot(o.name, o.hash) = o;
+  }
+  size_t h = NameHash()(name);
+  Slot& s = slot(name, h);
+  if (s.name.data()) {
+    if (library && s.library) {
+      // A library file later in the search path (an -I directory after
+      // stapx's own tapsets) replaces another file's macro of that name.
+      if (s.library->file == file) return false;
+      *s.library = std::move(m);
       return true;
     }
-    if (it->second.file == file) return false;
-    it->second = std::move(m);
-    return true;
+    if (!library)
+      for (uint32_t l = s.local; l; l = locals_[l - 1].next)
+        if (locals_[l - 1].file == file) return false;
   }
-  return local_[file].emplace(name, std::move(m)).second;
+  macros_.push_back({name, std::move(m)});
+  Macro* made = &macros_.back().macro;
+  if (!s.name.data()) {
+    s.hash = h;
+    s.name = macros_.back().name;
+    ++used_;
+  }
+  if (library) {
+    s.library = made;
+  } else {
+    locals_.push_back({file, s.local, made});
+    s.local = static_cast<uint32_t>(locals_.size());
+  }
+  return true;
 }
 
 uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,

@@ -8,12 +8,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,20 +25,33 @@ namespace stapx {
 
 // A hash of a name, cheaper than std::hash's byte loop for the short names
 // of macros and CONFIG_ options, looked up by the thousand in a pass 1:
-// the first and last 8 bytes and the length, mixed. Transparent: a table
-// of strings is looked up by views, with no string made.
+// its bytes 8 at a time (the last 8 overlapping the word before: names
+// such as "_SYSCALL_ACCEPT_REGARGS" differ in the middle), and its length,
+// mixed. Transparent: a table of strings is looked up by views, with no
+// string made.
 struct NameHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const {
-    uint64_t a = 0, b = 0;
-    if (s.size() >= 8) {
-      std::memcpy(&a, s.data(), 8);
-      std::memcpy(&b, s.data() + s.size() - 8, 8);
-    } else if (!s.empty()) {
-      std::memcpy(&a, s.data(), s.size());
+    constexpr uint64_t k = 0x9E3779B97F4A7C15ull;
+    uint64_t h = s.size() * k;
+    auto mix = [&h](uint64_t w) { h = (h ^ w) * 0xD6E8FEB86659FD93ull; };
+    if (s.size() < 8) {
+      uint64_t w = 0;
+      if (!s.empty()) std::memcpy(&w, s.data(), s.size());
+      mix(w);
+    } else {
+      size_t i = 0;
+      for (; i + 8 < s.size(); i += 8) {
+        uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        mix(w);
+      }
+      uint64_t w;
+      std::memcpy(&w, s.data() + s.size() - 8, 8);
+      mix(w);
     }
-    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
-    return static_cast<size_t>(h ^ (h >> 29));
+    // (A product's low bits see only its factors' low bits.)
+    return static_cast<size_t>(h ^ (h >> 32));
   }
 };
 
@@ -57,13 +70,20 @@ class KernelConfig {
   void set(std::string_view name, std::string_view value);
   // The value of `name`; none when the configuration does not set it.
   std::optional<std::string_view> find(std::string_view name) const;
-  size_t size() const { return values_.size(); }
+  size_t size() const { return size_; }
 
  private:
   std::string_view keep(std::string text);
+  void insert_or_assign(std::string_view name, std::string_view value);
   // What the views look at (shared: a copy of the facts views them too).
   std::vector<std::shared_ptr<const std::string>> texts_;
-  std::unordered_map<std::string_view, std::string_view, NameHash> values_;
+  // An open-addressing table of views (a name with no data: an empty
+  // slot), at most half full: no node to allocate (and free) per line.
+  struct Slot {
+    std::string_view name, value;
+  };
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
 };
 
 // The facts conditionals can test.
@@ -100,13 +120,33 @@ class MacroTable {
   bool define(uint32_t file, const std::string& name, Macro m, bool library);
 
  private:
-  // Hash maps: a macro-heavy file looks a name up for every '@' token.
-  // (Their nodes are stable, so find()'s pointers stay valid.)
-  // Looked up by views of the text, with no string made (C++20's
-  // heterogeneous lookup).
-  using Table = std::unordered_map<std::string, Macro, NameHash, std::equal_to<>>;
-  Table library_;
-  std::unordered_map<uint32_t, Table> local_;  // by file
+  // An open-addressing table by name, at most half full: a macro-heavy
+  // file looks a name up for every '@' token, and a slot holds what a
+  // lookup compares. A name's slot has its library macro, if any, and the
+  // files that define their own (rare, and seldom more than one a name).
+  // The macros themselves are in a deque (stable: find()'s pointers stay
+  // valid), each with its name, which the slots view.
+  struct Slot {
+    size_t hash = 0;
+    std::string_view name;   // no data: an empty slot
+    Macro* library = nullptr;
+    uint32_t local = 0;  // the first of the name's own definitions in locals_, + 1; 0: none
+  };
+  struct Local {
+    uint32_t file;
+    uint32_t next;  // the next of the name's, + 1; 0: none
+    Macro* macro;
+  };
+  struct Named {
+    std::string name;
+    Macro macro;
+  };
+  // The slot of `name`: its own, or the empty one it would take.
+  Slot& slot(std::string_view name, size_t h);
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  std::vector<Local> locals_;
+  std::deque<Named> macros_;
 };
 
 // Returns the file to parse: `file` itself, or a preprocessed view of it.
