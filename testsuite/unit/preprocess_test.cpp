@@ -156,6 +156,51 @@ TEST(Preprocess, LaterLibraryFileReplacesAnEarlierOnesMacro) {
   EXPECT_NE(diag_text.str().find("macro '@twice' is already defined"), std::string::npos) << diag_text.str();
 }
 
+TEST(Preprocess, MacroTableScopesAndGrowth) {
+  // Names alike at both ends and of one length, a table's worth several
+  // times over (it grows), each found as its own.
+  MacroTable t;
+  auto name = [](int i) { return fmt::format("_SYSCALL_{:05d}_REGARGS", i); };
+  for (int i = 0; i < 2000; ++i) {
+    MacroTable::Macro m;
+    m.file = 1;
+    m.params = {std::to_string(i)};
+    ASSERT_TRUE(t.define(1, name(i), m, /*library=*/true));
+  }
+  for (int i = 0; i < 2000; ++i) {
+    const MacroTable::Macro* m = t.find(7, name(i));
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->params, std::vector<std::string>{std::to_string(i)});
+  }
+  EXPECT_FALSE(t.find(7, "_SYSCALL_02000_REGARGS"));
+  // A file's own definition hides the library's there only; a second in
+  // the same file is refused; another file may have its own.
+  MacroTable::Macro own;
+  own.file = 3;
+  own.params = {"own"};
+  EXPECT_TRUE(t.define(3, name(5), own, false));
+  EXPECT_FALSE(t.define(3, name(5), own, false));
+  own.file = 4;
+  own.params = {"four"};
+  EXPECT_TRUE(t.define(4, name(5), own, false));
+  EXPECT_EQ(t.find(3, name(5))->params, std::vector<std::string>{"own"});
+  EXPECT_EQ(t.find(4, name(5))->params, std::vector<std::string>{"four"});
+  EXPECT_EQ(t.find(5, name(5))->params, std::vector<std::string>{"5"});
+  // A file's own macro of a name no library file has.
+  EXPECT_TRUE(t.define(3, "mine", own, false));
+  EXPECT_TRUE(t.find(3, "mine"));
+  EXPECT_FALSE(t.find(5, "mine"));
+}
+
+TEST(Preprocess, KernelConfigGrowsPastItsFirstGuess) {
+  // set() one by one, far past the first table, with names alike at both ends.
+  KernelConfig c;
+  for (int i = 0; i < 5000; ++i) c.set(fmt::format("CONFIG_X{:05d}_Y", i), std::to_string(i));
+  EXPECT_EQ(c.size(), 5000u);
+  for (int i = 0; i < 5000; i += 7) EXPECT_EQ(c.find(fmt::format("CONFIG_X{:05d}_Y", i)), std::to_string(i));
+  EXPECT_FALSE(c.find("CONFIG_X05000_Y"));
+}
+
 TEST(Preprocess, ArgumentsAreTokens) {
   PreprocessFacts facts;
   facts.args = {"kernel.function(\"vfs_read\")", "gettimeofday_us()", "text"};
