@@ -639,8 +639,26 @@ __attribute__((always_inline)) inline void Lowerer::component(const x3ast::Probe
   if (c.arg) comp.arg = adopt(*c.arg);
 }
 
+ProbePoint* Lowerer::build(x3ast::Pos pos, std::span<const x3ast::PendingComponent> components) {
+  auto* point = arena_.make<ProbePoint>(loc(pos));
+  point->components.reserve(arena_, components.size());
+  for (const x3ast::PendingComponent& c : components) {
+    ProbePointComponent& comp = point->components.emplace_back(arena_);
+    comp.name = Text::lasting(c.name);  // (source text, glued tokens' too)
+    comp.loc = loc(c.pos);
+    comp.arg = c.arg;
+  }
+  return point;
+}
+
 bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
                            std::vector<std::vector<ProbePointComponent>>& out) {
+  if (pp.built) {
+    // (Its arguments adopted here, where component() would adopt them.)
+    for (const ProbePointComponent& c : pp.built->components) flush(c.arg);
+    out.assign(1, std::vector<ProbePointComponent>(pp.built->components.begin(), pp.built->components.end()));
+    return true;
+  }
   out.assign(1, {});
   for (const x3ast::PointElement& el : pp.elements) {
     if (const auto* c = boost::get<x3ast::ProbePointComponent>(&el)) {
@@ -673,22 +691,16 @@ List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
   List<ProbePoint*> out;
   out.reserve(arena_, pps.size());
   for (const x3ast::ProbePoint& pp : pps) {
-    // Most points have no brace group: one point, its components built in
-    // place rather than through expand_point's copies.
-    bool plain = true;
-    for (const x3ast::PointElement& el : pp.elements)
-      if (!boost::get<x3ast::ProbePointComponent>(&el)) plain = false;
-    if (plain) {
-      auto* point = arena_.make<ProbePoint>(loc(pp.pos));
-      point->components.reserve(arena_, pp.elements.size());
-      for (const x3ast::PointElement& el : pp.elements)
-        component(boost::get<x3ast::ProbePointComponent>(el), point->components.emplace_back(arena_));
+    // Most points have no brace group: built as they were parsed.
+    if (ProbePoint* point = pp.built) {
+      for (const ProbePointComponent& c : point->components) flush(c.arg);
       point->optional = pp.suffix == "?";
       point->sufficient = pp.suffix == "!";
       point->condition = pp.condition ? adopt(*pp.condition) : nullptr;
       out.push_back(arena_, point);
       continue;
     }
+    // A point with a brace group: the points it stands for.
     std::vector<std::vector<ProbePointComponent>> expanded;
     if (!expand_point(pp, expanded)) {
       diags_.report(DiagId::ParsePointTooLarge, loc(pp.pos), kMaxExpandedPoints);

@@ -55,6 +55,8 @@ class Lowerer {
   ast::Expr* build(const x3ast::Chain& c);
   ast::Expr* build(const x3ast::Ternary& t);
   ast::Expr* build(const x3ast::Assign& a);
+  // A probe point of plain components, built by the probe point parser.
+  ast::ProbePoint* build(x3ast::Pos pos, std::span<const x3ast::PendingComponent> components);
   // Statement nodes, built by the statement parser.
   ast::Stmt* build(const x3ast::Simple& s);
   ast::Stmt* build(const x3ast::ExprStmt& s);

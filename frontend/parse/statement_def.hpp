@@ -233,9 +233,6 @@ struct component_name_parser : x3::parser<component_name_parser> {
   }
 };
 const auto component_name_def = component_name_parser{};
-const x3::rule<class point_suffix_class, NameRef> point_suffix = "'?' or '!'";
-const auto point_suffix_def =
-    token([](const Tok& t) { return t.is_op(op_code("?")) || t.is_op(op_code("!")); }, "'?' or '!'")[tok_text];
 
 const auto component_def = mark >>
     (component_name >> -('(' > literal > ')'))[([](auto& ctx) {
@@ -252,24 +249,47 @@ const auto point_element_def =
 
 const auto point_list_def = probe_point > *(',' > probe_point);
 
-// point_element > *('.' > point_element), hand-written for the common
-// elements, plain components: X3's sequence, alternative and variant cost
-// several times the work for each. The pieces are still their rules
-// (component_name, literal, and point_element for a brace group), and a
-// missing element is the same expectation failure.
+// point_element > *('.' > point_element), hand-written: X3's sequence,
+// alternative and variant cost several times the work for each element.
+// The pieces are still their rules (component_name, literal, and
+// point_element for a brace group), and a missing element is the same
+// expectation failure.
 const auto component_arg = '(' > literal > ')';
 struct point_elements_parser : own_attribute_parser<point_elements_parser, Vec<PointElement>> {
   using own_attribute_parser::parse;
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Vec<PointElement>& out) const {
     It i = first;
-    if (!element(i, last, ctx, out)) return false;
+    if (!rest(i, last, ctx, out)) return false;
+    first = i;
+    return true;
+  }
+  // The elements from i on, after those already in `out`.
+  template <typename It, typename Ctx>
+  static bool rest(It& i, It const& last, Ctx const& ctx, Vec<PointElement>& out) {
+    if (!element(i, last, ctx, out)) {
+      if (out.empty()) return false;
+      throw x3::expectation_failure<It>(i, x3::what(point_element));
+    }
     while (i != last && i->is_op(op_code("."))) {
       ++i;
       if (!element(i, last, ctx, out)) throw x3::expectation_failure<It>(i, x3::what(point_element));
     }
-    first = i;
     return true;
+  }
+  // A plain component: its name, and its argument, lowered.
+  template <typename It, typename Ctx>
+  static x3ast::PendingComponent component(It& i, It const& last, Ctx const& ctx) {
+    x3ast::PendingComponent c{i, {}, nullptr};
+    NameRef name;
+    component_name_parser{}.parse(i, last, ctx, x3::unused, name);
+    c.name = name.text;
+    if (i != last && i->is_op(op_code("("))) {
+      Operand arg;
+      component_arg.parse(i, last, ctx, x3::unused, arg);  // (or throws)
+      c.arg = arg.node;
+    }
+    return c;
   }
   template <typename It, typename Ctx>
   static bool element(It& i, It const& last, Ctx const& ctx, Vec<PointElement>& out) {
@@ -280,28 +300,73 @@ struct point_elements_parser : own_attribute_parser<point_elements_parser, Vec<P
       out.push_back(std::move(group));
       return true;
     }
+    x3ast::PendingComponent p = component(i, last, ctx);
     ProbePointComponent c;
-    c.pos = i;
-    NameRef name;
-    component_name_parser{}.parse(i, last, ctx, x3::unused, name);
-    c.name = name.text;
-    if (i != last && i->is_op(op_code("("))) {
-      Operand arg;
-      component_arg.parse(i, last, ctx, x3::unused, arg);  // (or throws)
-      c.arg = std::move(arg);
-    }
+    c.pos = p.pos;
+    c.name = p.name;
+    if (p.arg) c.arg = Operand{p.arg};
     out.push_back(PointElement(std::move(c)));
     return true;
   }
 };
 const auto point_elements_def = point_elements_parser{};
 
-const auto probe_point_def = mark >>
-    (point_elements >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'))[([](auto& ctx) {
-      _val(ctx).elements = std::move(at_c<0>(_attr(ctx)));
-      if (auto& s = at_c<1>(_attr(ctx))) _val(ctx).suffix = s->text;
-      _val(ctx).condition = std::move(at_c<2>(_attr(ctx)));
-    })];
+// point_elements >> -point_suffix >> -(kw("if") > '(' > expr_ref > ')'),
+// by hand: a point of plain components (nearly all) is built as it is
+// parsed (Lowerer::build), with no X3 element of it; at the first brace
+// group, the components so far become elements, and the rest is parsed as
+// elements.
+const auto point_condition = kw("if") > '(' > expr_ref > ')';
+struct probe_point_parser : own_attribute_parser<probe_point_parser, ProbePoint> {
+  using own_attribute_parser::parse;
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, ProbePoint& out) const {
+    // The components so far (kept from point to point; a brace group's
+    // points use it above this one's).
+    thread_local std::vector<x3ast::PendingComponent> pending;
+    struct Truncate {
+      std::vector<x3ast::PendingComponent>& v;
+      size_t size;
+      ~Truncate() { v.resize(size); }
+    } truncate{pending, pending.size()};
+    const size_t base = truncate.size;
+    It i = first;
+    out.pos = i;
+    bool plain = false;  // the components so far are the whole point
+    while (i != last && component_name_parser::starts(*i)) {
+      pending.push_back(point_elements_parser::component(i, last, ctx));
+      plain = i == last || !i->is_op(op_code("."));
+      if (plain) break;
+      ++i;
+    }
+    if (plain) {
+      out.built = lowering().build(out.pos, std::span(pending.data() + base, pending.size() - base));
+    } else {
+      // A brace group (or no element, or none after a '.'): elements.
+      for (size_t k = base; k < pending.size(); ++k) {
+        ProbePointComponent c;
+        c.pos = pending[k].pos;
+        c.name = pending[k].name;
+        if (pending[k].arg) c.arg = Operand{pending[k].arg};
+        out.elements.push_back(PointElement(std::move(c)));
+      }
+      if (!point_elements_parser::rest(i, last, ctx, out.elements)) return false;
+    }
+    if (i != last && (i->is_op(op_code("?")) || i->is_op(op_code("!")))) {
+      out.suffix = i->view();
+      ++i;
+    }
+    if (i != last && i->is(Word::If)) {
+      Operand cond;
+      point_condition.parse(i, last, ctx, x3::unused, cond);  // (or throws)
+      out.condition = cond;
+    }
+    first = i;
+    return true;
+  }
+};
+
+const auto probe_point_def = probe_point_parser{};
 
 // probe P, Q { }   or an alias:  probe NAME = P, Q { }  /  probe NAME += P { }
 const auto alias_part_def = mark >> (alias_op > point_list)[([](auto& ctx) {
@@ -369,7 +434,7 @@ const auto function_def =
 const auto toplevel_rule_def =
     probe[to_val] | global[to_val] | function[to_val] | embedded_ref[to_val];
 
-BOOST_SPIRIT_DEFINE(sort_mark, sort_marker, component_name, point_suffix)
+BOOST_SPIRIT_DEFINE(sort_mark, sort_marker, component_name)
 BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice, foreach_array)
 BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, point_elements, global_vars,
                     global_init, sized_no_init)

@@ -23,6 +23,7 @@
 namespace stapx::ast {
 struct Expr;
 struct Stmt;
+struct ProbePoint;
 }
 
 namespace stapx::parse::x3ast {
@@ -221,7 +222,17 @@ struct PointElement : x3::variant<ProbePointComponent, x3::forward_ast<PointGrou
   using base_type::base_type;
   using base_type::operator=;
 };
+// A component of a point built as it is parsed (see probe_point_parser).
+struct PendingComponent {
+  Pos pos;
+  std::string_view name;
+  ast::Expr* arg;  // lowered, not yet adopted; may be null
+};
 struct ProbePoint : Tagged {
+  // A point of plain components (no brace group), built while parsed:
+  // its components (their arguments not yet adopted), not its suffix or
+  // condition. Otherwise null, and the point is its elements.
+  ast::ProbePoint* built = nullptr;
   Vec<PointElement> elements;
   std::string_view suffix;  // "", "?", "!"
   boost::optional<Operand> condition;  // "if (cond)"
