@@ -1,6 +1,8 @@
 // Tokenizer for the preprocessing passes.
 #include "frontend/lexer.h"
 
+#include <emmintrin.h>
+
 #include <array>
 #include <cctype>
 #include <cstring>
@@ -28,6 +30,28 @@ bool is_space(char c) { return in_class(c, kSpace); }
 bool is_alnum(char c) { return in_class(c, kDigit | kAlpha); }
 bool ident_char(char c) { return in_class(c, kDigit | kAlpha | kUnderscore); }
 bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDollar); }
+
+// Where the identifier bytes ([0-9A-Za-z_$]) from p end, end being the
+// end of the text. Sixteen bytes at a time where the text has them (an
+// identifier's bytes one by one cost a branch each, and the last one a
+// misprediction), byte by byte in the last fifteen.
+__attribute__((always_inline)) inline const char* ident_end(const char* p, const char* end) {
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Unsigned c - lo < n, as a signed compare of (c - lo) ^ 0x80 with n - 128.
+    auto range = [](__m128i x, char lo, int n) {
+      __m128i shifted = _mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(0x80)));
+      return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(n - 128)));
+    };
+    __m128i word = _mm_or_si128(range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26), range(v, '0', 10));
+    word = _mm_or_si128(word, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))));
+    unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(word)) & 0xFFFF;
+    if (other) return p + __builtin_ctz(other);
+    p += 16;
+  }
+  while (ident_tail(*p)) ++p;
+  return p;
+}
 
 // What a token (or a blank) starting with a byte is, decided by one table
 // lookup per token.
@@ -124,6 +148,9 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
   const char* const end = base + src.size();
   const char* p = base;
   while (true) {
+    // The blanks before a token, skipped here rather than as a case of the
+    // switch: one jump through its table per token, not two.
+    while (is_space(*p)) ++p;
     char c = *p;
     switch (kStart[static_cast<unsigned char>(c)]) {
       case Start::Space:
@@ -149,8 +176,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
         }
         break;
       case Start::Ident: {
-        const char* e = p + 1;
-        while (ident_tail(*e)) ++e;
+        const char* e = ident_end(p + 1, end);
         sink.ident(p, e);
         p = e;
         continue;
