@@ -35,7 +35,8 @@ bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDo
 // end of the text. Sixteen bytes at a time where the text has them (an
 // identifier's bytes one by one cost a branch each, and the last one a
 // misprediction), byte by byte in the last fifteen.
-__attribute__((always_inline)) inline const char* ident_end(const char* p, const char* end) {
+// Sets `dollar` if any of them is a '$'.
+__attribute__((always_inline)) inline const char* ident_end(const char* p, const char* end, bool& dollar) {
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     // Unsigned c - lo < n, as a signed compare of (c - lo) ^ 0x80 with n - 128.
@@ -43,13 +44,16 @@ __attribute__((always_inline)) inline const char* ident_end(const char* p, const
       __m128i shifted = _mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(0x80)));
       return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(n - 128)));
     };
+    __m128i dollars = _mm_cmpeq_epi8(v, _mm_set1_epi8('$'));
     __m128i word = _mm_or_si128(range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26), range(v, '0', 10));
-    word = _mm_or_si128(word, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))));
+    word = _mm_or_si128(word, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), dollars));
     unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(word)) & 0xFFFF;
+    unsigned in = other ? (1u << __builtin_ctz(other)) - 1 : 0xFFFF;  // the identifier's bytes here
+    dollar |= (static_cast<unsigned>(_mm_movemask_epi8(dollars)) & in) != 0;
     if (other) return p + __builtin_ctz(other);
     p += 16;
   }
-  while (ident_tail(*p)) ++p;
+  for (; ident_tail(*p); ++p) dollar |= *p == '$';
   return p;
 }
 
@@ -118,10 +122,11 @@ const char* find_pair(const char* p, const char* end, char x, char y) {
   return nullptr;
 }
 
-// op_class() of the one-byte operators, by byte.
+// op_class() of the one-byte operators, by byte; a byte outside ASCII is
+// kSpecial (the parser rejects it).
 constexpr auto kOneByteClass = [] {
   std::array<uint8_t, 256> t{};
-  for (unsigned c = 0; c < 128; ++c) t[c] = op_class(c);
+  for (unsigned c = 0; c < 256; ++c) t[c] = c < 128 ? op_class(c) : kSpecial;
   return t;
 }();
 
@@ -176,8 +181,9 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
         }
         break;
       case Start::Ident: {
-        const char* e = ident_end(p + 1, end);
-        sink.ident(p, e);
+        bool dollar = false;
+        const char* e = ident_end(p + 1, end, dollar);
+        sink.ident(p, e, dollar);
         p = e;
         continue;
       }
@@ -263,7 +269,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
       sink.op(p, 1, static_cast<uint8_t>(c), kOneByteClass[static_cast<uint8_t>(c)]);
     } else {
       uint32_t code = code_at(p, len);
-      sink.op(p, len, code, op_class(code));
+      sink.op(p, len, code, op_class(code) | (code == op_code("->") ? kSpecial : 0));
     }
     p += len;
   }
@@ -277,11 +283,12 @@ class TokSink {
       : out_(out), w_(out.cursor()), limit_(out.limit()), base_(base), file_(file) {}
   ~TokSink() { out_.commit(w_); }
   __attribute__((always_inline)) void token(TokKind k, const char* b, const char* e) {
-    put(k, b, static_cast<uint32_t>(e - b), Word::None, 0, PpMark::None, 0);
+    uint8_t special = k == TokKind::Dollar || k == TokKind::Error ? kSpecial : 0;
+    put(k, b, static_cast<uint32_t>(e - b), Word::None, special, PpMark::None, 0);
   }
-  __attribute__((always_inline)) void ident(const char* b, const char* e) {
+  __attribute__((always_inline)) void ident(const char* b, const char* e, bool dollar) {
     std::string_view v(b, static_cast<size_t>(e - b));
-    put(TokKind::Ident, b, static_cast<uint32_t>(v.size()), word_of(v), 0, PpMark::None, 0);
+    put(TokKind::Ident, b, static_cast<uint32_t>(v.size()), word_of(v), dollar ? kSpecial : 0, PpMark::None, 0);
   }
   __attribute__((always_inline)) void op(const char* b, size_t len, uint32_t code, uint8_t ops) {
     put(TokKind::Op, b, static_cast<uint32_t>(len), Word::None, ops, PpMark::None, code);

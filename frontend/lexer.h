@@ -74,6 +74,11 @@ constexpr Word word_of(std::string_view w) {
 
 // What an operator token can be in an expression, found once per token.
 enum OpClass : uint8_t { kBinary = 1, kAssign = 2, kUnary = 4, kPostfix = 8 };
+// No class, a mark the lexer sets in Tok::ops on the few tokens the
+// parser's token pass must do more with than copy (see make_tokens): a
+// $name, an identifier holding a '$', "->", a byte outside ASCII, an
+// unterminated construct.
+constexpr uint8_t kSpecial = 0x80;
 
 constexpr uint8_t op_class(uint32_t code) {
   switch (code) {
@@ -99,7 +104,7 @@ constexpr uint8_t op_class(uint32_t code) {
 struct Tok {
   TokKind kind;
   Word word = Word::None;  // an identifier the grammar knows
-  uint8_t ops = 0;         // an operator's OpClass bits
+  uint8_t ops = 0;         // an operator's OpClass bits; kSpecial
   PpMark pp = PpMark::None;
   uint32_t code = 0;  // an operator's op_code(); 0 for the other kinds (and for operators past 4 bytes)
   uint32_t len = 0;

@@ -21,7 +21,8 @@ namespace {
 
 constexpr int kMaxNesting = 400;  // bounds the recursive descent's stack use
 
-// What each one-byte operator does to the nesting of brackets.
+// What each one-byte operator does to the nesting of brackets (by its
+// code's low 7 bits: see TokMaker::add).
 constexpr auto kNesting = [] {
   std::array<int8_t, 128> t{};
   t['('] = t['['] = t['{'] = 1;
@@ -34,9 +35,9 @@ constexpr auto kNesting = [] {
 struct TokMaker {
   Tok* out;  // room for two tokens per input token, and the End token
   DiagSink* diags;
+  const Tok* first = out;
   int depth = 0;
   bool bad = false;
-  bool after_arrow = false;  // the last token made is "->"
 
   // A Dollar token with a pretty-printing suffix ("$var$", "$$parms$$") is
   // two: the name, and the suffix as an operator glued to it; a token of
@@ -68,33 +69,41 @@ struct TokMaker {
   }
 
   // Token `in` as the grammar sees it, at `loc`; false once the input ends
-  // here. The lexer classified it: what is left is to check the bytes and
-  // the nesting, and to split pretty-printing suffixes. (Inlined into both
-  // of make_tokens' loops: it runs once per token.)
+  // here. The lexer classified it: what is left is to count the nesting
+  // of brackets, and, for the few tokens it marked kSpecial, to check the
+  // bytes and split pretty-printing suffixes. (Inlined into both of
+  // make_tokens' loops: it runs once per token.)
   __attribute__((always_inline)) bool add(const Tok& in, SourceLoc loc) {
     Tok& t = *out;
     t = in;
     t.loc = loc;
+    // (Only a one-byte operator's code is a bracket: no operator of more
+    // bytes starts with one, and a byte outside ASCII is kSpecial.)
+    depth += kNesting[t.code & 0x7f];
+    if (__builtin_expect((t.ops & kSpecial) || depth > kMaxNesting, 0)) return special(t);
+    ++out;
+    return true;
+  }
+
+  __attribute__((noinline)) bool special(Tok& t) {
+    if (depth > kMaxNesting) {  // (only an opening bracket gets here)
+      diags->report(DiagId::ParseTooDeep, t.loc);
+      bad = true;
+      return false;
+    }
     switch (t.kind) {
-      case TokKind::Ident:
-        if (after_arrow && std::memchr(t.text, '$', t.len)) split(t);
+      case TokKind::Ident:  // holding a '$': after "->", a field name with a suffix
+        if (out != first && out[-1].is_op(op_code("->"))) split(t);
         break;
       case TokKind::Dollar: split(t); break;
       case TokKind::Op:
         if (t.len == 1) {
-          if (t.code >= 0x80) {
-            // The grammar takes ASCII only (outside strings, comments and C).
-            diags->report(DiagId::ParseBadCharacter, loc);
-            bad = true;
-            return false;
-          }
-          if ((depth += kNesting[t.code]) > kMaxNesting) {  // (only an opening bracket gets here)
-            diags->report(DiagId::ParseTooDeep, loc);
-            bad = true;
-            return false;
-          }
+          // The grammar takes ASCII only (outside strings, comments and C).
+          diags->report(DiagId::ParseBadCharacter, t.loc);
+          bad = true;
+          return false;
         }
-        break;
+        break;  // "->"
       case TokKind::Error:
         // An unterminated comment runs to the end of the input, where the
         // parser reports what it still expected; an unterminated string or
@@ -104,7 +113,6 @@ struct TokMaker {
         return false;
       default: break;
     }
-    after_arrow = out->code == op_code("->");
     ++out;
     return true;
   }
