@@ -183,7 +183,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
       case Start::Ident: {
         bool dollar = false;
         const char* e = ident_end(p + 1, end, dollar);
-        sink.ident(p, e, dollar);
+        sink.ident(p, e, end, dollar);
         p = e;
         continue;
       }
@@ -275,6 +275,62 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
   }
 }
 
+// word_of() for the lexer: a word of 2 to 8 bytes read as one 64-bit
+// number, looked up in a table by a multiplicative hash that puts each
+// word the grammar knows in a slot of its own (the multiplier is found at
+// compile time), then compared once. (word_of's switch on the length was
+// a mispredicted jump for most identifiers.)
+struct WordTable {
+  struct Entry {
+    uint64_t packed = 0;
+    Word word = Word::None;
+  };
+  static constexpr int kBits = 6;
+  uint64_t multiplier = 0;
+  std::array<Entry, 1u << kBits> slots{};
+};
+constexpr uint64_t pack(std::string_view w) {
+  uint64_t v = 0;
+  for (size_t i = w.size(); i-- > 0;) v = v << 8 | static_cast<uint8_t>(w[i]);
+  return v;
+}
+constexpr WordTable kWords = [] {
+  constexpr std::string_view words[] = {"if",     "in",     "for",     "try",     "else",     "next",     "probe",
+                                        "limit",  "while",  "break",   "catch",   "global",   "return",   "delete",
+                                        "private", "foreach", "function", "continue", "long",  "string"};
+  WordTable t;
+  // (Candidates from a linear congruential sequence: a short word's high
+  // product bits change only when the multiplier's do.)
+  for (uint64_t m = 0x9E3779B97F4A7C15ull;; m = (m * 6364136223846793005ull + 1442695040888963407ull) | 1) {
+    t.slots = {};
+    bool clash = false;
+    for (std::string_view w : words) {
+      auto& e = t.slots[(pack(w) * m) >> (64 - WordTable::kBits)];
+      if (e.word != Word::None) {
+        clash = true;
+        break;
+      }
+      e = {pack(w), word_of(w)};
+    }
+    if (!clash) {
+      t.multiplier = m;
+      return t;
+    }
+  }
+}();
+__attribute__((always_inline)) inline Word word_at(const char* p, size_t len, const char* end) {
+  if (len - 2 > 6) return Word::None;  // (also len < 2)
+  uint64_t v;
+  if (end - p >= 8) {
+    std::memcpy(&v, p, 8);
+    v &= ~0ull >> (64 - 8 * len);
+  } else {
+    v = pack(std::string_view(p, len));
+  }
+  const WordTable::Entry& e = kWords.slots[(v * kWords.multiplier) >> (64 - WordTable::kBits)];
+  return e.packed == v ? e.word : Word::None;
+}
+
 // Makes the tokens of file `file`, whose text starts at `base`, at the
 // cursor of `out` (see TokenArray).
 class TokSink {
@@ -286,9 +342,10 @@ class TokSink {
     uint8_t special = k == TokKind::Dollar || k == TokKind::Error ? kSpecial : 0;
     put(k, b, static_cast<uint32_t>(e - b), Word::None, special, PpMark::None, 0);
   }
-  __attribute__((always_inline)) void ident(const char* b, const char* e, bool dollar) {
-    std::string_view v(b, static_cast<size_t>(e - b));
-    put(TokKind::Ident, b, static_cast<uint32_t>(v.size()), word_of(v), dollar ? kSpecial : 0, PpMark::None, 0);
+  __attribute__((always_inline)) void ident(const char* b, const char* e, const char* text_end, bool dollar) {
+    size_t len = static_cast<size_t>(e - b);
+    put(TokKind::Ident, b, static_cast<uint32_t>(len), word_at(b, len, text_end), dollar ? kSpecial : 0,
+        PpMark::None, 0);
   }
   __attribute__((always_inline)) void op(const char* b, size_t len, uint32_t code, uint8_t ops) {
     put(TokKind::Op, b, static_cast<uint32_t>(len), Word::None, ops, PpMark::None, code);
