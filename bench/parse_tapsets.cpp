@@ -86,9 +86,10 @@ PassResult run_pass(const std::vector<std::string>& dirs, const std::vector<fs::
     r.stpm_files = load_library_macros(*sm, dirs, facts, *macros, *diags);
     r.t.macros = ms_since(t);
 
+    FileReader reader;
     for (const fs::path& p : stp_files) {
       t = Clock::now();
-      std::string text = stapx::read_text_file(p.string());
+      std::string text = reader.read(p.string());
       r.bytes += text.size();
       uint32_t id = sm->add(p.string(), std::move(text), /*is_tapset=*/true);
       r.t.read += ms_since(t);

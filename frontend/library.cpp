@@ -93,13 +93,14 @@ void write_cache_file(const std::string& path, const std::string& text) {
   if (ec) fs::remove(tmp, ec);
 }
 
-std::string read_text_file(const std::string& path) {
-  // One read of the size fstat gives (a pass reads hundreds of library
-  // files: a stream's buffering costs a copy and three system calls more
-  // per file); a file without a size (/proc) or that grew is read on to
-  // its end.
+namespace {
+
+// The whole of open file `fd` (closed here). One read of the size fstat
+// gives (a pass reads hundreds of library files: a stream's buffering
+// costs a copy and three system calls more per file); a file without a
+// size (/proc) or that grew is read on to its end.
+std::string read_all(int fd) {
   std::string out;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return out;
   struct stat st;
   size_t expected = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
@@ -118,11 +119,35 @@ std::string read_text_file(const std::string& path) {
   return out;
 }
 
+}  // namespace
+
+std::string read_text_file(const std::string& path) {
+  return read_all(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+}
+
+FileReader::~FileReader() {
+  if (dir_fd_ >= 0) ::close(dir_fd_);
+}
+
+std::string FileReader::read(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return read_text_file(path);
+  std::string_view dir(path.data(), slash);
+  if (dir != dir_) {
+    if (dir_fd_ >= 0) ::close(dir_fd_);
+    dir_.assign(dir);
+    dir_fd_ = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  }
+  if (dir_fd_ < 0) return read_text_file(path);
+  return read_all(::openat(dir_fd_, path.c_str() + slash + 1, O_RDONLY | O_CLOEXEC));
+}
+
 size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
                            const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
   std::vector<std::string> files = library_files(dirs, ".stpm");
+  FileReader reader;
   for (const std::string& f : files) {
-    uint32_t id = sm.add(f, read_text_file(f), /*is_tapset=*/true);
+    uint32_t id = sm.add(f, reader.read(f), /*is_tapset=*/true);
     preprocess(sm, id, facts, macros, diags, /*library=*/true);
   }
   return files.size();

@@ -35,6 +35,23 @@ void write_cache_file(const std::string& path, const std::string& text);
 // A whole file as text; empty when it cannot be read.
 std::string read_text_file(const std::string& path);
 
+// read_text_file() for many files, most in a few directories (a pass 1's
+// tapsets): each is opened relative to its directory, held open from one
+// file to the next of the same directory while the reader lives, so that
+// the kernel does not walk the whole path again for every file.
+class FileReader {
+ public:
+  FileReader() = default;
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+  ~FileReader();
+  std::string read(const std::string& path);
+
+ private:
+  std::string dir_;
+  int dir_fd_ = -1;
+};
+
 // Defines every macro of every .stpm file in `dirs` as a library macro.
 // Returns the number of files read.
 size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,

@@ -52,5 +52,24 @@ TEST(Library, ReadTextFileReadsAllOfAFileWhateverItsSize) {
   fs::remove_all(root);
 }
 
+TEST(Library, FileReaderReadsFilesOfSeveralDirectories) {
+  fs::path root = fs::temp_directory_path() / ("stapx_reader_test_" + std::to_string(::getpid()));
+  fs::create_directories(root / "linux");
+  auto write = [&](const fs::path& p, const std::string& text) {
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  };
+  std::string a = write(root / "a.stp", "probe a {}\n"), b = write(root / "linux" / "b.stp", "probe b {}\n"),
+              c = write(root / "c.stp", std::string(100000, 'c'));
+  FileReader reader;
+  EXPECT_EQ(reader.read(a), "probe a {}\n");
+  EXPECT_EQ(reader.read(b), "probe b {}\n");  // another directory
+  EXPECT_EQ(reader.read(c), std::string(100000, 'c'));  // and back
+  EXPECT_EQ(reader.read((root / "missing.stp").string()), "");
+  EXPECT_EQ(reader.read((root / "nodir" / "x.stp").string()), "");
+  EXPECT_EQ(reader.read("/proc/self/status").find("Pid:") != std::string::npos, true);
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace stapx

@@ -260,9 +260,10 @@ size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& are
       if (!family)
         for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);
     }
+    FileReader reader;
     for (const std::string& path : wanted) {
       if (!loaded.insert(path).second) continue;
-      uint32_t file = sm.add(path, read_text_file(path), /*is_tapset=*/true);
+      uint32_t file = sm.add(path, reader.read(path), /*is_tapset=*/true);
       file = preprocess(sm, file, *in.facts, *in.macros, diags);
       scripts.push_back(parse_file(sm, file, arena, diags, ParseOptions{in.facts->args, true}));
       ++parsed;
