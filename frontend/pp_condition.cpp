@@ -215,9 +215,7 @@ KernelConfig KernelConfig::from_text(std::string text) {
   KernelConfig c;
   std::string_view rest = c.keep(std::move(text));
   // (A Debian .config has a CONFIG_ line per 30-odd bytes.)
-  size_t slots = 64;
-  while (slots < rest.size() / 16) slots *= 2;
-  c.slots_.resize(slots);
+  c.values_.reserve(rest.size() / 32);
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
     std::string_view line = rest.substr(0, nl);
@@ -238,36 +236,12 @@ void KernelConfig::set(std::string_view name, std::string_view value) {
 }
 
 void KernelConfig::insert_or_assign(std::string_view name, std::string_view value) {
-  if (2 * (size_ + 1) > slots_.size()) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, 2 * old.size()), Slot{});
-    size_ = 0;
-    for (const Slot& s : old)
-      if (s.name.data()) insert_or_assign(s.name, s.value);
-  }
-  size_t mask = slots_.size() - 1;
-  for (size_t i = NameHash()(name) & mask;; i = (i + 1) & mask) {
-    Slot& s = slots_[i];
-    if (!s.name.data()) {
-      s = {name, value};
-      ++size_;
-      return;
-    }
-    if (s.name == name) {
-      s.value = value;
-      return;
-    }
-  }
+  values_.place(name) = {name, value};
 }
 
 std::optional<std::string_view> KernelConfig::find(std::string_view name) const {
-  if (slots_.empty()) return std::nullopt;
-  size_t mask = slots_.size() - 1;
-  for (size_t i = NameHash()(name) & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (!s.name.data()) return std::nullopt;
-    if (s.name == name) return s.value;
-  }
+  if (const Value* v = values_.find(name)) return v->value;
+  return std::nullopt;
 }
 
 // Like glibc's strverscmp for the version strings scripts use: runs of

@@ -782,36 +782,16 @@ bool Preprocessor::survives(const PTok& t) {
 
 }  // namespace
 
-MacroTable::Slot& MacroTable::slot(std::string_view name, size_t h) {
-  size_t mask = slots_.size() - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    Slot& s = slots_[i];
-    if (!s.name.data() || (s.hash == h && s.name == name)) return s;
-  }
-}
-
 const MacroTable::Macro* MacroTable::find(uint32_t file, std::string_view name) const {
-  if (slots_.empty()) return nullptr;
-  size_t h = NameHash()(name), mask = slots_.size() - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (!s.name.data()) return nullptr;
-    if (s.hash != h || s.name != name) continue;
-    for (uint32_t l = s.local; l; l = locals_[l - 1].next)
-      if (locals_[l - 1].file == file) return locals_[l - 1].macro;
-    return s.library;
-  }
+  const Slot* s = slots_.find(name);
+  if (!s) return nullptr;
+  for (uint32_t l = s->local; l; l = locals_[l - 1].next)
+    if (locals_[l - 1].file == file) return locals_[l - 1].macro;
+  return s->library;
 }
 
 bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool library) {
-  if (2 * (used_ + 1) > slots_.size()) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(256, 2 * old.size()), Slot{});
-    for (const Slot& o : old)
-      if (o.name.data()) slot(o.name, o.hash) = o;
-  }
-  size_t h = NameHash()(name);
-  Slot& s = slot(name, h);
+  Slot& s = slots_.place(name);
   if (s.name.data()) {
     if (library && s.library) {
       // A library file later in the search path (an -I directory after
@@ -826,11 +806,7 @@ bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool li
   }
   macros_.push_back({name, std::move(m)});
   Macro* made = &macros_.back().macro;
-  if (!s.name.data()) {
-    s.hash = h;
-    s.name = macros_.back().name;
-    ++used_;
-  }
+  if (!s.name.data()) s.name = macros_.back().name;
   if (library) {
     s.library = made;
   } else {

@@ -55,6 +55,51 @@ struct NameHash {
   }
 };
 
+// An open-addressing table of slots named by views (by NameHash, probed
+// linearly; a slot whose name has no data is empty), at most half full:
+// the CONFIG_ values and the macros. No node per entry to allocate and
+// free, and a lookup compares in place. `Slot` is a struct with a
+// std::string_view `name`, and what the table keeps with it.
+template <class Slot>
+class NameSlots {
+ public:
+  size_t size() const { return used_; }
+  // Room for `n` names without growing.
+  void reserve(size_t n) {
+    if (2 * n > slots_.size()) rehash(2 * n);
+  }
+  // The slot named `name`; null if none.
+  const Slot* find(std::string_view name) const {
+    if (slots_.empty()) return nullptr;
+    const Slot& s = slots_[index(name)];
+    return s.name.data() ? &s : nullptr;
+  }
+  // The slot named `name`, or, if none, the empty one it gets, which the
+  // caller names (with a view that lasts as long as the table).
+  Slot& place(std::string_view name) {
+    if (2 * (used_ + 1) > slots_.size()) rehash(2 * (used_ + 1));
+    Slot& s = slots_[index(name)];
+    if (!s.name.data()) ++used_;
+    return s;
+  }
+
+ private:
+  size_t index(std::string_view name) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = NameHash()(name) & mask;; i = (i + 1) & mask)
+      if (!slots_[i].name.data() || slots_[i].name == name) return i;
+  }
+  void rehash(size_t at_least) {
+    size_t n = 64;
+    while (n < at_least) n *= 2;
+    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(n));
+    for (Slot& s : old)
+      if (s.name.data()) slots_[index(s.name)] = std::move(s);
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
 // The target kernel's configuration: its CONFIG_ names and their values
 // as the file has them ("y", "m", "0x10", "\"-amd64\"": a string keeps
 // its quotes, as stap compares it). Made from a kbuild .config's text,
@@ -70,20 +115,17 @@ class KernelConfig {
   void set(std::string_view name, std::string_view value);
   // The value of `name`; none when the configuration does not set it.
   std::optional<std::string_view> find(std::string_view name) const;
-  size_t size() const { return size_; }
+  size_t size() const { return values_.size(); }
 
  private:
   std::string_view keep(std::string text);
   void insert_or_assign(std::string_view name, std::string_view value);
   // What the views look at (shared: a copy of the facts views them too).
   std::vector<std::shared_ptr<const std::string>> texts_;
-  // An open-addressing table of views (a name with no data: an empty
-  // slot), at most half full: no node to allocate (and free) per line.
-  struct Slot {
+  struct Value {
     std::string_view name, value;
   };
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
+  NameSlots<Value> values_;
 };
 
 // The facts conditionals can test.
@@ -120,15 +162,13 @@ class MacroTable {
   bool define(uint32_t file, const std::string& name, Macro m, bool library);
 
  private:
-  // An open-addressing table by name, at most half full: a macro-heavy
-  // file looks a name up for every '@' token, and a slot holds what a
-  // lookup compares. A name's slot has its library macro, if any, and the
-  // files that define their own (rare, and seldom more than one a name).
-  // The macros themselves are in a deque (stable: find()'s pointers stay
-  // valid), each with its name, which the slots view.
+  // By name (a macro-heavy file looks a name up for every '@' token): its
+  // library macro, if any, and the files that define their own (rare, and
+  // seldom more than one a name). The macros themselves are in a deque
+  // (stable: find()'s pointers stay valid), each with its name, which the
+  // slots view.
   struct Slot {
-    size_t hash = 0;
-    std::string_view name;   // no data: an empty slot
+    std::string_view name;
     Macro* library = nullptr;
     uint32_t local = 0;  // the first of the name's own definitions in locals_, + 1; 0: none
   };
@@ -141,10 +181,7 @@ class MacroTable {
     std::string name;
     Macro macro;
   };
-  // The slot of `name`: its own, or the empty one it would take.
-  Slot& slot(std::string_view name, size_t h);
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
+  NameSlots<Slot> slots_;
   std::vector<Local> locals_;
   std::deque<Named> macros_;
 };
