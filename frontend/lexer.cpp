@@ -158,10 +158,7 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
     while (is_space(*p)) ++p;
     char c = *p;
     switch (kStart[static_cast<unsigned char>(c)]) {
-      case Start::Space:
-        while (is_space(*++p)) {
-        }
-        continue;
+      case Start::Space: continue;  // (not reached: blanks are skipped above)
       case Start::Hash: {
       line_comment:
         const void* nl = std::memchr(p, '\n', end - p);
@@ -289,11 +286,6 @@ struct WordTable {
   uint64_t multiplier = 0;
   std::array<Entry, 1u << kBits> slots{};
 };
-constexpr uint64_t pack(std::string_view w) {
-  uint64_t v = 0;
-  for (size_t i = w.size(); i-- > 0;) v = v << 8 | static_cast<uint8_t>(w[i]);
-  return v;
-}
 constexpr WordTable kWords = [] {
   constexpr std::string_view words[] = {"if",     "in",     "for",     "try",     "else",     "next",     "probe",
                                         "limit",  "while",  "break",   "catch",   "global",   "return",   "delete",
@@ -305,12 +297,12 @@ constexpr WordTable kWords = [] {
     t.slots = {};
     bool clash = false;
     for (std::string_view w : words) {
-      auto& e = t.slots[(pack(w) * m) >> (64 - WordTable::kBits)];
+      auto& e = t.slots[(pack_bytes(w) * m) >> (64 - WordTable::kBits)];
       if (e.word != Word::None) {
         clash = true;
         break;
       }
-      e = {pack(w), word_of(w)};
+      e = {pack_bytes(w), word_of(w)};
     }
     if (!clash) {
       t.multiplier = m;
@@ -318,6 +310,16 @@ constexpr WordTable kWords = [] {
     }
   }
 }();
+// Every word word_of() knows has its slot (a word added there and not in
+// the list above would be an identifier to the lexer).
+static_assert([] {
+  for (int w = static_cast<int>(Word::None) + 1; w <= static_cast<int>(Word::String); ++w) {
+    bool found = false;
+    for (const WordTable::Entry& e : kWords.slots) found = found || e.word == static_cast<Word>(w);
+    if (!found) return false;
+  }
+  return true;
+}());
 __attribute__((always_inline)) inline Word word_at(const char* p, size_t len, const char* end) {
   if (len - 2 > 6) return Word::None;  // (also len < 2)
   uint64_t v;
@@ -325,7 +327,7 @@ __attribute__((always_inline)) inline Word word_at(const char* p, size_t len, co
     std::memcpy(&v, p, 8);
     v &= ~0ull >> (64 - 8 * len);
   } else {
-    v = pack(std::string_view(p, len));
+    v = pack_bytes(std::string_view(p, len));
   }
   const WordTable::Entry& e = kWords.slots[(v * kWords.multiplier) >> (64 - WordTable::kBits)];
   return e.packed == v ? e.word : Word::None;

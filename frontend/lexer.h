@@ -32,12 +32,16 @@ enum class TokKind : uint8_t {
 // preprocessing passes test a byte instead of comparing text.
 enum class PpMark : uint8_t { None, Open /* %( */, Then /* %? */, Else /* %: */, Close /* %) */ };
 
-// An operator's bytes (at most 4) packed into one word, for one compare.
-constexpr uint32_t op_code(std::string_view s) {
-  uint32_t c = 0;
-  for (size_t i = s.size(); i-- > 0;) c = c << 8 | static_cast<uint8_t>(s[i]);
-  return c;
+// Up to 8 bytes packed into one number, the first lowest (as a
+// little-endian load of them).
+constexpr uint64_t pack_bytes(std::string_view s) {
+  uint64_t v = 0;
+  for (size_t i = s.size(); i-- > 0;) v = v << 8 | static_cast<uint8_t>(s[i]);
+  return v;
 }
+
+// An operator's bytes (at most 4) packed into one word, for one compare.
+constexpr uint32_t op_code(std::string_view s) { return static_cast<uint32_t>(pack_bytes(s)); }
 
 // The words the grammar tests, found once per identifier token; the
 // reserved ones (no identifiers) first.
@@ -45,7 +49,7 @@ enum class Word : uint8_t {
   None,
   If, In, For, Try, Else, Next, Probe, Limit, While, Break, Catch, Global, Return, Delete, Private,
   Foreach, Function, Continue,  // the last reserved word
-  Long, String,
+  Long, String,  // String last: the lexer's word table checks up to it
 };
 
 constexpr Word word_of(std::string_view w) {

@@ -281,12 +281,10 @@ std::optional<std::vector<Tok>> Preprocessor::pre_choose(const MacroTable::Macro
   const std::vector<Tok>& body = m.body;
   if (std::none_of(body.begin(), body.end(), [](const Tok& t) { return t.pp != PpMark::None; }))
     return std::nullopt;
-  auto ptok = [](const Tok& t) -> const Tok& { return t; };
   // A trial: the conditions' errors are held here and dropped with it.
   std::vector<Held> errors;
   Holding hold(*this, errors);
   bool failed = failed_;
-  std::vector<PTok> cond;
   std::vector<Frame> frames;
   bool active = true;
   std::vector<Tok> out;
@@ -294,22 +292,18 @@ std::optional<std::vector<Tok>> Preprocessor::pre_choose(const MacroTable::Macro
     const Tok& t = body[i];
     switch (t.pp) {
       case PpMark::Open: {
-        cond.clear();
         size_t j = i + 1;
-        for (; j < body.size() && body[j].pp == PpMark::None; ++j) {
+        for (; j < body.size() && body[j].pp == PpMark::None; ++j)
           if (body[j].kind == TokKind::At || body[j].kind == TokKind::Dollar) return std::nullopt;
-          cond.push_back(ptok(body[j]));
-        }
-        if (j == body.size() || body[j].pp != PpMark::Then || cond.empty()) return std::nullopt;
+        if (j == body.size() || body[j].pp != PpMark::Then || j == i + 1) return std::nullopt;
         bool taken = false;
         if (active) {
-          std::optional<PTok> after;
-          if (j + 1 < body.size()) after = ptok(body[j + 1]);
-          taken = condition(cond, ptok(body[j]), after ? &*after : nullptr);
+          std::span<const PTok> cond(body.data() + i + 1, j - i - 1);
+          taken = condition(cond, body[j], j + 1 < body.size() ? &body[j + 1] : nullptr);
           failed_ = failed;
           if (!errors.empty()) return std::nullopt;
         }
-        frames.push_back({ptok(t), active, taken, false});
+        frames.push_back({t, active, taken, false});
         active = taken;
         i = j;
         break;
@@ -326,8 +320,7 @@ std::optional<std::vector<Tok>> Preprocessor::pre_choose(const MacroTable::Macro
         break;
       case PpMark::Then: return std::nullopt;
       case PpMark::None: {
-        PTok p = ptok(t);
-        if (p.kind == TokKind::At && text(p) == "@define") return std::nullopt;
+        if (t.kind == TokKind::At && text(t) == "@define") return std::nullopt;
         if (active) out.push_back(t);
         break;
       }

@@ -35,7 +35,6 @@ constexpr auto kNesting = [] {
 struct TokMaker {
   Tok* out;  // room for two tokens per input token, and the End token
   DiagSink* diags;
-  const Tok* first = out;
   int depth = 0;
   bool bad = false;
 
@@ -93,7 +92,8 @@ struct TokMaker {
     }
     switch (t.kind) {
       case TokKind::Ident:  // holding a '$': after "->", a field name with a suffix
-        if (out != first && out[-1].is_op(op_code("->"))) split(t);
+        // (The first token has make_tokens' token that is none before it.)
+        if (out[-1].is_op(op_code("->"))) split(t);
         break;
       case TokKind::Dollar: split(t); break;
       case TokKind::Op:

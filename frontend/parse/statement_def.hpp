@@ -300,13 +300,16 @@ struct point_elements_parser : own_attribute_parser<point_elements_parser, Vec<P
       out.push_back(std::move(group));
       return true;
     }
-    x3ast::PendingComponent p = component(i, last, ctx);
+    out.push_back(as_element(component(i, last, ctx)));
+    return true;
+  }
+  // A component read as a pending one, as an element.
+  static PointElement as_element(const x3ast::PendingComponent& p) {
     ProbePointComponent c;
     c.pos = p.pos;
     c.name = p.name;
     if (p.arg) c.arg = Operand{p.arg};
-    out.push_back(PointElement(std::move(c)));
-    return true;
+    return PointElement(std::move(c));
   }
 };
 const auto point_elements_def = point_elements_parser{};
@@ -343,13 +346,8 @@ struct probe_point_parser : own_attribute_parser<probe_point_parser, ProbePoint>
       out.built = lowering().build(out.pos, std::span(pending.data() + base, pending.size() - base));
     } else {
       // A brace group (or no element, or none after a '.'): elements.
-      for (size_t k = base; k < pending.size(); ++k) {
-        ProbePointComponent c;
-        c.pos = pending[k].pos;
-        c.name = pending[k].name;
-        if (pending[k].arg) c.arg = Operand{pending[k].arg};
-        out.elements.push_back(PointElement(std::move(c)));
-      }
+      for (size_t k = base; k < pending.size(); ++k)
+        out.elements.push_back(point_elements_parser::as_element(pending[k]));
       if (!point_elements_parser::rest(i, last, ctx, out.elements)) return false;
     }
     if (i != last && (i->is_op(op_code("?")) || i->is_op(op_code("!")))) {
