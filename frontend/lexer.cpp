@@ -341,7 +341,8 @@ class TokSink {
       : out_(out), w_(out.cursor()), limit_(out.limit()), base_(base), file_(file) {}
   ~TokSink() { out_.commit(w_); }
   __attribute__((always_inline)) void token(TokKind k, const char* b, const char* e) {
-    uint8_t special = k == TokKind::Dollar || k == TokKind::Error ? kSpecial : 0;
+    uint8_t special = (k == TokKind::Dollar || k == TokKind::Error ? kSpecial : 0) |
+                      (k == TokKind::Dollar || k == TokKind::At ? kPreprocess : 0);
     put(k, b, static_cast<uint32_t>(e - b), Word::None, special, PpMark::None, 0);
   }
   __attribute__((always_inline)) void ident(const char* b, const char* e, const char* text_end, bool dollar) {
@@ -353,7 +354,7 @@ class TokSink {
     put(TokKind::Op, b, static_cast<uint32_t>(len), Word::None, ops, PpMark::None, code);
   }
   __attribute__((always_inline)) void mark(const char* b, PpMark pp) {
-    put(TokKind::Op, b, 2, Word::None, 0, pp, code_at(b, 2));
+    put(TokKind::Op, b, 2, Word::None, kPreprocess, pp, code_at(b, 2));
   }
 
  private:

@@ -79,10 +79,14 @@ constexpr Word word_of(std::string_view w) {
 // What an operator token can be in an expression, found once per token.
 enum OpClass : uint8_t { kBinary = 1, kAssign = 2, kUnary = 4, kPostfix = 8 };
 // No class, a mark the lexer sets in Tok::ops on the few tokens the
-// parser's token pass must do more with than copy (see make_tokens): a
+// parser's token pass must do more with than copy (see TokenMaker): a
 // $name, an identifier holding a '$', "->", a byte outside ASCII, an
 // unterminated construct.
 constexpr uint8_t kSpecial = 0x80;
+// No class either, a mark the lexer sets on the tokens the preprocessor
+// must look at (an @name or $name, a '%(' '%?' '%:' '%)'), so that its loop
+// over the others tests one bit.
+constexpr uint8_t kPreprocess = 0x40;
 
 constexpr uint8_t op_class(uint32_t code) {
   switch (code) {

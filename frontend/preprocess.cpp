@@ -121,7 +121,7 @@ class Preprocessor {
     }
     if (active_) keep(t);
   }
-  template <bool kStopAtNames>
+  template <bool kStopAtNames, bool kMake>
   const PTok* choose_run(const PTok* p, const PTok* end);
   void choose_marked(const PTok& t);
   void choose_end();
@@ -135,7 +135,12 @@ class Preprocessor {
 
   __attribute__((always_inline)) void keep(const PTok& t) {
     if (check_ && (t.kind == TokKind::Dollar || t.kind == TokKind::At) && !survives(t)) return;
-    out_->push_back(t);
+    // A library file's tokens are read again (its macros'); a script's
+    // are made for the grammar.
+    if (library_)
+      out_->push_back(t);
+    else
+      out_->make(t);
   }
   bool survives(const PTok& t);
 
@@ -411,7 +416,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       if (library_) {
         while (to != end && to->kind != TokKind::Dollar && to->kind != TokKind::At) ++to;
       } else {
-        to = choose_run<true>(from, end);
+        to = choose_run<true, true>(from, end);
       }
       emitted_ += static_cast<size_t>(to - from);
       i = static_cast<size_t>(to - in.data());
@@ -549,36 +554,57 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
 }
 
 // choose() for each token of [p, end), in one tight loop for the common
-// case: plain code, kept or dropped. With kStopAtNames, stops at the first
-// $name or @name (expansion's to look at) and returns where it stopped.
-template <bool kStopAtNames>
+// case: plain code, kept or dropped (kept: made for the grammar with kMake,
+// else as it is). With kStopAtNames, stops at the first $name or @name
+// (expansion's to look at) and returns where it stopped.
+template <bool kStopAtNames, bool kMake>
 const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
-  // (In locals: a token's stores would make the compiler reload members.)
-  Tok* w = out_->cursor();
-  Tok* limit = out_->limit();
+  // (In locals: a token's stores would make the compiler reload members,
+  // and the maker's fields, each token's.)
+  TokenMaker m;
+  Tok* to;
+  ExpandedLoc* expanded;
+  int depth;
+  const Tok* limit;
+  auto load = [&] {
+    m = out_->maker();
+    to = m.out;
+    expanded = m.expanded;
+    depth = m.depth;
+    limit = out_->limit();
+  };
+  auto store = [&] {
+    m.out = to;
+    m.expanded = expanded;
+    m.depth = depth;
+    out_->commit(m);
+  };
+  load();
   Mode mode = mode_;
   bool active = active_;
   for (; p != end; ++p) {
-    TokKind k = p->kind;
-    if (k == TokKind::At || k == TokKind::Dollar || mode != Mode::Plain || p->pp != PpMark::None) {
-      if (kStopAtNames && (k == TokKind::At || k == TokKind::Dollar)) break;
-      out_->commit(w);
+    if ((p->ops & kPreprocess) || mode != Mode::Plain) {
+      if (kStopAtNames && (p->kind == TokKind::At || p->kind == TokKind::Dollar)) break;
+      store();
       choose(*p);
-      w = out_->cursor();
-      limit = out_->limit();
+      load();
       mode = mode_;
       active = active_;
       continue;
     }
     if (active) {
-      if (w == limit) {
-        w = out_->make_room(w);
-        limit = out_->limit();
+      if (to >= limit) {
+        store();
+        out_->grow();
+        load();
       }
-      *w++ = *p;
+      if constexpr (kMake)
+        m.add<true>(to, expanded, depth, *p);
+      else
+        *to++ = *p;
     }
   }
-  out_->commit(w);
+  store();
   return p;
 }
 
@@ -715,7 +741,7 @@ uint32_t Preprocessor::run() {
     }
   }
   // The chosen tokens go straight to where the view will keep them.
-  SourceManager::TokenRun out = sm_.start_run();
+  SourceManager::TokenRun out = sm_.start_run(file_);
   out_ = &out;
   auto flush = [&](std::vector<Held>& held) {
     for (const Held& h : held) diags_.report(h.id, h.loc, h.arg);
@@ -724,16 +750,17 @@ uint32_t Preprocessor::run() {
   if (library_) {
     // .stpm files: a conditional may choose between definitions, so
     // conditionals come first; the file's only product is its macros.
-    choose_run<false>(in.begin(), in.end());
+    choose_run<false, false>(in.begin(), in.end());
     choose_end();
     flush(held_conditionals_);
     expand(out, 0);
+    sm_.drop_run(out);
     return file_;
   }
   if (!expands) {
     // Conditionals only (most tapset files): nothing to expand, nothing to
     // check after.
-    choose_run<false>(in.begin(), in.end());
+    choose_run<false, true>(in.begin(), in.end());
     choose_end();
   } else {
     check_ = true;
@@ -749,13 +776,16 @@ uint32_t Preprocessor::run() {
   }
   flush(held_conditionals_);
   flush(held_survivors_);
-  if (!changed_ && !failed_) return file_;
+  if (!changed_ && !failed_) {
+    sm_.drop_run(out);
+    return file_;
+  }
   // Keep the unterminated tail so that the parser reports it.
-  if (error) out.push_back(*error);
+  if (error) out.make(*error);
 
   // The parser reads the chosen tokens themselves (a view of the files
   // they came from), not a text made of them.
-  return sm_.add_view(file_, out);
+  return sm_.add_view(out);
 }
 
 // After conditionals: the @names that are no macro nor operator, and the

@@ -15,39 +15,71 @@ uint32_t SourceManager::add(std::string name, std::string text, bool is_tapset) 
   return static_cast<uint32_t>(files_.size());
 }
 
-SourceManager::TokenRun SourceManager::start_run() {
+SourceManager::TokenRun SourceManager::start_run(uint32_t source) {
   if (live_view_) {
     files_[live_view_ - 1]->tokens = {};
     live_view_ = 0;
   }
-  TokenRun run;
-  run.sm_ = this;
-  run.begin_ = run.end_ = run_buffer_.get();
-  run.limit_ = run.begin_ + run_capacity_;
-  return run;
-}
-
-void SourceManager::grow_run(TokenRun& run) {
-  size_t n = run.size();
-  size_t size = std::max<size_t>(4096, 2 * run_capacity_);
-  std::unique_ptr<Tok[]> bigger(new Tok[size]);
-  if (n) std::memcpy(bigger.get(), run.begin_, n * sizeof(Tok));
-  run_buffer_ = std::move(bigger);
-  run_capacity_ = size;
-  run.begin_ = run_buffer_.get();
-  run.end_ = run.begin_ + n;
-  run.limit_ = run.begin_ + size;
-}
-
-uint32_t SourceManager::add_view(uint32_t source, TokenRun& run) {
   const SourceFile& from = file(source);
   uint32_t id = add(from.name, std::string(), from.is_tapset);
   SourceFile& v = *files_.back();
   v.is_view = true;
   v.source = source;
-  v.tokens = run;  // (its expanded locations are written as it is parsed)
-  live_view_ = id;
-  return id;
+  if (!run_capacity_) {
+    run_capacity_ = 4096;
+    run_buffer_.reset(new Tok[run_capacity_]);
+    run_expanded_.reset(new ExpandedLoc[run_capacity_]);
+  }
+  // The token that is none, before the first (see Tok::glued).
+  run_buffer_[0] = Tok{};
+  run_buffer_[0].kind = TokKind::End;
+  TokenRun run;
+  run.sm_ = this;
+  run.begin_ = run_buffer_.get() + 1;
+  // (Room for the two tokens of a split past the limit, and for the End.)
+  run.limit_ = run_buffer_.get() + run_capacity_ - 2;
+  run.made_ = TokenMaker(run.begin_, run_expanded_.get(), id);
+  return run;
+}
+
+void SourceManager::grow_run(TokenRun& run) {
+  TokenMaker& m = run.made_;
+  size_t n = static_cast<size_t>(m.out - run_buffer_.get());
+  size_t k = static_cast<size_t>(m.expanded - m.expanded_base);
+  size_t size = 2 * run_capacity_;
+  std::unique_ptr<Tok[]> bigger(new Tok[size]);
+  std::memcpy(static_cast<void*>(bigger.get()), run_buffer_.get(), n * sizeof(Tok));
+  std::unique_ptr<ExpandedLoc[]> more(new ExpandedLoc[size]);
+  if (k) std::memcpy(more.get(), run_expanded_.get(), k * sizeof(ExpandedLoc));
+  run_buffer_ = std::move(bigger);
+  run_expanded_ = std::move(more);
+  run_capacity_ = size;
+  run.begin_ = run_buffer_.get() + 1;
+  run.limit_ = run_buffer_.get() + size - 2;
+  m.out = run_buffer_.get() + n;
+  m.expanded_base = run_expanded_.get();
+  m.expanded = m.expanded_base + k;
+}
+
+uint32_t SourceManager::add_view(TokenRun& run) {
+  const TokenMaker& m = run.made_;
+  SourceFile& v = *files_.at(m.view - 1);
+  // The end of the input: the end of the file the view is of.
+  Tok& end = *m.out;
+  end = Tok{};
+  end.kind = TokKind::End;
+  end.text = "";
+  end.loc = SourceLoc{v.source, static_cast<uint32_t>(file(v.source).text.size())};
+  v.tokens = {run.begin_, run.size() + 1};
+  v.expanded.assign(m.expanded_base, m.expanded);
+  v.problem = m.problem;
+  v.problem_at = m.problem_at;
+  live_view_ = m.view;
+  return m.view;
+}
+
+void SourceManager::drop_run(TokenRun& run) {
+  if (run.made_.view == files_.size()) files_.pop_back();
 }
 
 uint32_t SourceManager::add_expansion(Expansion e) {

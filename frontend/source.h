@@ -11,6 +11,7 @@
 
 #include "frontend/lexer.h"
 #include "frontend/source_loc.h"
+#include "frontend/token_maker.h"
 
 namespace stapx {
 
@@ -19,14 +20,6 @@ struct Expansion {
   std::string_view macro;  // "@name": the call's token, in a source file's text
   SourceLoc site;       // of the "@name" token, in a real file
   uint32_t parent = 0;  // the expansion the call site itself came from
-};
-
-// Where a token of a preprocessed view that came through a macro expansion
-// (or a $1 argument) was: its real file and offset, and the expansion.
-struct ExpandedLoc {
-  uint32_t file;
-  uint32_t offset;
-  uint32_t expansion;
 };
 
 struct SourceFile {
@@ -40,15 +33,19 @@ struct SourceFile {
   // A location of one of its tokens is in the token's real file, except for
   // the tokens that came through an expansion: SourceLoc{view, k} is the
   // k-th of those, and `expanded` says where it was (see resolve()). The
-  // parser's tokens are made with those locations: `expanded` is written
-  // then (by parse::make_tokens, in the same walk), before any exists.
+  // view's tokens are made for the grammar, with those locations, as the
+  // preprocessor chooses them (see TokenMaker).
   bool is_view = false;
   uint32_t source = 0;  // a view: the file it is a view of
   mutable std::vector<ExpandedLoc> expanded;
-  // A view's tokens, for the parser: they live in the SourceManager's run
-  // buffer until the next view is begun (start_run; see has_tokens()), and
-  // are empty after.
+  // A view's tokens as the grammar takes them: after a token that is none,
+  // ending with a token of kind End at the end of the file the view is of.
+  // They live in the SourceManager's run buffer until the next view is
+  // begun (start_run; see has_tokens()), and are empty after.
   std::span<const Tok> tokens;
+  // Why the grammar must not see them, if so (reported when parsed).
+  TokenProblem problem = TokenProblem::None;
+  SourceLoc problem_at;
 };
 
 struct LineCol {
@@ -67,35 +64,46 @@ class SourceManager {
   // without them. Beginning a run ends the last view's tokens.
   class TokenRun {
    public:
-    size_t size() const { return static_cast<size_t>(end_ - begin_); }
+    // The tokens so far: as given (push_back), or as the grammar takes
+    // them (make).
+    size_t size() const { return static_cast<size_t>(made_.out - begin_); }
     const Tok* begin() const { return begin_; }
-    const Tok* end() const { return end_; }
+    const Tok* end() const { return made_.out; }
     operator std::span<const Tok>() const { return {begin_, size()}; }
-    void clear() { end_ = begin_; }
-    // For a loop that keeps many tokens (see TokenArray): it writes at
-    // cursor() up to limit(), then commits where it stopped.
-    Tok* cursor() const { return end_; }
-    Tok* limit() const { return limit_; }
-    void commit(Tok* end) { end_ = end; }
-    Tok* make_room(Tok* end) {
-      end_ = end;
-      sm_->grow_run(*this);
-      return end_;
+    void clear() {
+      uint32_t view = made_.view;
+      made_ = TokenMaker(begin_, made_.expanded_base, view);
     }
+    // For a loop that adds many tokens: it works on a copy of maker()
+    // while its `out` is below limit(), then commits it; grow() makes room.
+    TokenMaker maker() const { return made_; }
+    const Tok* limit() const { return limit_; }
+    void commit(const TokenMaker& m) { made_ = m; }
+    void grow() { sm_->grow_run(*this); }
     __attribute__((always_inline)) void push_back(const Tok& t) {
-      if (end_ == limit_) sm_->grow_run(*this);
-      *end_++ = t;
+      if (made_.out >= limit_) grow();
+      *made_.out++ = t;
+    }
+    __attribute__((always_inline)) void make(const Tok& t) {
+      if (made_.out >= limit_) grow();
+      made_.add<true>(t);
     }
 
    private:
     friend class SourceManager;
     SourceManager* sm_ = nullptr;
-    Tok *begin_ = nullptr, *end_ = nullptr, *limit_ = nullptr;
+    Tok* begin_ = nullptr;  // (a token that is none before it)
+    const Tok* limit_ = nullptr;
+    TokenMaker made_;
   };
-  TokenRun start_run();
-  // Adds a preprocessed view of file `source` (see SourceFile): the run's
-  // tokens, which stay in the run buffer until the next start_run().
-  uint32_t add_view(uint32_t source, TokenRun& run);
+  // Begins the tokens of a view of file `source`: the view's number is
+  // taken now (its expanded tokens' locations name it).
+  TokenRun start_run(uint32_t source);
+  // Makes the run's tokens view `run`'s view (see SourceFile), ended by the
+  // End token; they stay in the run buffer until the next start_run().
+  uint32_t add_view(TokenRun& run);
+  // A run that makes no view: its number is given back, if still last.
+  void drop_run(TokenRun& run);
   // Whether view `id`'s tokens are still there (it is the latest view, and
   // no run has begun since).
   bool has_tokens(uint32_t id) const { return id == live_view_; }
@@ -123,8 +131,10 @@ class SourceManager {
 
   std::vector<std::unique_ptr<SourceFile>> files_;
   std::vector<Expansion> expansions_;
-  // The run buffer (see TokenRun), and the view whose tokens are in it.
+  // The run buffer (see TokenRun) and its expanded locations (as many:
+  // at most one per token), and the view whose tokens are in it.
   std::unique_ptr<Tok[]> run_buffer_;
+  std::unique_ptr<ExpandedLoc[]> run_expanded_;
   size_t run_capacity_ = 0;
   uint32_t live_view_ = 0;
   uint32_t located_ = 0;  // the view whose expanded locations located() makes

@@ -26,13 +26,13 @@ using stapx::Tok;
 using stapx::Word;
 using stapx::word_of;
 
-// The tokens of `file` (a source file, lexed here, or a preprocessed view),
-// made in `buf` (scratch space kept from file to file: it only grows) after
-// a token that is none (see Tok::glued), ending with a token of kind End
-// whose location is the end of the input. Returns
-// none, having reported why, for input the grammar must not see: a byte
-// outside ASCII in code, or nesting past what the recursive descent's stack
-// allows.
+// The tokens of `file` as the grammar takes them (see TokenMaker), after a
+// token that is none (see Tok::glued), ending with a token of kind End
+// whose location is the end of the input: a source file's, lexed here and
+// made in `buf` (scratch space kept from file to file: it only grows), or a
+// preprocessed view's, made as the preprocessor chose them. Returns none,
+// having reported why, for input the grammar must not see: a byte outside
+// ASCII in code, or nesting past what the recursive descent's stack allows.
 std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::vector<Tok>& buf, DiagSink& diags);
 
 }  // namespace stapx::parse
