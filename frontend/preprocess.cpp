@@ -391,12 +391,9 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
     error_text(name_tok, "incomplete macro definition - missing '%)'");
     return in.size();
   }
-  m.body.reserve(i - body_begin);
   // (The body's tokens as in no expansion: each call's is theirs.)
-  for (size_t k = body_begin; k < i; ++k) {
-    m.body.push_back(in[k]);
-    m.body.back().expansion = 0;
-  }
+  m.body.assign(in.begin() + static_cast<ptrdiff_t>(body_begin), in.begin() + static_cast<ptrdiff_t>(i));
+  for (Tok& b : m.body) b.expansion = 0;
   m.chosen = pre_choose(m);
   if (!macros_.define(m.file, name, std::move(m), library_)) {
     diags_.report(DiagId::ParseMacroRedefined, where(name_tok), name);
@@ -429,7 +426,8 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       ++i;
       continue;
     }
-    if (argument(t, depth)) {
+    // (Most @names and $names are no argument: told by their second byte.)
+    if (t.len >= 2 && ((t.text[1] >= '0' && t.text[1] <= '9') || t.text[1] == '#') && argument(t, depth)) {
       ++i;
       continue;
     }
@@ -522,31 +520,40 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     // The body as chosen at its definition, where this call would choose
     // the same: where tokens are plainly kept (not read as a condition).
     bool pre_chosen = m->chosen && !library_ && mode_ == Mode::Plain;
-    for (const Tok& b : pre_chosen ? *m->chosen : m->body) {
-      if (b.kind == TokKind::At) {
-        std::string_view p = b.view().substr(1);
-        bool substituted = false;
-        for (size_t k = 0; k < m->params.size(); ++k) {
-          if (m->params[k] == p) {
-            // An argument used many times, at every level, multiplies.
-            if (too_large(body.size() + args[k].size())) return;
-            // Its tokens come through the parameter's expansion, in this
-            // one, as stap shows them.
-            uint32_t through = sm_.add_expansion({b.view(), b.loc, exp});
-            for (PTok a : args[k]) {
-              a.expansion = through;
-              body.push_back(a);
-            }
-            substituted = true;
-            break;
-          }
-        }
-        if (substituted) continue;
+    const std::vector<Tok>& src = pre_chosen ? *m->chosen : m->body;
+    // The body's own tokens, copied in runs up to each parameter.
+    auto copy = [&](const Tok* from, const Tok* to) {
+      body.reserve(body.size() + static_cast<size_t>(to - from));
+      Tok* w = body.cursor();
+      for (; from != to; ++from, ++w) {
+        *w = *from;
+        w->expansion = exp;
       }
-      PTok e = b;
-      e.expansion = exp;
-      body.push_back(e);
+      body.commit(w);
+    };
+    const Tok* run = src.data();
+    const Tok* src_end = src.data() + src.size();
+    if (!m->params.empty()) {
+      for (const Tok* b = run; b != src_end; ++b) {
+        if (b->kind != TokKind::At) continue;
+        std::string_view p = b->view().substr(1);
+        size_t k = 0;
+        while (k < m->params.size() && m->params[k] != p) ++k;
+        if (k == m->params.size()) continue;
+        copy(run, b);
+        run = b + 1;
+        // An argument used many times, at every level, multiplies.
+        if (too_large(body.size() + args[k].size())) return;
+        // Its tokens come through the parameter's expansion, in this
+        // one, as stap shows them.
+        uint32_t through = sm_.add_expansion({b->view(), b->loc, exp});
+        for (PTok a : args[k]) {
+          a.expansion = through;
+          body.push_back(a);
+        }
+      }
     }
+    copy(run, src_end);
     pending_ += body.size();
     expand(body, depth + 1);
     pending_ -= body.size();
