@@ -129,7 +129,7 @@ const auto embedded_def =
     })];
 
 // $var, $$vars, $$parms, $$locals, $$return (stap takes any run of '$');
-// a pretty-printing suffix is a token of its own (see make_tokens).
+// a pretty-printing suffix is a token of its own (see TokenMaker).
 inline bool is_target_name(const Tok& t) {
   if (t.kind != TokKind::Dollar) return false;
   uint32_t i = 1;
