@@ -13,6 +13,8 @@
  * runs begin/end probes synchronously inside that write(); meanwhile the
  * loop keeps draining relay buffers and control messages, so a large end
  * report or a burst of warnings is not lost while "stop" is in progress.
+ * While "start" is in progress (it arms the probes) the loop only waits
+ * for it to return: see event_loop().
  * ctl is opened twice (read side, write side) so the blocking write can
  * never hold up a read on the same open file.
  *
@@ -893,6 +895,30 @@ static void event_loop(void)
 		long long now = now_ms();
 		int timeout = next_tick > now ? (int)(next_tick - now) : 0;
 		int n = 0;
+
+		if (cmd_busy && !cmd_is_stop) {
+			/*
+			 * "start" arms the probes, patching kernel text, then
+			 * runs the begin probes. Meanwhile this thread makes
+			 * no system call a probe may sit in (read() of the
+			 * relay, ctl and signal files goes through ksys_read
+			 * and vfs_read): under QEMU's TCG, a reader inside a
+			 * function whose kprobe was being armed returned to
+			 * address 0 (a kernel oops) in a few starts out of a
+			 * hundred. It waits for the command to return; what
+			 * the begin probes wrote is read after it.
+			 */
+			struct pollfd w = { .fd = cmd_pipe[0], .events = POLLIN };
+
+			if (poll(&w, 1, -1) < 0 && errno != EINTR) {
+				perror("poll");
+				break;
+			}
+			if (w.revents)
+				handle_cmd_done();
+			next_tick = 0;
+			continue;
+		}
 
 		if (npfd != 3 + ntraces) {
 			struct pollfd *p = realloc(pfd, (3 + ntraces) *
