@@ -31,6 +31,13 @@ bool is_alnum(char c) { return in_class(c, kDigit | kAlpha); }
 bool ident_char(char c) { return in_class(c, kDigit | kAlpha | kUnderscore); }
 bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDollar); }
 
+// Which of sixteen bytes are in [lo, lo + n): unsigned c - lo < n, as a
+// signed compare of (c - lo) ^ 0x80 with n - 128.
+__attribute__((always_inline)) inline __m128i in_range(__m128i v, char lo, int n) {
+  __m128i shifted = _mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(0x80)));
+  return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(n - 128)));
+}
+
 // Where the identifier bytes ([0-9A-Za-z_$]) from p end, end being the
 // end of the text. Sixteen bytes at a time where the text has them (an
 // identifier's bytes one by one cost a branch each, and the last one a
@@ -39,13 +46,8 @@ bool ident_tail(char c) { return in_class(c, kDigit | kAlpha | kUnderscore | kDo
 __attribute__((always_inline)) inline const char* ident_end(const char* p, const char* end, bool& dollar) {
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // Unsigned c - lo < n, as a signed compare of (c - lo) ^ 0x80 with n - 128.
-    auto range = [](__m128i x, char lo, int n) {
-      __m128i shifted = _mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(0x80)));
-      return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(n - 128)));
-    };
     __m128i dollars = _mm_cmpeq_epi8(v, _mm_set1_epi8('$'));
-    __m128i word = _mm_or_si128(range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26), range(v, '0', 10));
+    __m128i word = _mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26), in_range(v, '0', 10));
     word = _mm_or_si128(word, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), dollars));
     unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(word)) & 0xFFFF;
     unsigned in = other ? (1u << __builtin_ctz(other)) - 1 : 0xFFFF;  // the identifier's bytes here
@@ -137,10 +139,8 @@ __attribute__((always_inline)) inline const char* skip_blanks(const char* p, con
   p += 2;
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // ' ', or '\t' to '\r' (c - 9 < 5 unsigned, as in ident_end).
-    __m128i controls = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('\t')), _mm_set1_epi8(static_cast<char>(0x80))),
-                                      _mm_set1_epi8(static_cast<char>(5 - 128)));
-    __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), controls);
+    // ' ', or '\t' to '\r'.
+    __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), in_range(v, '\t', 5));
     unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(blank)) & 0xFFFF;
     if (other) return p + __builtin_ctz(other);
     p += 16;
