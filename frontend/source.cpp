@@ -31,8 +31,7 @@ SourceManager::TokenRun SourceManager::start_run(uint32_t source) {
     run_expanded_.reset(new ExpandedLoc[run_capacity_]);
   }
   // The token that is none, before the first (see Tok::glued).
-  run_buffer_[0] = Tok{};
-  run_buffer_[0].kind = TokKind::End;
+  run_buffer_[0] = none_token();
   TokenRun run;
   run.sm_ = this;
   run.begin_ = run_buffer_.get() + 1;
@@ -65,11 +64,7 @@ uint32_t SourceManager::add_view(TokenRun& run) {
   const TokenMaker& m = run.made_;
   SourceFile& v = *files_.at(m.view - 1);
   // The end of the input: the end of the file the view is of.
-  Tok& end = *m.out;
-  end = Tok{};
-  end.kind = TokKind::End;
-  end.text = "";
-  end.loc = SourceLoc{v.source, static_cast<uint32_t>(file(v.source).text.size())};
+  *m.out = end_token(SourceLoc{v.source, static_cast<uint32_t>(file(v.source).text.size())});
   v.tokens = {run.begin_, run.size() + 1};
   v.expanded.assign(m.expanded_base, m.expanded);
   v.problem = m.problem;

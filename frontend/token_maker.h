@@ -38,6 +38,20 @@ constexpr auto kNesting = [] {
   return t;
 }();
 
+// The token before a file's first (see Tok::glued: it touches nothing),
+// and the End token after its last, at the end of the input `at`.
+inline Tok none_token() {
+  Tok t{};
+  t.kind = TokKind::End;
+  return t;
+}
+inline Tok end_token(SourceLoc at) {
+  Tok t = none_token();
+  t.text = "";
+  t.loc = at;
+  return t;
+}
+
 // The state of a walk that makes the grammar's tokens: where the next goes,
 // the nesting of brackets so far, and the first problem met. The lexer
 // classified each token; what is left is to count the nesting and, for the

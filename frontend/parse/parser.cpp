@@ -44,8 +44,7 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
   // The buffer only grows: its Toks are made once, and rewritten per file.
   // (First, a token that is none: the one before the first, for Tok::glued.)
   if (buf.size() < 2 * lexed.size() + 2) buf.resize(2 * lexed.size() + 2);
-  buf[0] = Tok{};
-  buf[0].kind = TokKind::End;
+  buf[0] = none_token();
   TokenMaker m(buf.data() + 1);
   Tok* to = m.out;
   ExpandedLoc* none = nullptr;
@@ -57,11 +56,7 @@ std::span<const Tok> make_tokens(const SourceManager& sm, uint32_t file, std::ve
     report(m.problem, m.problem_at, diags);
     return {};
   }
-  Tok& last = *m.out++;
-  last = Tok{};
-  last.kind = TokKind::End;
-  last.text = "";
-  last.loc = SourceLoc{file, static_cast<uint32_t>(f.text.size())};
+  *m.out++ = end_token(SourceLoc{file, static_cast<uint32_t>(f.text.size())});
   return {buf.data() + 1, static_cast<size_t>(m.out - (buf.data() + 1))};
 }
 
