@@ -53,9 +53,14 @@ const x3::rule<class alias_op_class, NameRef> alias_op = "'=' or '+='";
 const x3::rule<class alias_part_class, AliasPart> alias_part = "probe alias";
 const toplevel_type toplevel_rule = "'probe', 'global', 'private', 'function' or '%{'";
 
-const auto block_def = mark >> (x3::lit('{') > *statement > '}')[([](auto& ctx) {
-  _val(ctx).stmts = std::move(_attr(ctx));
-})];
+// mark >> ('{' > *statement > '}'), hand-written: X3's kleene collects the
+// statements in a vector of its own and moves them over.
+struct block_parser : own_attribute_parser<block_parser, Block> {
+  using own_attribute_parser::parse;
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Block& out) const;
+};
+const auto block_def = block_parser{};
 
 const auto if_stmt_def = mark >>
     (kw("if") > '(' > expr_ref > ')' > statement > -(kw("else") > statement))[([](auto& ctx) {
@@ -204,6 +209,19 @@ struct statement_parser : own_attribute_parser<statement_parser, Statement> {
 
 const auto statement_def = statement_parser{};
 
+template <typename It, typename Ctx, typename RCtx>
+bool block_parser::parse(It& first, It const& last, Ctx const& ctx, RCtx&, Block& out) const {
+  if (first == last || !first->is_op(op_code("{"))) return false;
+  out.pos = first;
+  It i = first + 1;
+  out.stmts.reserve(8);
+  Statement s;
+  while (statement.parse(i, last, ctx, x3::unused, s)) out.stmts.push_back(s);
+  if (i == last || !i->is_op(op_code("}"))) throw x3::expectation_failure<It>(i, x3::what(x3::lit('}')));
+  first = i + 1;
+  return true;
+}
+
 // `-N` as one literal: the number's text with its sign.
 const auto negated_number = [](auto& ctx) {
   Number n = std::move(_attr(ctx));
@@ -247,7 +265,28 @@ const auto point_element_def =
       _val(ctx) = std::move(g);
     })];
 
-const auto point_list_def = probe_point > *(',' > probe_point);
+// probe_point > *(',' > probe_point), hand-written: X3's kleene collects
+// the points after the first in a vector of its own and moves them over.
+struct point_list_parser : own_attribute_parser<point_list_parser, Vec<ProbePoint>> {
+  using own_attribute_parser::parse;
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Vec<ProbePoint>& out) const {
+    It i = first;
+    out.reserve(out.size() + 4);
+    if (!probe_point.parse(i, last, ctx, x3::unused, out.emplace_back())) {
+      out.pop_back();
+      return false;
+    }
+    while (i != last && i->is_op(op_code(","))) {
+      ++i;
+      if (!probe_point.parse(i, last, ctx, x3::unused, out.emplace_back()))
+        throw x3::expectation_failure<It>(i, x3::what(probe_point));
+    }
+    first = i;
+    return true;
+  }
+};
+const auto point_list_def = point_list_parser{};
 
 // point_element > *('.' > point_element), hand-written: X3's sequence,
 // alternative and variant cost several times the work for each element.
