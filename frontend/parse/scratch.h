@@ -16,17 +16,25 @@
 
 namespace stapx::parse {
 
+// (Trivially destructible, so that the thread's instance below is reached
+// without a call: a thread_local with a destructor is reached through an
+// initialization check at every use, and there is one per allocation. Its
+// chunks are freed when the thread ends by a Release made with the first.)
 class Scratch {
  public:
   constexpr Scratch() = default;
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
-  ~Scratch() {
+
+  // Frees every chunk.
+  void release() {
     for (Chunk* c = chunks_; c;) {
       Chunk* next = c->next;
       ::operator delete(c);
       c = next;
     }
+    chunks_ = nullptr;
+    cur_ = end_ = nullptr;
   }
 
   void* allocate(size_t bytes, size_t align) {
@@ -72,7 +80,8 @@ class Scratch {
   };
   static constexpr size_t kChunk = 64 * 1024;
 
-  void add_chunk(size_t size) {
+  void add_chunk(size_t size);
+  void add_chunk_now(size_t size) {
     auto* c = static_cast<Chunk*>(::operator new(sizeof(Chunk) + size));
     c->next = chunks_;
     c->size = size;
@@ -93,6 +102,17 @@ class Scratch {
 
 // One per thread: parse_file may run in several threads at once.
 inline thread_local Scratch scratch;
+
+// Frees the thread's scratch chunks when it ends (see Scratch).
+struct ScratchRelease {
+  ~ScratchRelease() { scratch.release(); }
+};
+inline thread_local ScratchRelease scratch_release;
+
+inline void Scratch::add_chunk(size_t size) {
+  (void)&scratch_release;  // (made now, in the thread that takes memory)
+  add_chunk_now(size);
+}
 
 // Rewinds the scratch memory when the declaration's tree is gone: declare
 // it before the tree.
