@@ -9,6 +9,10 @@
 
 namespace stapx {
 
+namespace {
+void* heap_pad = nullptr;  // see use_huge_page_heap(): kept for the run's whole life
+}  // namespace
+
 void use_huge_page_heap() {
   constexpr size_t kHuge = 2u << 20;   // x86-64's huge page
   constexpr size_t kStep = 64u << 20;  // the heap grows by this much at a time
@@ -17,14 +21,25 @@ void use_huge_page_heap() {
   mallopt(M_MMAP_THRESHOLD, 32u << 20);
   mallopt(M_TRIM_THRESHOLD, 256u << 20);
   mallopt(M_TOP_PAD, kStep);
-  // Make the heap grow now, by a step, and advise the whole new region: a
-  // block larger than what the heap's top can have left.
-  void* probe = malloc(1u << 20);
+  // Make the heap grow now, by a step, and advise the new region from the
+  // first huge page past what malloc has written: a block larger than what
+  // the heap's top can have left, after which malloc writes the header of
+  // the rest. (A page touched before the advice is a small one, and then
+  // its whole 2 MiB range stays in small pages: hundreds of page faults.)
+  constexpr size_t kProbe = 1u << 20;
+  void* probe = malloc(kProbe);
   if (!probe) return;
-  auto begin = (reinterpret_cast<uintptr_t>(probe) + kHuge - 1) & ~(kHuge - 1);
+  auto chunk = reinterpret_cast<uintptr_t>(probe) - 2 * sizeof(size_t);  // its header
+  auto begin = (reinterpret_cast<uintptr_t>(probe) + kProbe + 4096 + kHuge - 1) & ~(kHuge - 1);
   auto end = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(kHuge - 1);
   free(probe);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  if (end <= begin) return;
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  // The heap's top now starts at the probe's header, below `begin`: a block
+  // that reaches exactly to `begin` (never freed, and never touched past
+  // its header) makes every later block come from the advised region.
+  size_t pad = begin - chunk;
+  if (pad > 2 * sizeof(size_t)) heap_pad = malloc(pad - sizeof(size_t));
 }
 
 }  // namespace stapx
