@@ -231,7 +231,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
     all += "\"" + n + "\"\n";
     args_file_ = sm_.add("<command line arguments>", std::move(all));
   }
-  uint32_t exp = sm_.add_expansion({s, loc(t), t.expansion});
+  uint32_t exp = sm_.add_expansion(s, loc(t), t.expansion);
   auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {
     PTok x;
     x.kind = k;
@@ -514,7 +514,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
                  fmt::format("too few parameters for macro '@{}' (expected {})", name, m->params.size()));
       continue;
     }
-    uint32_t exp = sm_.add_expansion({at_name, loc(t), t.expansion});
+    uint32_t exp = sm_.add_expansion(at_name, loc(t), t.expansion);
     TokBuffer& body = level.body;
     body.clear();
     // The body as chosen at its definition, where this call would choose
@@ -546,7 +546,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
         if (too_large(body.size() + args[k].size())) return;
         // Its tokens come through the parameter's expansion, in this
         // one, as stap shows them.
-        uint32_t through = sm_.add_expansion({b->view(), b->loc, exp});
+        uint32_t through = sm_.add_expansion(b->view(), b->loc, exp);
         for (PTok a : args[k]) {
           a.expansion = through;
           body.push_back(a);
@@ -567,24 +567,32 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
 template <bool kStopAtNames, bool kMake>
 const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
   // (In locals: a token's stores would make the compiler reload members,
-  // and the maker's fields, each token's.)
-  TokenMaker m;
+  // and the maker's fields, each token's. They are copied field by field:
+  // a copy of the whole maker, after the stores of some of its fields,
+  // made the processor wait on those stores at each of the many short
+  // runs, between a macro's $names and @names.)
+  TokenMaker& made = out_->maker();
+  TokenMaker m;  // the fields add() reads, and its problem
   Tok* to;
   ExpandedLoc* expanded;
   int depth;
   const Tok* limit;
   auto load = [&] {
-    m = out_->maker();
-    to = m.out;
-    expanded = m.expanded;
-    depth = m.depth;
+    m.view = made.view;
+    m.expanded_base = made.expanded_base;
+    m.problem = made.problem;
+    m.problem_at = made.problem_at;
+    to = made.out;
+    expanded = made.expanded;
+    depth = made.depth;
     limit = out_->limit();
   };
   auto store = [&] {
-    m.out = to;
-    m.expanded = expanded;
-    m.depth = depth;
-    out_->commit(m);
+    made.out = to;
+    made.expanded = expanded;
+    made.depth = depth;
+    made.problem = m.problem;
+    made.problem_at = m.problem_at;
   };
   load();
   Mode mode = mode_;

@@ -77,11 +77,6 @@ void SourceManager::drop_run(TokenRun& run) {
   if (run.made_.view == files_.size()) files_.pop_back();
 }
 
-uint32_t SourceManager::add_expansion(Expansion e) {
-  expansions_.push_back(std::move(e));
-  return static_cast<uint32_t>(expansions_.size());
-}
-
 SourceLoc SourceManager::located(uint32_t file, uint32_t offset, uint32_t expansion) {
   if (!expansion) return {file, offset};
   // A view with no tokens, of the first file it locates in: it only holds

@@ -74,11 +74,11 @@ class SourceManager {
       uint32_t view = made_.view;
       made_ = TokenMaker(begin_, made_.expanded_base, view);
     }
-    // For a loop that adds many tokens: it works on a copy of maker()
-    // while its `out` is below limit(), then commits it; grow() makes room.
-    TokenMaker maker() const { return made_; }
+    // For a loop that adds many tokens: it keeps the maker's state in
+    // locals while its `out` is below limit(), then stores it back; grow()
+    // makes room.
+    TokenMaker& maker() { return made_; }
     const Tok* limit() const { return limit_; }
-    void commit(const TokenMaker& m) { made_ = m; }
     void grow() { sm_->grow_run(*this); }
     __attribute__((always_inline)) void push_back(const Tok& t) {
       if (made_.out >= limit_) grow();
@@ -107,7 +107,15 @@ class SourceManager {
   // Whether view `id`'s tokens are still there (it is the latest view, and
   // no run has begun since).
   bool has_tokens(uint32_t id) const { return id == live_view_; }
-  uint32_t add_expansion(Expansion e);
+  // (Its fields apart: an Expansion made to be passed, field by field,
+  // then copied whole, made the processor wait on those stores.)
+  uint32_t add_expansion(std::string_view macro, SourceLoc site, uint32_t parent) {
+    Expansion& e = expansions_.emplace_back();
+    e.macro = macro;
+    e.site = site;
+    e.parent = parent;
+    return static_cast<uint32_t>(expansions_.size());
+  }
   // A location of a token met before any view is made (a preprocessor
   // diagnostic's): `offset` in real file `file`, reached through
   // `expansion` (0: none), so that it shows the expansion chain.

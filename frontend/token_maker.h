@@ -86,6 +86,10 @@ struct TokenMaker {
   // which they give back to the maker (out, expanded, depth) when they stop.
   template <bool kView>
   __attribute__((always_inline)) bool add(Tok*& to, ExpandedLoc*& expanded_to, int& depth_now, const Tok& in) {
+    // (What the checks below read, read from `in` before the copy: read
+    // back from the copy, each waited for its store.)
+    const uint32_t code = in.code;
+    const uint8_t ops = in.ops;
     Tok& t = *to;
     t = in;
     if constexpr (kView) {
@@ -98,8 +102,8 @@ struct TokenMaker {
     }
     // (Only a one-byte operator's code is a bracket: no operator of more
     // bytes starts with one, and a byte outside ASCII is kSpecial.)
-    depth_now += kNesting[t.code & 0x7f];
-    if (__builtin_expect((t.ops & kSpecial) || depth_now > kMaxNesting, 0)) return special(to, depth_now, t);
+    depth_now += kNesting[code & 0x7f];
+    if (__builtin_expect((ops & kSpecial) || depth_now > kMaxNesting, 0)) return special(to, depth_now, t);
     ++to;
     return true;
   }
