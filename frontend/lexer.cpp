@@ -130,6 +130,23 @@ const char* find_pair(const char* p, const char* end, char x, char y) {
   return nullptr;
 }
 
+// The first byte at or after p, before end, that is one of a, b, c or d;
+// end if none. Sixteen bytes at a time, then one by one for the last.
+__attribute__((always_inline)) inline const char* find_any(const char* p, const char* end, char a, char b, char c,
+                                                          char d) {
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, vc), _mm_cmpeq_epi8(v, vd)));
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+  while (p < end && *p != a && *p != b && *p != c && *p != d) ++p;
+  return p;
+}
+
 // Where the blanks from p end, end being the end of the text. Most tokens
 // have none or one before them; a line's end and the next one's indent
 // are taken sixteen bytes at a time where the text has them.
@@ -188,8 +205,10 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
       case Start::Space: continue;  // (not reached: blanks are skipped above)
       case Start::Hash: {
       line_comment:
-        const void* nl = std::memchr(p, '\n', end - p);
-        p = nl ? static_cast<const char*>(nl) + 1 : end;
+        // (A comment is a line's tail: short, where memchr's call and setup
+        // cost more than the search.)
+        p = find_any(p, end, '\n', '\n', '\n', '\n');
+        p += p < end;
         continue;
       }
       case Start::Slash:
@@ -221,6 +240,9 @@ __attribute__((always_inline)) inline void lex(const std::string& src, Sink& sin
       case Start::Quote: {
         const char* e = p + 1;
         while (true) {
+          // Up to the next byte that ends or escapes the literal, or may
+          // be the text's end.
+          e = find_any(e, end, c, '\n', '\\', '\0');
           char x = *e;
           if (x == c || x == '\n') break;
           if (x == '\\') {
