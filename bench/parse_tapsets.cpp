@@ -72,8 +72,8 @@ struct PassResult {
   std::string diag_text;
 };
 
-PassResult run_pass(const std::vector<std::string>& dirs, const std::vector<std::string>& stp_files,
-                    const PreprocessFacts& facts, bool keep_diags, bool leak, bool stats) {
+PassResult run_pass(const std::vector<std::string>& dirs, const PreprocessFacts& facts, bool keep_diags, bool leak,
+                    bool stats) {
   PassResult r;
   std::ostringstream diag_out;
   {
@@ -82,8 +82,12 @@ PassResult run_pass(const std::vector<std::string>& dirs, const std::vector<std:
     auto macros = std::make_unique<MacroTable>();
     auto arena = std::make_unique<ast::Arena>();
 
+    // The library's files, listed once as stapx's pipeline does (its .stp
+    // files, and its .stpm files, whose macros come first).
     auto t = Clock::now();
-    r.stpm_files = load_library_macros(*sm, dirs, facts, *macros, *diags);
+    LibraryFiles lib = list_library(dirs);
+    const std::vector<std::string>& stp_files = lib.scripts;
+    r.stpm_files = load_library_macros(*sm, lib, facts, *macros, *diags);
     r.t.macros = ms_since(t);
 
     FileReader reader;
@@ -210,12 +214,7 @@ int main(int argc, char** argv) {
   // %( CONFIG_X == "y" %? ... %) picks the same branches as a real run.
   if (auto k = stapx::resolve_kernel(release)) facts.config = stapx::kernel_config(*k);
 
-  // The .stp file list is made once, outside the timed work (a scan of four
-  // directories; load_library_macros still scans them for .stpm each pass).
   std::vector<std::string> dirs = library_dirs(search_path, facts);
-  // (Paths as strings: as std::filesystem::path, each was split into its
-  // components, a cost of the harness, not of the parse.)
-  std::vector<std::string> stp_files = stapx::library_files(dirs, ".stp");
 
   if (!quiet) {
     std::cout << "target: " << release << " " << arch << " (" << facts.config.size() << " CONFIG_ values)\n";
@@ -225,7 +224,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<PassResult> results;
-  for (int i = 0; i < repeat; ++i) results.push_back(run_pass(dirs, stp_files, facts, i == 0, leak_last && i + 1 == repeat, !quiet));
+  for (int i = 0; i < repeat; ++i) results.push_back(run_pass(dirs, facts, i == 0, leak_last && i + 1 == repeat, !quiet));
   const PassResult& first = results.front();
 
   // Not with -q: the whole-process timing (parse-vs-stap) must not pay for it.
@@ -233,7 +232,7 @@ int main(int argc, char** argv) {
   std::vector<double> lex;
   size_t tokens = 0;
   if (!quiet) {
-    for (const std::string& p : stp_files) texts.push_back(stapx::read_text_file(p));
+    for (const std::string& p : stapx::library_files(dirs, ".stp")) texts.push_back(stapx::read_text_file(p));
     for (int i = 0; i < repeat; ++i) lex.push_back(tokenize_only(texts, tokens));
   }
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 namespace stapx {
@@ -45,32 +46,58 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
   return out;
 }
 
-std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext) {
+namespace {
+
+// Lists `dirs` once: the files whose names end in each of `exts`, into
+// the list of the same index, each directory's files sorted by name.
+void list_files(const std::vector<std::string>& dirs, std::span<const std::string_view> exts,
+                std::span<std::vector<std::string>* const> out) {
   // (readdir's names and types, not std::filesystem's entries: a pass 1
   // lists these directories every run, and making a path of each entry to
   // take its extension cost more than the listing.)
-  std::vector<std::string> out;
+  std::vector<size_t> first(exts.size());
   for (const std::string& dir : dirs) {
     DIR* d = ::opendir(dir.c_str());
     if (!d) continue;
     std::string prefix = dir.empty() || dir.back() == '/' ? dir : dir + "/";
-    size_t first = out.size();
+    for (size_t k = 0; k < exts.size(); ++k) first[k] = out[k]->size();
     while (const dirent* e = ::readdir(d)) {
       std::string_view name = e->d_name;
       // As a path's extension: a name that is all extension (".stp") has none.
-      if (name.size() <= ext.size() || name.substr(name.size() - ext.size()) != ext) continue;
+      size_t k = 0;
+      while (k < exts.size() &&
+             (name.size() <= exts[k].size() || name.substr(name.size() - exts[k].size()) != exts[k]))
+        ++k;
+      if (k == exts.size()) continue;
       std::string path = prefix + e->d_name;
       bool regular = e->d_type == DT_REG;
       if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
         struct stat st;
         regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
       }
-      if (regular) out.push_back(std::move(path));
+      if (regular) out[k]->push_back(std::move(path));
     }
     ::closedir(d);
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+    for (size_t k = 0; k < exts.size(); ++k)
+      std::sort(out[k]->begin() + static_cast<std::ptrdiff_t>(first[k]), out[k]->end());
   }
-  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext) {
+  std::vector<std::string> files;
+  std::vector<std::string>* out[] = {&files};
+  list_files(dirs, std::span(&ext, 1), out);
+  return files;
+}
+
+LibraryFiles list_library(const std::vector<std::string>& dirs) {
+  LibraryFiles lib;
+  const std::string_view exts[] = {".stp", ".stpm"};
+  std::vector<std::string>* out[] = {&lib.scripts, &lib.macros};
+  list_files(dirs, exts, out);
+  return lib;
 }
 
 std::string user_cache_dir() {
@@ -142,15 +169,21 @@ std::string FileReader::read(const std::string& path) {
   return read_all(::openat(dir_fd_, path.c_str() + slash + 1, O_RDONLY | O_CLOEXEC));
 }
 
-size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
-                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
-  std::vector<std::string> files = library_files(dirs, ".stpm");
+size_t load_library_macros(SourceManager& sm, const LibraryFiles& lib, const PreprocessFacts& facts,
+                           MacroTable& macros, DiagSink& diags) {
   FileReader reader;
-  for (const std::string& f : files) {
+  for (const std::string& f : lib.macros) {
     uint32_t id = sm.add(f, reader.read(f), /*is_tapset=*/true);
     preprocess(sm, id, facts, macros, diags, /*library=*/true);
   }
-  return files.size();
+  return lib.macros.size();
+}
+
+size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
+                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
+  LibraryFiles lib;
+  lib.macros = library_files(dirs, ".stpm");
+  return load_library_macros(sm, lib, facts, macros, diags);
 }
 
 }  // namespace stapx

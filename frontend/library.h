@@ -23,6 +23,14 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
 // directory's files sorted by name, directories in order.
 std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext);
 
+// The library files of `dirs`, from one listing of each directory: the
+// scripts (.stp) and the macro files (.stpm), as library_files() gives them.
+struct LibraryFiles {
+  std::vector<std::string> scripts;
+  std::vector<std::string> macros;
+};
+LibraryFiles list_library(const std::vector<std::string>& dirs);
+
 // Where stapx keeps its per-user caches: $XDG_CACHE_HOME/stapx or
 // ~/.cache/stapx; empty when neither is set.
 std::string user_cache_dir();
@@ -52,9 +60,11 @@ class FileReader {
   int dir_fd_ = -1;
 };
 
-// Defines every macro of every .stpm file in `dirs` as a library macro.
-// Returns the number of files read.
+// Defines every macro of every .stpm file in `dirs` (of lib.macros) as a
+// library macro. Returns the number of files read.
 size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
                            const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags);
+size_t load_library_macros(SourceManager& sm, const LibraryFiles& lib, const PreprocessFacts& facts,
+                           MacroTable& macros, DiagSink& diags);
 
 }  // namespace stapx

@@ -168,7 +168,8 @@ int run_pipeline(const Options& opts) {
   search.insert(search.end(), opts.include_dirs.begin(), opts.include_dirs.end());
   std::vector<std::string> lib_dirs = library_dirs(search, facts);
   MacroTable macros;
-  size_t library_files = load_library_macros(sm, lib_dirs, facts, macros, diags);
+  LibraryFiles lib = list_library(lib_dirs);  // (one listing, for the macros and the index)
+  size_t library_files = load_library_macros(sm, lib, facts, macros, diags);
   if (opts.dump == Options::Dump::Functions || opts.dump == Options::Dump::ProbeAliases)
     return dump_library(std::cout,
                         opts.dump == Options::Dump::Functions ? LibraryDump::Functions : LibraryDump::ProbeAliases,
@@ -180,7 +181,7 @@ int run_pipeline(const Options& opts) {
   std::vector<ast::Script*> scripts = {script};
   std::optional<TapsetIndex> index;
   if (!diags.parse_errors()) {
-    index.emplace(lib_dirs);
+    index.emplace(lib);
     library_files += link_tapsets(scripts, sm, arena, diags, LinkInputs{&*index, &facts, &macros, opts.guru});
   }
   if (diags.parse_errors()) {

@@ -11,6 +11,7 @@
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
+#include "frontend/library.h"
 #include "frontend/preprocess.h"
 
 namespace stapx {
@@ -20,6 +21,8 @@ class TapsetIndex {
   // Scans the .stp files of `dirs` (as chosen by library_dirs), or reads
   // the cached index of the same files.
   explicit TapsetIndex(const std::vector<std::string>& dirs);
+  // The same, from a listing already made (list_library(dirs)).
+  explicit TapsetIndex(const LibraryFiles& lib);
   std::vector<std::string> files_for_function(const std::string& name) const;
   std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
   size_t size() const { return files_; }
