@@ -19,7 +19,8 @@ namespace stapx::parse {
 // (Trivially destructible, so that the thread's instance below is reached
 // without a call: a thread_local with a destructor is reached through an
 // initialization check at every use, and there is one per allocation. Its
-// chunks are freed when the thread ends by a Release made with the first.)
+// chunks are freed when the thread ends, by the ScratchRelease below, made
+// with the first chunk.)
 class Scratch {
  public:
   constexpr Scratch() = default;
