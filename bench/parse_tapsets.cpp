@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
   std::vector<double> lex;
   size_t tokens = 0;
   if (!quiet) {
-    for (const std::string& p : stapx::library_files(dirs, ".stp")) texts.push_back(stapx::read_text_file(p));
+    for (const std::string& p : stapx::list_library(dirs).scripts) texts.push_back(stapx::read_text_file(p));
     for (int i = 0; i < repeat; ++i) lex.push_back(tokenize_only(texts, tokens));
   }
 

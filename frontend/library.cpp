@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <span>
 #include <sstream>
 
 namespace stapx {
@@ -46,57 +45,38 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& search_pat
   return out;
 }
 
-namespace {
-
-// Lists `dirs` once: the files whose names end in each of `exts`, into
-// the list of the same index, each directory's files sorted by name.
-void list_files(const std::vector<std::string>& dirs, std::span<const std::string_view> exts,
-                std::span<std::vector<std::string>* const> out) {
+LibraryFiles list_library(const std::vector<std::string>& dirs) {
   // (readdir's names and types, not std::filesystem's entries: a pass 1
   // lists these directories every run, and making a path of each entry to
   // take its extension cost more than the listing.)
-  std::vector<size_t> first(exts.size());
+  LibraryFiles lib;
+  // As a path's extension: a name that is all extension (".stp") has none.
+  auto has_ext = [](std::string_view name, std::string_view ext) {
+    return name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext;
+  };
   for (const std::string& dir : dirs) {
     DIR* d = ::opendir(dir.c_str());
     if (!d) continue;
     std::string prefix = dir.empty() || dir.back() == '/' ? dir : dir + "/";
-    for (size_t k = 0; k < exts.size(); ++k) first[k] = out[k]->size();
+    size_t first_script = lib.scripts.size(), first_macro = lib.macros.size();
     while (const dirent* e = ::readdir(d)) {
       std::string_view name = e->d_name;
-      // As a path's extension: a name that is all extension (".stp") has none.
-      size_t k = 0;
-      while (k < exts.size() &&
-             (name.size() <= exts[k].size() || name.substr(name.size() - exts[k].size()) != exts[k]))
-        ++k;
-      if (k == exts.size()) continue;
+      std::vector<std::string>* to = has_ext(name, ".stp")    ? &lib.scripts
+                                     : has_ext(name, ".stpm") ? &lib.macros
+                                                              : nullptr;
+      if (!to) continue;
       std::string path = prefix + e->d_name;
       bool regular = e->d_type == DT_REG;
       if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
         struct stat st;
         regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
       }
-      if (regular) out[k]->push_back(std::move(path));
+      if (regular) to->push_back(std::move(path));
     }
     ::closedir(d);
-    for (size_t k = 0; k < exts.size(); ++k)
-      std::sort(out[k]->begin() + static_cast<std::ptrdiff_t>(first[k]), out[k]->end());
+    std::sort(lib.scripts.begin() + static_cast<std::ptrdiff_t>(first_script), lib.scripts.end());
+    std::sort(lib.macros.begin() + static_cast<std::ptrdiff_t>(first_macro), lib.macros.end());
   }
-}
-
-}  // namespace
-
-std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext) {
-  std::vector<std::string> files;
-  std::vector<std::string>* out[] = {&files};
-  list_files(dirs, std::span(&ext, 1), out);
-  return files;
-}
-
-LibraryFiles list_library(const std::vector<std::string>& dirs) {
-  LibraryFiles lib;
-  const std::string_view exts[] = {".stp", ".stpm"};
-  std::vector<std::string>* out[] = {&lib.scripts, &lib.macros};
-  list_files(dirs, exts, out);
   return lib;
 }
 
@@ -177,13 +157,6 @@ size_t load_library_macros(SourceManager& sm, const LibraryFiles& lib, const Pre
     preprocess(sm, id, facts, macros, diags, /*library=*/true);
   }
   return lib.macros.size();
-}
-
-size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
-                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags) {
-  LibraryFiles lib;
-  lib.macros = library_files(dirs, ".stpm");
-  return load_library_macros(sm, lib, facts, macros, diags);
 }
 
 }  // namespace stapx

@@ -19,12 +19,9 @@ namespace stapx {
 std::vector<std::string> library_dirs(const std::vector<std::string>& search_path,
                                       const PreprocessFacts& facts);
 
-// The files of `dirs` whose names end in `ext` (".stp", ".stpm"), each
-// directory's files sorted by name, directories in order.
-std::vector<std::string> library_files(const std::vector<std::string>& dirs, std::string_view ext);
-
 // The library files of `dirs`, from one listing of each directory: the
-// scripts (.stp) and the macro files (.stpm), as library_files() gives them.
+// scripts (.stp) and the macro files (.stpm), each directory's files sorted
+// by name, directories in order.
 struct LibraryFiles {
   std::vector<std::string> scripts;
   std::vector<std::string> macros;
@@ -60,10 +57,8 @@ class FileReader {
   int dir_fd_ = -1;
 };
 
-// Defines every macro of every .stpm file in `dirs` (of lib.macros) as a
-// library macro. Returns the number of files read.
-size_t load_library_macros(SourceManager& sm, const std::vector<std::string>& dirs,
-                           const PreprocessFacts& facts, MacroTable& macros, DiagSink& diags);
+// Defines every macro of every .stpm file of `lib` as a library macro.
+// Returns the number of files read.
 size_t load_library_macros(SourceManager& sm, const LibraryFiles& lib, const PreprocessFacts& facts,
                            MacroTable& macros, DiagSink& diags);
 

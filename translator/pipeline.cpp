@@ -173,7 +173,7 @@ int run_pipeline(const Options& opts) {
   if (opts.dump == Options::Dump::Functions || opts.dump == Options::Dump::ProbeAliases)
     return dump_library(std::cout,
                         opts.dump == Options::Dump::Functions ? LibraryDump::Functions : LibraryDump::ProbeAliases,
-                        lib_dirs, facts, macros, sm);
+                        lib, facts, macros, sm);
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});

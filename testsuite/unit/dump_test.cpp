@@ -31,7 +31,7 @@ std::string dump(LibraryDump what) {
   PreprocessFacts facts;
   MacroTable macros;
   std::ostringstream out;
-  dump_library(out, what, {dir}, facts, macros, sm);
+  dump_library(out, what, list_library({dir}), facts, macros, sm);
   return out.str();
 }
 

@@ -28,7 +28,7 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
   write("function alpha() { return 1 }\nprobe one.two = begin { }\n");
   std::vector<std::string> dirs = {(root / "tapsets").string()};
   {
-    TapsetIndex index(dirs);
+    TapsetIndex index(list_library(dirs));
     EXPECT_EQ(index.files_for_function("alpha").size(), 1u);
   }
   size_t caches = 0;
@@ -36,7 +36,7 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
     if (e.path().filename().string().rfind("tapset-index-", 0) == 0) ++caches;
   EXPECT_EQ(caches, 1u);
   {
-    TapsetIndex cached(dirs);  // from the cache file
+    TapsetIndex cached(list_library(dirs));  // from the cache file
     EXPECT_EQ(cached.files_for_function("alpha").size(), 1u);
     ast::Arena arena;
     ast::ProbePoint pt;
@@ -48,7 +48,7 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
   }
   write("function beta() { return 2 }\n// longer now, so the size differs\n");
   {
-    TapsetIndex fresh(dirs);
+    TapsetIndex fresh(list_library(dirs));
     EXPECT_TRUE(fresh.files_for_function("alpha").empty());
     EXPECT_EQ(fresh.files_for_function("beta").size(), 1u);
   }

@@ -29,13 +29,13 @@ std::string type_text(ast::Type t) {
 
 }  // namespace
 
-int dump_library(std::ostream& out, LibraryDump what, const std::vector<std::string>& dirs,
+int dump_library(std::ostream& out, LibraryDump what, const LibraryFiles& lib,
                  const PreprocessFacts& facts, MacroTable& macros, SourceManager& sm) {
   std::ostringstream sink_text;
   DiagSink diags(sm, sink_text);
   ast::Arena arena;
   std::vector<ast::Script*> scripts;
-  for (const std::string& path : library_files(dirs, ".stp")) {
+  for (const std::string& path : lib.scripts) {
     uint32_t file = sm.add(path, read_text_file(path), /*is_tapset=*/true);
     file = preprocess(sm, file, facts, macros, diags);
     scripts.push_back(parse_file(sm, file, arena, diags, ParseOptions{facts.args, true}));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/library.h"
 #include "frontend/preprocess.h"
 #include "frontend/source.h"
 
@@ -14,12 +15,12 @@ namespace stapx {
 // "begin", "timer.ms(number)", ...: every family's point shapes, sorted.
 void dump_probe_types(std::ostream& out);
 
-// Parses every library file of `dirs` and prints, sorted by name, either
+// Parses every library file (.stp) of `lib` and prints, sorted by name, either
 // each public function as "name:type (param:type, ...)" (types inferred
 // across the library; "unknown" for none) or each probe alias as
 // "name = point, point" ("+=" for an epilogue alias). Returns 0.
 enum class LibraryDump { Functions, ProbeAliases };
-int dump_library(std::ostream& out, LibraryDump what, const std::vector<std::string>& dirs,
+int dump_library(std::ostream& out, LibraryDump what, const LibraryFiles& lib,
                  const PreprocessFacts& facts, MacroTable& macros, SourceManager& sm);
 
 }  // namespace stapx

@@ -163,8 +163,6 @@ Needs needs_of(const Script& script) {
 // "A alias\tpath" lines.
 constexpr const char* kIndexMagic = "stapx-tapset-index 1";
 
-TapsetIndex::TapsetIndex(const std::vector<std::string>& dirs) : TapsetIndex(LibraryFiles{library_files(dirs, ".stp"), {}}) {}
-
 TapsetIndex::TapsetIndex(const LibraryFiles& lib) {
   const std::vector<std::string>& files = lib.scripts;
   files_ = files.size();

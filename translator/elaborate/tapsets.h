@@ -18,10 +18,8 @@ namespace stapx {
 
 class TapsetIndex {
  public:
-  // Scans the .stp files of `dirs` (as chosen by library_dirs), or reads
-  // the cached index of the same files.
-  explicit TapsetIndex(const std::vector<std::string>& dirs);
-  // The same, from a listing already made (list_library(dirs)).
+  // Scans the .stp files of `lib` (list_library() of the directories
+  // library_dirs chose), or reads the cached index of the same files.
   explicit TapsetIndex(const LibraryFiles& lib);
   std::vector<std::string> files_for_function(const std::string& name) const;
   std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
