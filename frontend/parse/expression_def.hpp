@@ -97,27 +97,8 @@ const auto paren_def = ('(' > expr_rule > ')')[to_val] >>
                          if (auto& p = at_c<1>(_attr(ctx))) m.pretty = p->text;
                          _val(ctx) = lowered(m);
                        })]);
-// Lists: after a comma, another item must follow. (expr_rule > *(','
-// > expr_rule), hand-written: X3's kleene collects the items after the
-// first in a vector of its own and moves them over.)
-struct expr_list_parser : own_attribute_parser<expr_list_parser, Vec<Operand>> {
-  using own_attribute_parser::parse;
-  template <typename It, typename Ctx, typename RCtx>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Vec<Operand>& out) const {
-    It i = first;
-    Operand item;
-    if (!expr_rule.parse(i, last, ctx, x3::unused, item)) return false;
-    out.push_back(item);
-    while (i != last && i->is_op(op_code(","))) {
-      ++i;
-      if (!expr_rule.parse(i, last, ctx, x3::unused, item)) throw x3::expectation_failure<It>(i, x3::what(expr_rule));
-      out.push_back(item);
-    }
-    first = i;
-    return true;
-  }
-};
-const auto expr_list_def = expr_list_parser{};
+// Lists: after a comma, another item must follow.
+const auto expr_list_def = comma_list<Operand>(expr_rule);
 // Array keys: an expression, or "*" for any key (delete a[k, *]).
 const auto key_def = (x3::lit('*') >> &(x3::lit(',') | ']'))[([](auto& ctx) {
   Wildcard w;
@@ -271,7 +252,6 @@ struct ident_operand_parser : own_attribute_parser<ident_operand_parser, Operand
       c.pos = first;
       c.name = first->view();
       It i = next + 1;
-      c.args.reserve(4);  // (as push_arg's)
       expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
       if (i == last || !i->is_op(op_code(")"))) throw x3::expectation_failure<It>(i, x3::what(x3::lit(')')));
       first = i + 1;

@@ -123,6 +123,37 @@ constexpr token_parser<Test> token(Test t, const char* name) {
   return token_parser<Test>(t, name);
 }
 
+// item > *(',' > item), by hand: X3's kleene collects the items after the
+// first in a vector of its own and moves them over. Each item is parsed in
+// place at the end of the list, which starts with room for four. Past a
+// comma an item is expected, as X3's '>' expects it.
+template <typename Item, typename ItemParser>
+struct comma_list_parser : own_attribute_parser<comma_list_parser<Item, ItemParser>, x3ast::Vec<Item>> {
+  using own_attribute_parser<comma_list_parser, x3ast::Vec<Item>>::parse;
+  ItemParser item;
+  constexpr explicit comma_list_parser(ItemParser p) : item(p) {}
+  template <typename It, typename Ctx, typename RCtx>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, x3ast::Vec<Item>& out) const {
+    It i = first;
+    if (out.empty()) out.reserve(4);
+    if (!item.parse(i, last, ctx, x3::unused, out.emplace_back())) {
+      out.pop_back();
+      return false;
+    }
+    while (i != last && i->is_op(op_code(","))) {
+      ++i;
+      if (!item.parse(i, last, ctx, x3::unused, out.emplace_back()))
+        throw x3::expectation_failure<It>(i, x3::what(item));
+    }
+    first = i;
+    return true;
+  }
+};
+template <typename Item, typename ItemParser>
+constexpr comma_list_parser<Item, ItemParser> comma_list(ItemParser p) {
+  return comma_list_parser<Item, ItemParser>(p);
+}
+
 // An operator token of exactly this text ("->", "+=").
 struct op_parser : x3::parser<op_parser> {
   using attribute_type = x3::unused_type;

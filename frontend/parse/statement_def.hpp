@@ -265,28 +265,7 @@ const auto point_element_def =
       _val(ctx) = std::move(g);
     })];
 
-// probe_point > *(',' > probe_point), hand-written: X3's kleene collects
-// the points after the first in a vector of its own and moves them over.
-struct point_list_parser : own_attribute_parser<point_list_parser, Vec<ProbePoint>> {
-  using own_attribute_parser::parse;
-  template <typename It, typename Ctx, typename RCtx>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Vec<ProbePoint>& out) const {
-    It i = first;
-    out.reserve(out.size() + 4);
-    if (!probe_point.parse(i, last, ctx, x3::unused, out.emplace_back())) {
-      out.pop_back();
-      return false;
-    }
-    while (i != last && i->is_op(op_code(","))) {
-      ++i;
-      if (!probe_point.parse(i, last, ctx, x3::unused, out.emplace_back()))
-        throw x3::expectation_failure<It>(i, x3::what(probe_point));
-    }
-    first = i;
-    return true;
-  }
-};
-const auto point_list_def = point_list_parser{};
+const auto point_list_def = comma_list<ProbePoint>(probe_point);
 
 // point_element > *('.' > point_element), hand-written: X3's sequence,
 // alternative and variant cost several times the work for each element.
