@@ -52,7 +52,8 @@ stage: build
 STAP_SHARE := /usr/share/systemtap
 corpus: build
 	testsuite/corpus/parse-corpus --stapx $(BUILD)/stapx --roundtrip \
-		--xfail testsuite/corpus/xfail.txt --stapx-arg=-I$(STAP_SHARE)/tapset \
+		--xfail testsuite/corpus/xfail.txt --invocations testsuite/corpus/invocations.txt \
+		--stapx-arg=-I$(STAP_SHARE)/tapset \
 		--privileged $(STAP_SHARE)/tapset --privileged $(STAP_SHARE)/examples/stapgames/tapset \
 		$(STAP_SHARE)/tapset $(STAP_SHARE)/examples
 
