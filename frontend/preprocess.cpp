@@ -112,6 +112,18 @@ class Preprocessor {
     ++emitted_;
     if (!library_) choose(t);
   }
+  // In place of macro call `t` that was reported (bad arguments): a token
+  // no rule takes, which the parser knows for a reported error (see
+  // is_reported_call()), so that what the call's absence breaks around it
+  // is not reported too.
+  void emit_failed_call(const PTok& t) {
+    PTok failed = t;
+    failed.kind = TokKind::Error;
+    failed.ops = kSpecial;
+    failed.word = Word::None;
+    failed.code = 0;
+    emit(failed);
+  }
 
   // Conditionals: choose() takes the tokens in order, choose_end() the end.
   __attribute__((always_inline)) void choose(const PTok& t) {
@@ -153,6 +165,7 @@ class Preprocessor {
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
   size_t emitted_ = 0;  // tokens expansion has yielded
+  bool cond_failed_call_ = false;  // the condition being read holds a failed macro call
   size_t pending_ = 0;  // tokens of macro bodies being expanded (all depths)
   bool changed_ = false;  // a macro, argument or conditional was processed
   Scratch* sc_ = nullptr;
@@ -491,6 +504,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       args.emplace_back(in.data() + arg_begin, std::min(i, in.size()) - arg_begin);
       if (i >= in.size() || !is(in[i], ")")) {
         error(t, "')' closing the arguments of @" + std::string(name));
+        emit_failed_call(t);
         return;
       }
       ++i;
@@ -499,6 +513,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       // stap's words, at the token after the macro's name.
       error(i < in.size() ? in[i] : t, fmt::format("'(' in invocation of macro '@{}' taking {} parameter{}", name,
                                                    m->params.size(), m->params.size() == 1 ? "" : "s"));
+      emit_failed_call(t);
       continue;
     }
     if (args.size() > m->params.size()) {
@@ -507,11 +522,13 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
                               ? (args[0].empty() ? in[i - 1] : args[0][0])
                               : in[commas[m->params.size() - 1]];
       error_text(extra, fmt::format("too many parameters for macro '@{}' (expected {})", name, m->params.size()));
+      emit_failed_call(t);
       continue;
     }
     if (args.size() < m->params.size()) {
       error_text(i > 0 && i - 1 < in.size() ? in[i - 1] : t,
                  fmt::format("too few parameters for macro '@{}' (expected {})", name, m->params.size()));
+      emit_failed_call(t);
       continue;
     }
     uint32_t exp = sm_.add_expansion(at_name, loc(t), t.expansion);
@@ -647,6 +664,12 @@ void Preprocessor::choose_marked(const PTok& t) {
         mode_ = Mode::Failed;
         return;
       }
+      if (t.kind == TokKind::Error) {
+        // A macro call that failed (reported): the condition is not read,
+        // and is false, as one that cannot be read.
+        cond_failed_call_ = true;
+        return;
+      }
       sc_->cond.push_back(t);
       return;
     case Mode::Decide:
@@ -689,6 +712,7 @@ void Preprocessor::choose_marked(const PTok& t) {
     changed_ = true;
     frames_.push_back({t, active_});
     sc_->cond.clear();
+    cond_failed_call_ = false;
     mode_ = Mode::Condition;
     return;
   }
@@ -704,7 +728,7 @@ void Preprocessor::choose_marked(const PTok& t) {
 // (none at the end of the input).
 void Preprocessor::decide(const PTok* after) {
   Frame& f = frames_.back();
-  f.taken = f.outer && condition(sc_->cond, then_, after);
+  f.taken = f.outer && !cond_failed_call_ && condition(sc_->cond, then_, after);
   active_ = f.taken;
   mode_ = Mode::Plain;
 }

@@ -81,6 +81,11 @@ bool first_on_line(const SourceManager& sm, const Tok& t) {
   return i == 0 || text[i - 1] == '\n';
 }
 
+// A macro call the preprocessor reported (its arguments were wrong): left
+// in its place, as an Error token, which no rule takes. (The lexer's Error
+// tokens are unterminated strings, comments and %{ blocks.)
+bool is_reported_call(const Tok& t) { return t.kind == TokKind::Error && t.text[0] == '@'; }
+
 // The next token after `p` that starts a line with a declaration's first
 // word (the last token, End, if none).
 const Tok* recovery_point(const SourceManager& sm, const Tok* p, const Tok* end) {
@@ -133,7 +138,7 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
       lower.drop_declaration();
       if (start->kind == TokKind::Error && start->text[0] == '"')
         diags.report(DiagId::ParseUnterminatedString, start->loc);
-      else
+      else if (!is_reported_call(*start))
         diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function' or '%{'");
       p = recovery_point(sm, start, end);
     } catch (const x3::expectation_failure<const Tok*>& f) {
@@ -142,7 +147,8 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
       if (at->kind == TokKind::Error && at->text[0] == '"') {
         // An unterminated string: at its opening quote, as stap reports it.
         diags.report(DiagId::ParseUnterminatedString, at->loc);
-      } else {
+      } else if (!is_reported_call(*at)) {
+        // (At a reported call, the error is the call's, already said.)
         diags.report(DiagId::ParseExpected, at->loc, expected_text(f.which()));
       }
       p = recovery_point(sm, at, end);
