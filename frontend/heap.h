@@ -1,6 +1,8 @@
 // The process heap of a translator run, on transparent huge pages.
 #pragma once
 
+#include <cstdint>
+
 namespace stapx {
 
 // A translator run is short and allocates tens of MB of fresh heap (tokens,
@@ -11,5 +13,10 @@ namespace stapx {
 // honours it). Where the kernel does not, nothing changes. Call it first
 // thing in main(), before the heap grows.
 void use_huge_page_heap();
+
+// Where the region advised by use_huge_page_heap() begins (0: no advice
+// given): malloc hands out no block below it after the call, bar those
+// freed before it.
+uintptr_t huge_page_heap_start();
 
 }  // namespace stapx
