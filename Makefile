@@ -32,7 +32,7 @@ deps:
 PGO ?= 1
 PGO_PROFILE := $(abspath $(BUILD))/pgo-profile
 PGO_TRAIN := $(BUILD)/pgo-train
-PGO_CORPUS := tapsets testsuite/parseok testsuite/semok testsuite/run
+PGO_CORPUS := tapsets testsuite/parseok testsuite/semok testsuite/run testsuite/fuzz/corpus
 
 build:
 	@mkdir -p $(BUILD)
