@@ -141,14 +141,18 @@ const auto dollar_name_def = token(is_target_name, "target variable")[([](auto& 
   _val(ctx).text = _attr(ctx)->view();
 })];
 
+// A pretty-printing suffix: "$" or "$$" as a token of its own.
+inline bool is_pretty_suffix(const Tok& t) { return t.is_op(op_code("$")) || t.is_op(op_code("$$")); }
+const auto pretty_suffix = token(is_pretty_suffix, "'$'");
+
+// ("->" before "$" or "$$" is no field: the suffix, below.)
 const auto target_component_def =
-    mark >> ((op("->") > field_name)[([](auto& ctx) { _val(ctx).field = _attr(ctx).text; })] |
+    mark >> (((op("->") >> !pretty_suffix) > field_name)[([](auto& ctx) { _val(ctx).field = _attr(ctx).text; })] |
              ('[' > expr_rule > ']')[([](auto& ctx) { _val(ctx).index = std::move(_attr(ctx)); })]);
 
-// "$" or "$$" right after a target path: pretty-print it.
-const auto pretty_def =
-    token([](const Tok& t) { return t.glued() && (t.is_op(op_code("$")) || t.is_op(op_code("$$"))); }, "'$'")[(
-        [](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); })];
+// "$" or "$$" after a target path: pretty-print it. As stap, also after
+// blanks ("$var $") and after "->" ("$var->$", as stap's -p1 prints it).
+const auto pretty_def = (-op("->") >> pretty_suffix[([](auto& ctx) { _val(ctx).text = _attr(ctx)->view(); })]);
 
 // Struct fields may be named like keywords ("->next").
 const auto field_name_def = token([](const Tok& t) {
