@@ -133,7 +133,7 @@ class Preprocessor {
     }
     if (active_) keep(t);
   }
-  template <bool kStopAtNames, bool kMake>
+  template <bool kStopAtNames, bool kMake, bool kExpanded = true>
   const PTok* choose_run(const PTok* p, const PTok* end);
   void choose_marked(const PTok& t);
   void choose_end();
@@ -167,7 +167,6 @@ class Preprocessor {
   size_t emitted_ = 0;  // tokens expansion has yielded
   bool cond_failed_call_ = false;  // the condition being read holds a failed macro call
   size_t pending_ = 0;  // tokens of macro bodies being expanded (all depths)
-  bool changed_ = false;  // a macro, argument or conditional was processed
   Scratch* sc_ = nullptr;
 
   // The conditionals' state.
@@ -222,7 +221,6 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   if (!count && (s.size() < 2 || !std::isdigit(static_cast<unsigned char>(s[1])) ||
                  s.find_first_not_of("0123456789", 1) != std::string_view::npos))
     return false;
-  changed_ = true;
   if (!args_file_) {
     std::string all;
     for (const std::string& a : facts_.args) {
@@ -351,7 +349,6 @@ std::optional<std::vector<Tok>> Preprocessor::pre_choose(const MacroTable::Macro
 // @define NAME %( BODY %)  or  @define NAME(A, B) %( BODY %)
 size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   const PTok& at = in[i++];
-  changed_ = true;
   if (i >= in.size() || in[i].kind != TokKind::Ident) {
     error(i < in.size() ? in[i] : at, "identifier");
     return in.size();
@@ -426,7 +423,9 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
       if (library_) {
         while (to != end && to->kind != TokKind::Dollar && to->kind != TokKind::At) ++to;
       } else {
-        to = choose_run<true, true>(from, end);
+        // (The file's own tokens, at depth 0, came through no expansion:
+        // their view locations are their own.)
+        to = depth == 0 ? choose_run<true, true, false>(from, end) : choose_run<true, true>(from, end);
       }
       emitted_ += static_cast<size_t>(to - from);
       i = static_cast<size_t>(to - in.data());
@@ -459,12 +458,10 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     if (!m) {
       // Not a macro: one of the language's @ operators, else an error.
       // Unknown names are reported after conditionals, if they survive.
-      if (!is_at_operator(at_name)) changed_ = true;
       emit(t);
       ++i;
       continue;
     }
-    changed_ = true;
     // A runaway expansion is reported once and ends all expansion.
     if (depth >= kMaxExpansionDepth) {
       diags_.report(DiagId::ParseMacroDepth, loc(t), name);
@@ -580,8 +577,10 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
 // choose() for each token of [p, end), in one tight loop for the common
 // case: plain code, kept or dropped (kept: made for the grammar with kMake,
 // else as it is). With kStopAtNames, stops at the first $name or @name
-// (expansion's to look at) and returns where it stopped.
-template <bool kStopAtNames, bool kMake>
+// (expansion's to look at) and returns where it stopped. Without
+// kExpanded, no token of the run came through an expansion (a file's own
+// tokens), and none is given an expanded location.
+template <bool kStopAtNames, bool kMake, bool kExpanded>
 const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
   // (In locals: a token's stores would make the compiler reload members,
   // and the maker's fields, each token's. They are copied field by field:
@@ -631,7 +630,7 @@ const PTok* Preprocessor::choose_run(const PTok* p, const PTok* end) {
         load();
       }
       if constexpr (kMake)
-        m.add<true>(to, expanded, depth, *p);
+        m.add<kExpanded>(to, expanded, depth, *p);
       else
         *to++ = *p;
     }
@@ -709,7 +708,6 @@ void Preprocessor::choose_marked(const PTok& t) {
     return;
   }
   if (is(t, PpMark::Open)) {
-    changed_ = true;
     frames_.push_back({t, active_});
     sc_->cond.clear();
     cond_failed_call_ = false;
@@ -799,7 +797,7 @@ uint32_t Preprocessor::run() {
   if (!expands) {
     // Conditionals only (most tapset files): nothing to expand, nothing to
     // check after.
-    choose_run<false, true>(in.begin(), in.end());
+    choose_run<false, true, false>(in.begin(), in.end());
     choose_end();
   } else {
     check_ = true;
@@ -815,15 +813,13 @@ uint32_t Preprocessor::run() {
   }
   flush(held_conditionals_);
   flush(held_survivors_);
-  if (!changed_ && !failed_) {
-    sm_.drop_run(out);
-    return file_;
-  }
   // Keep the unterminated tail so that the parser reports it.
   if (error) out.make(*error);
 
   // The parser reads the chosen tokens themselves (a view of the files
-  // they came from), not a text made of them.
+  // they came from), not a text made of them; so also where nothing was
+  // expanded or dropped (an '@' in a comment sent the file here), rather
+  // than lexing the file again.
   return sm_.add_view(out);
 }
 
