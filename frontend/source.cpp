@@ -28,8 +28,8 @@ SourceManager::TokenRun SourceManager::start_run(uint32_t source) {
   if (!run_capacity_) {
     run_capacity_ = 4096;
     run_buffer_.reset(new Tok[run_capacity_]);
-    run_expanded_.reset(new ExpandedLoc[run_capacity_]);
   }
+  expanded_room(run_capacity_, 0);
   // The token that is none, before the first (see Tok::glued).
   run_buffer_[0] = none_token();
   TokenRun run;
@@ -37,8 +37,19 @@ SourceManager::TokenRun SourceManager::start_run(uint32_t source) {
   run.begin_ = run_buffer_.get() + 1;
   // (Room for the two tokens of a split past the limit, and for the End.)
   run.limit_ = run_buffer_.get() + run_capacity_ - 2;
-  run.made_ = TokenMaker(run.begin_, run_expanded_.get(), id);
+  run.made_ = TokenMaker(run.begin_, expanded_next_, id);
   return run;
+}
+
+void SourceManager::expanded_room(size_t n, size_t keep) {
+  if (static_cast<size_t>(expanded_end_ - expanded_next_) >= n) return;
+  // (A chunk holds many views' locations: 64 Ki of them, 768 KiB.)
+  size_t size = std::max<size_t>(n, 64 * 1024);
+  std::unique_ptr<ExpandedLoc[]> chunk(new ExpandedLoc[size]);
+  if (keep) std::memcpy(chunk.get(), expanded_next_, keep * sizeof(ExpandedLoc));
+  expanded_next_ = chunk.get();
+  expanded_end_ = chunk.get() + size;
+  expanded_chunks_.push_back(std::move(chunk));
 }
 
 void SourceManager::grow_run(TokenRun& run) {
@@ -48,15 +59,13 @@ void SourceManager::grow_run(TokenRun& run) {
   size_t size = 2 * run_capacity_;
   std::unique_ptr<Tok[]> bigger(new Tok[size]);
   std::memcpy(static_cast<void*>(bigger.get()), run_buffer_.get(), n * sizeof(Tok));
-  std::unique_ptr<ExpandedLoc[]> more(new ExpandedLoc[size]);
-  if (k) std::memcpy(more.get(), run_expanded_.get(), k * sizeof(ExpandedLoc));
   run_buffer_ = std::move(bigger);
-  run_expanded_ = std::move(more);
   run_capacity_ = size;
   run.begin_ = run_buffer_.get() + 1;
   run.limit_ = run_buffer_.get() + size - 2;
   m.out = run_buffer_.get() + n;
-  m.expanded_base = run_expanded_.get();
+  expanded_room(size, k);  // (moves the run's locations if their chunk is full)
+  m.expanded_base = expanded_next_;
   m.expanded = m.expanded_base + k;
 }
 
@@ -66,7 +75,8 @@ uint32_t SourceManager::add_view(TokenRun& run) {
   // The end of the input: the end of the file the view is of.
   *m.out = end_token(SourceLoc{v.source, static_cast<uint32_t>(file(v.source).text.size())});
   v.tokens = {run.begin_, run.size() + 1};
-  v.expanded.assign(m.expanded_base, m.expanded);
+  v.expanded = {m.expanded_base, m.expanded};
+  expanded_next_ = m.expanded;
   v.problem = m.problem;
   v.problem_at = m.problem_at;
   live_view_ = m.view;
@@ -86,9 +96,9 @@ SourceLoc SourceManager::located(uint32_t file, uint32_t offset, uint32_t expans
     files_.back()->is_view = true;
     files_.back()->source = file;
   }
-  std::vector<ExpandedLoc>& all = files_[located_ - 1]->expanded;
-  all.push_back({file, offset, expansion});
-  return {located_, static_cast<uint32_t>(all.size() - 1)};
+  located_locs_.push_back({file, offset, expansion});
+  files_[located_ - 1]->expanded = located_locs_;
+  return {located_, static_cast<uint32_t>(located_locs_.size() - 1)};
 }
 
 std::pair<SourceLoc, uint32_t> SourceManager::resolve(SourceLoc loc) const {

@@ -37,7 +37,7 @@ struct SourceFile {
   // preprocessor chooses them (see TokenMaker).
   bool is_view = false;
   uint32_t source = 0;  // a view: the file it is a view of
-  mutable std::vector<ExpandedLoc> expanded;
+  std::span<const ExpandedLoc> expanded;  // (in the SourceManager's store)
   // A view's tokens as the grammar takes them: after a token that is none,
   // ending with a token of kind End at the end of the file the view is of.
   // They live in the SourceManager's run buffer until the next view is
@@ -137,15 +137,24 @@ class SourceManager {
  private:
   void grow_run(TokenRun& run);
 
+  // Room for `n` expanded locations from the store's next free one on
+  // (see expanded_next_), keeping the `keep` already written there.
+  void expanded_room(size_t n, size_t keep);
+
   std::vector<std::unique_ptr<SourceFile>> files_;
   std::vector<Expansion> expansions_;
-  // The run buffer (see TokenRun) and its expanded locations (as many:
-  // at most one per token), and the view whose tokens are in it.
+  // The run buffer (see TokenRun), and the view whose tokens are in it.
   std::unique_ptr<Tok[]> run_buffer_;
-  std::unique_ptr<ExpandedLoc[]> run_expanded_;
   size_t run_capacity_ = 0;
   uint32_t live_view_ = 0;
+  // The views' expanded locations, in chunks that are never moved: a run
+  // writes its view's where they stay (at most one per token of the run,
+  // from expanded_next_ on), and add_view() keeps those it wrote.
+  std::vector<std::unique_ptr<ExpandedLoc[]>> expanded_chunks_;
+  ExpandedLoc* expanded_next_ = nullptr;
+  ExpandedLoc* expanded_end_ = nullptr;
   uint32_t located_ = 0;  // the view whose expanded locations located() makes
+  std::vector<ExpandedLoc> located_locs_;  // ... and those locations
 };
 
 }  // namespace stapx
