@@ -112,18 +112,20 @@ class Preprocessor {
     ++emitted_;
     if (!library_) choose(t);
   }
-  // In place of macro call `t` that was reported (bad arguments): a token
-  // no rule takes, which the parser knows for a reported error (see
-  // is_reported_call()), so that what the call's absence breaks around it
+  // In place of a token that was reported (a macro call with bad
+  // arguments, an unknown @name, an argument past the last): a token no
+  // rule takes, which the parser knows for a reported error (see
+  // is_reported_call()), so that what the token's absence breaks around it
   // is not reported too.
-  void emit_failed_call(const PTok& t) {
+  static PTok reported(const PTok& t) {
     PTok failed = t;
     failed.kind = TokKind::Error;
     failed.ops = kSpecial;
     failed.word = Word::None;
     failed.code = 0;
-    emit(failed);
+    return failed;
   }
+  void emit_failed_call(const PTok& t) { emit(reported(t)); }
 
   // Conditionals: choose() takes the tokens in order, choose_end() the end.
   __attribute__((always_inline)) void choose(const PTok& t) {
@@ -146,11 +148,12 @@ class Preprocessor {
   }
 
   __attribute__((always_inline)) void keep(const PTok& t) {
-    if (check_ && (t.kind == TokKind::Dollar || t.kind == TokKind::At) && !survives(t)) return;
     // A library file's tokens are read again (its macros'); a script's
     // are made for the grammar.
     if (library_)
       out_->push_back(t);
+    else if (check_ && (t.kind == TokKind::Dollar || t.kind == TokKind::At) && !survives(t))
+      out_->make(reported(t));
     else
       out_->make(t);
   }

@@ -81,10 +81,13 @@ bool first_on_line(const SourceManager& sm, const Tok& t) {
   return i == 0 || text[i - 1] == '\n';
 }
 
-// A macro call the preprocessor reported (its arguments were wrong): left
-// in its place, as an Error token, which no rule takes. (The lexer's Error
-// tokens are unterminated strings, comments and %{ blocks.)
-bool is_reported_call(const Tok& t) { return t.kind == TokKind::Error && t.text[0] == '@'; }
+// A token the preprocessor reported (a macro call with bad arguments, an
+// unknown @name, a $N or @N past the last argument): left in its place, as
+// an Error token, which no rule takes. (The lexer's Error tokens are
+// unterminated strings, comments and %{ blocks.)
+bool is_reported_call(const Tok& t) {
+  return t.kind == TokKind::Error && (t.text[0] == '@' || t.text[0] == '$');
+}
 
 // The next token after `p` that starts a line with a declaration's first
 // word (the last token, End, if none).
