@@ -178,6 +178,13 @@ bool ConditionReader::operator()(std::span<const PTok> c, const PTok& end, const
   if (c.empty()) return false;
   size_t i = 0;
   bool any = false;
+  // A '&&' or '||' last, right before the '%?': stap's list of what a
+  // comparison starts with, at the '%?'.
+  auto ends_after_operator = [&] {
+    if (i < c.size()) return false;
+    error(end, kConditionFacts);
+    return true;
+  };
   while (i < c.size()) {
     bool all = true;
     while (true) {
@@ -185,6 +192,7 @@ bool ConditionReader::operator()(std::span<const PTok> c, const PTok& end, const
       all = all && v;
       if (i < c.size() && text(c[i]) == "&&") {
         ++i;
+        if (ends_after_operator()) return false;
         continue;
       }
       break;
@@ -192,6 +200,7 @@ bool ConditionReader::operator()(std::span<const PTok> c, const PTok& end, const
     any = any || all;
     if (i < c.size() && text(c[i]) == "||") {
       ++i;
+      if (ends_after_operator()) return false;
       continue;
     }
     if (i < c.size()) {
