@@ -115,7 +115,7 @@ class Preprocessor {
   // In place of a token that was reported (a macro call with bad
   // arguments, an unknown @name, an argument past the last): a token no
   // rule takes, which the parser knows for a reported error (see
-  // is_reported_call()), so that what the token's absence breaks around it
+  // is_reported_token()), so that what the token's absence breaks around it
   // is not reported too.
   static PTok reported(const PTok& t) {
     PTok failed = t;

@@ -85,7 +85,7 @@ bool first_on_line(const SourceManager& sm, const Tok& t) {
 // unknown @name, a $N or @N past the last argument): left in its place, as
 // an Error token, which no rule takes. (The lexer's Error tokens are
 // unterminated strings, comments and %{ blocks.)
-bool is_reported_call(const Tok& t) {
+bool is_reported_token(const Tok& t) {
   return t.kind == TokKind::Error && (t.text[0] == '@' || t.text[0] == '$');
 }
 
@@ -141,7 +141,7 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
       lower.drop_declaration();
       if (start->kind == TokKind::Error && start->text[0] == '"')
         diags.report(DiagId::ParseUnterminatedString, start->loc);
-      else if (!is_reported_call(*start))
+      else if (!is_reported_token(*start))
         diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function' or '%{'");
       p = recovery_point(sm, start, end);
     } catch (const x3::expectation_failure<const Tok*>& f) {
@@ -150,8 +150,8 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
       if (at->kind == TokKind::Error && at->text[0] == '"') {
         // An unterminated string: at its opening quote, as stap reports it.
         diags.report(DiagId::ParseUnterminatedString, at->loc);
-      } else if (!is_reported_call(*at)) {
-        // (At a reported call, the error is the call's, already said.)
+      } else if (!is_reported_token(*at)) {
+        // (At a reported token, its error is already said.)
         diags.report(DiagId::ParseExpected, at->loc, expected_text(f.which()));
       }
       p = recovery_point(sm, at, end);
