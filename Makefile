@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc
 
-.PHONY: all deps build check unit stage corpus runtests demo install clean bench bench-probes bench-attach fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus coherence runtests demo install clean bench bench-probes bench-attach fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -79,6 +79,13 @@ corpus: build
 		--privileged $(STAP_SHARE)/tapset --privileged $(STAP_SHARE)/examples/stapgames/tapset \
 		$(STAP_SHARE)/tapset $(STAP_SHARE)/examples
 
+# The guest's own health first: a hand-written kprobe module loaded and
+# unloaded under load must not oops it (testsuite/vm/README.md, "Coherence").
+COHERENCE_CYCLES ?= 20
+coherence: build
+	testsuite/vm/coherence --stapx-run $(BUILD)/stapx-run --kernel-dir $(BUILD)/kernel \
+		--cycles $(COHERENCE_CYCLES)
+
 runtests: build
 	testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel testsuite/run
@@ -87,6 +94,7 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) stage
 	$(MAKE) corpus
+	$(MAKE) coherence
 	$(MAKE) runtests
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).

@@ -30,6 +30,7 @@ as crashed (with the console from the job's start) and the rest as not run.
 import base64
 import dataclasses
 import gzip
+import hashlib
 import os
 import re
 import shlex
@@ -61,6 +62,16 @@ BAD_LOG = [
     "detected stall", "blocked for more than", "UBSAN:",
 ]
 
+# QEMU's accelerator.  Single-threaded TCG: with one host thread per vCPU
+# (TCG's default for -smp 2), a vCPU can go on running kernel text another
+# vCPU is patching (kprobe and ftrace arming and disarming) and jump into
+# half-written code, which oopses any kprobe module loaded or unloaded under
+# load, a hand-written one included.  testsuite/vm/coherence checks this, and
+# README.md says what it costs.  STAPX_VM_ACCEL overrides it (the coherence
+# check uses that to show the other setting fails).
+DEFAULT_ACCEL = "tcg,thread=single"
+GUEST_CPUS = 2                # the guest's vCPUs
+
 MARK = "@@stapx "             # prefix of the guest's control lines on ttyS1
 BATCH_BYTES = 256 << 20       # most job bytes in one initramfs (the guest has 1 GiB)
 
@@ -80,6 +91,7 @@ class Job:
     timeout: float = DEFAULT_JOB_TIMEOUT
     kmods: list = dataclasses.field(default_factory=list)  # guest files of `files` to insmod first, rmmod after
     env: list = dataclasses.field(default_factory=list)    # "VAR=VALUE" strings for stapx-run's environment
+    command: list = None      # argv to run instead of `stapx-run ARGS MODULE` (harness self-tests)
 
 
 @dataclasses.dataclass
@@ -128,6 +140,48 @@ def find_kernel(kernel_dir, fetch=True):
     if path is None:
         raise RuntimeError(f"no kernel in {kernel_dir} (run {FETCH_KERNEL} {kernel_dir})")
     return rel, path
+
+
+def kbuild_dir(release):
+    """The guest kernel's kbuild tree, where stapx's pass 4 looks for it."""
+    for d in (f"/lib/modules/{release}/build", f"/usr/src/linux-headers-{release}"):
+        if os.path.isfile(os.path.join(d, "Makefile")):
+            return d
+    return None
+
+
+KMOD_BUILD_TIMEOUT = 600  # seconds for one kbuild of a test module
+
+
+def build_kmod(src, ko, release, out_root, prefix):
+    """Build the kernel module KO from the Kbuild directory SRC for RELEASE,
+    once per source version: (directory holding KO, None) or (None, why it
+    failed).  The build is cached in OUT_ROOT/PREFIX-HASH/."""
+    kb = kbuild_dir(release)
+    if not kb:
+        return None, f"no kbuild tree for {release} (linux-headers-{release})"
+    h = hashlib.sha256(release.encode() + b"\0" + kb.encode())
+    names = sorted(os.listdir(src))
+    for n in names:
+        with open(os.path.join(src, n), "rb") as f:
+            h.update(n.encode() + b"\0" + f.read() + b"\0")
+    out = os.path.join(out_root, prefix + "-" + h.hexdigest()[:16])
+    if os.path.isfile(os.path.join(out, ko)):
+        return out, None
+    os.makedirs(out_root, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=prefix + ".", dir=out_root)
+    for n in names:
+        shutil.copy(os.path.join(src, n), tmp)
+    p = subprocess.run(["make", "-C", kb, f"M={tmp}", "modules"], stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=KMOD_BUILD_TIMEOUT)
+    if p.returncode != 0 or not os.path.isfile(os.path.join(tmp, ko)):
+        shutil.rmtree(tmp, ignore_errors=True)
+        return None, "make failed:\n" + (p.stdout + p.stderr).decode("utf-8", "replace")
+    try:
+        os.rename(tmp, out)
+    except OSError:  # built meanwhile by another run
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out, None
 
 
 # ---------------------------------------------------------------- initramfs
@@ -315,7 +369,7 @@ def make_init(jobs):
     lines = []
     for j in jobs:
         ko = os.path.basename(j.module)
-        argv = ["stapx-run"] + list(j.args) + [ko]
+        argv = list(j.command) if j.command else ["stapx-run"] + list(j.args) + [ko]
         if j.env:
             argv = ["env"] + list(j.env) + argv
         lines.append(" ".join(shlex.quote(str(a)) for a in
@@ -373,11 +427,12 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
 
 # ---------------------------------------------------------------- boot
 
-def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=2):
+def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS):
     # printk.devkmsg=on: /init's per-job markers must not be rate-limited.
     append = ("console=ttyS0 panic=-1 quiet loglevel=4 printk.devkmsg=on "
               + os.environ.get("STAPX_VM_APPEND", "")).strip()
-    return ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max",
+    accel = os.environ.get("STAPX_VM_ACCEL") or DEFAULT_ACCEL
+    return ["qemu-system-x86_64", "-accel", accel, "-cpu", "max",
             "-smp", str(smp), "-m", str(memory),
             "-nographic", "-nodefaults", "-no-reboot", "-monitor", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", append,
