@@ -427,10 +427,33 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
 
 # ---------------------------------------------------------------- boot
 
+def preset_lpj(vmlinuz):
+    """lpj=N for the guest's command line: its delay loop's count per jiffy,
+    so that no CPU calibrates its own. Under single-threaded TCG the second
+    vCPU's calibration fails ("calibrate_delay_direct() failed to get a good
+    estimate") and leaves it a count near zero: udelay(), mdelay() and the
+    runtime's lock back-off then do not wait on that CPU. The kernel counts
+    delays in TSC cycles, and TCG's TSC runs at the host's rate: N is the
+    host's MHz (/proc/cpuinfo) over the guest kernel's CONFIG_HZ. None when
+    either is unknown."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            mhz = float(re.search(r"^cpu MHz\s*:\s*([0-9.]+)", f.read(), re.M).group(1))
+        config = os.path.join(os.path.dirname(vmlinuz),
+                              os.path.basename(vmlinuz).replace("vmlinuz-", "config-", 1))
+        with open(config) as f:
+            hz = int(re.search(r"^CONFIG_HZ=(\d+)$", f.read(), re.M).group(1))
+    except (OSError, AttributeError, ValueError):
+        return None
+    return f"lpj={int(mhz * 1e6 / hz)}"
+
+
 def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS):
     # printk.devkmsg=on: /init's per-job markers must not be rate-limited.
-    append = ("console=ttyS0 panic=-1 quiet loglevel=4 printk.devkmsg=on "
-              + os.environ.get("STAPX_VM_APPEND", "")).strip()
+    extra = os.environ.get("STAPX_VM_APPEND", "")
+    lpj = None if "lpj=" in extra else preset_lpj(vmlinuz)
+    append = " ".join(x for x in ["console=ttyS0 panic=-1 quiet loglevel=4 printk.devkmsg=on",
+                                  lpj, extra] if x)
     accel = os.environ.get("STAPX_VM_ACCEL") or DEFAULT_ACCEL
     return ["qemu-system-x86_64", "-accel", accel, "-cpu", "max",
             "-smp", str(smp), "-m", str(memory),
