@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace stapx {
@@ -78,26 +77,6 @@ LibraryFiles list_library(const std::vector<std::string>& dirs) {
     std::sort(lib.macros.begin() + static_cast<std::ptrdiff_t>(first_macro), lib.macros.end());
   }
   return lib;
-}
-
-std::string user_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/stapx";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/stapx";
-  return {};
-}
-
-void write_cache_file(const std::string& path, const std::string& text) {
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;
-    out << text;
-    if (!out) return;
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) fs::remove(tmp, ec);
 }
 
 namespace {

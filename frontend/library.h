@@ -28,15 +28,6 @@ struct LibraryFiles {
 };
 LibraryFiles list_library(const std::vector<std::string>& dirs);
 
-// Where stapx keeps its per-user caches: $XDG_CACHE_HOME/stapx or
-// ~/.cache/stapx; empty when neither is set.
-std::string user_cache_dir();
-
-// Writes a cache file so that readers see all of it or nothing (a
-// temporary file renamed into place), creating its directory. Failures are
-// quiet: a cache is only ever an optimization.
-void write_cache_file(const std::string& path, const std::string& text);
-
 // A whole file as text; empty when it cannot be read.
 std::string read_text_file(const std::string& path);
 

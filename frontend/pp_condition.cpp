@@ -2,11 +2,12 @@
 // facts they compare: the target's kernel configuration and versions.
 #include "frontend/pp_condition.h"
 
-#include <fnmatch.h>
 
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+
+#include "support/glob.h"
 
 namespace stapx {
 
@@ -119,9 +120,8 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     return c3 >= 0;
   };
   auto glob = [&](std::string_view value, std::string_view pattern) {
-    bool wild = pattern.find_first_of("*?[") != std::string_view::npos;
     if (op == "==" || op == "!=") {
-      bool m = wild ? fnmatch(std::string(pattern).c_str(), std::string(value).c_str(), 0) == 0 : value == pattern;
+      bool m = support::name_matches(pattern, value);
       return op == "==" ? m : !m;
     }
     return cmp_result(compare_versions(value, pattern));

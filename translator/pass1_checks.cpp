@@ -3,6 +3,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "frontend/ast_visitor.h"
 #include "translator/builtins/format.h"
 
 namespace stapx {
@@ -59,7 +60,7 @@ const Expr* leftmost(const Expr* e) {
   }
 }
 
-class Checker {
+class Checker : public Visitor<Checker, true> {
  public:
   explicit Checker(DiagSink& diags) : diags_(diags), sm_(diags.sources()) {}
 
@@ -74,83 +75,30 @@ class Checker {
     }
     for (const ProbeDecl* p : s.probes) {
       for (const ProbePoint* pp : p->points)
-        if (pp->condition) expr(pp->condition);
-      stmt(p->body);
+        if (pp->condition) visit(pp->condition);
+      visit(p->body);
     }
     for (const AliasDecl* a : s.aliases) {
-      stmt(a->body);
-      stmt(a->second);
+      visit(a->body);
+      visit(a->second);
     }
     in_function_ = true;
-    for (const FunctionDecl* f : s.functions) stmt(f->body);
+    for (const FunctionDecl* f : s.functions) visit(f->body);
     in_function_ = false;
   }
 
- private:
-  void stmt(const Stmt* s) {
-    if (!s) return;
-    switch (s->kind) {
-      case StmtKind::Block:
-        for (const Stmt* c : static_cast<const BlockStmt*>(s)->stmts) stmt(c);
-        break;
-      case StmtKind::Expr:
-        expr(static_cast<const ExprStmt*>(s)->expr);
-        break;
-      case StmtKind::If: {
-        const auto* i = static_cast<const IfStmt*>(s);
-        expr(i->cond);
-        stmt(i->then);
-        stmt(i->els);
-        break;
-      }
-      case StmtKind::While: {
-        const auto* w = static_cast<const WhileStmt*>(s);
-        expr(w->cond);
-        stmt(w->body);
-        break;
-      }
-      case StmtKind::For: {
-        const auto* f = static_cast<const ForStmt*>(s);
-        expr(f->init);
-        expr(f->cond);
-        expr(f->incr);
-        stmt(f->body);
-        break;
-      }
-      case StmtKind::Foreach: {
-        const auto* f = static_cast<const ForeachStmt*>(s);
-        if (f->histogram) expr(f->histogram, /*histogram_ok=*/true);
-        for (const Expr* k : f->slice) expr(k);
-        expr(f->limit);
-        stmt(f->body);
-        break;
-      }
-      case StmtKind::Return:
-        if (!in_function_) diags_.report(DiagId::ParseReturnOutsideFunction, s->loc);
-        expr(static_cast<const ReturnStmt*>(s)->value);
-        break;
-      case StmtKind::Delete:
-        expr(static_cast<const DeleteStmt*>(s)->target);
-        break;
-      case StmtKind::Try: {
-        const auto* t = static_cast<const TryStmt*>(s);
-        stmt(t->body);
-        stmt(t->handler);
-        break;
-      }
-      case StmtKind::Next:
-      case StmtKind::Break:
-      case StmtKind::Continue:
-      case StmtKind::Null:
-        break;
-    }
+  void visit_foreach(const ForeachStmt* f) {
+    // foreach (b in @hist_log(s)) iterates a histogram's buckets.
+    histogram_ok_ = f->histogram;
+    walk(f);
   }
 
-  void components(std::span<const TargetComponent> cs) {
-    for (const TargetComponent& c : cs) expr(c.index);
+  void visit_return(const ReturnStmt* s) {
+    if (!in_function_) diags_.report(DiagId::ParseReturnOutsideFunction, s->loc);
+    walk(s);
   }
 
-  void call(const CallExpr* c) {
+  void visit_call(const CallExpr* c) {
     bool format = c->name == "printf" || c->name == "sprintf";
     if (format && !c->args.empty()) {
       const Expr* f = c->args[0];
@@ -165,82 +113,33 @@ class Checker {
       }
     }
     // A histogram is printed whole only as the one argument of these.
-    bool printer = c->args.size() == 1 &&
-                   (c->name == "print" || c->name == "println" || c->name == "sprint" || c->name == "sprintln");
-    for (const Expr* a : c->args) expr(a, printer);
+    if (c->args.size() == 1 &&
+        (c->name == "print" || c->name == "println" || c->name == "sprint" || c->name == "sprintln"))
+      histogram_ok_ = c->args[0];
+    walk(c);
   }
 
-  void expr(const Expr* e, bool histogram_ok = false) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Number:
-      case ExprKind::String:
-      case ExprKind::Var:
-      case ExprKind::Embedded:
-      case ExprKind::Wildcard:
-        break;
-      case ExprKind::Index:
-        for (const Expr* k : static_cast<const IndexExpr*>(e)->keys) expr(k);
-        break;
-      case ExprKind::Call:
-        call(static_cast<const CallExpr*>(e));
-        break;
-      case ExprKind::Unary:
-        expr(static_cast<const UnaryExpr*>(e)->operand);
-        break;
-      case ExprKind::Binary: {
-        const auto* b = static_cast<const BinaryExpr*>(e);
-        expr(b->lhs);
-        expr(b->rhs);
-        break;
-      }
-      case ExprKind::Ternary: {
-        const auto* t = static_cast<const TernaryExpr*>(e);
-        expr(t->cond);
-        expr(t->then);
-        expr(t->els);
-        break;
-      }
-      case ExprKind::Assign: {
-        const auto* a = static_cast<const AssignExpr*>(e);
-        expr(a->lhs);
-        expr(a->rhs);
-        break;
-      }
-      case ExprKind::InArray:
-        for (const Expr* k : static_cast<const InArrayExpr*>(e)->keys) expr(k);
-        break;
-      case ExprKind::Target:
-        components(static_cast<const TargetExpr*>(e)->components);
-        break;
-      case ExprKind::AtOp: {
-        const auto* a = static_cast<const AtOpExpr*>(e);
-        // A bucket of a histogram (@hist_log(s)[i]) is a value.
-        if (is_histogram(a) && a->components.empty() && !histogram_ok)
-          diags_.report(DiagId::ParseHistogramValue, a->loc);
-        if (a->name == "variance" && a->args.size() == 2) {
-          // stap reads the shift as a number token, after an optional '-'.
-          const Expr* shift = leftmost(a->args[1]);
-          if (shift->kind == ExprKind::Unary && static_cast<const UnaryExpr*>(shift)->op == Op::Neg)
-            shift = leftmost(static_cast<const UnaryExpr*>(shift)->operand);
-          if (shift->kind != ExprKind::Number) diags_.report(DiagId::ParseExpected, shift->loc, "number");
-        }
-        for (const Expr* x : a->args) expr(x);
-        components(a->components);
-        break;
-      }
-      case ExprKind::Member: {
-        const auto* m = static_cast<const MemberExpr*>(e);
-        expr(m->base);
-        components(m->components);
-        break;
-      }
+  void visit_at_op(const AtOpExpr* a) {
+    // A bucket of a histogram (@hist_log(s)[i]) is a value.
+    if (is_histogram(a) && a->components.empty() && a != histogram_ok_)
+      diags_.report(DiagId::ParseHistogramValue, a->loc);
+    if (a->name == "variance" && a->args.size() == 2) {
+      // stap reads the shift as a number token, after an optional '-'.
+      const Expr* shift = leftmost(a->args[1]);
+      if (shift->kind == ExprKind::Unary && static_cast<const UnaryExpr*>(shift)->op == Op::Neg)
+        shift = leftmost(static_cast<const UnaryExpr*>(shift)->operand);
+      if (shift->kind != ExprKind::Number) diags_.report(DiagId::ParseExpected, shift->loc, "number");
     }
+    walk(a);
   }
 
+ private:
   DiagSink& diags_;
   const SourceManager& sm_;
   bool in_function_ = false;
+  // The one expression where a whole histogram may stand: a foreach's, or
+  // the argument of print() and its kin.
+  const Expr* histogram_ok_ = nullptr;
 };
 
 }  // namespace

@@ -37,10 +37,4 @@ std::vector<std::string> similar_names(const std::vector<std::string_view>& cand
   return out;
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string list;
-  for (const std::string& s : names) list += (list.empty() ? "" : ", ") + s;
-  return list;
-}
-
 }  // namespace stapx

@@ -14,7 +14,4 @@ namespace stapx {
 std::vector<std::string> similar_names(const std::vector<std::string_view>& candidates, std::string_view name,
                                        size_t n);
 
-// "a, b, c" (empty for none).
-std::string join_names(const std::vector<std::string>& names);
-
 }  // namespace stapx

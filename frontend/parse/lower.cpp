@@ -450,7 +450,11 @@ void Lowerer::flush(const Expr* e) {
       comps(x->components);
       break;
     }
-    default: break;  // leaves
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Var:
+    case ExprKind::Embedded:
+    case ExprKind::Wildcard: break;  // leaves
   }
   flush_node(e, false);
 }
@@ -519,7 +523,10 @@ void Lowerer::flush(const Stmt* s) {
       flush(f->body);
       break;
     }
-    default: break;  // next, break, continue
+    case StmtKind::Next:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Null: break;  // next, break, continue
   }
 }
 

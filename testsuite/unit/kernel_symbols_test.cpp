@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "support/glob.h"
 #include "test_util.h"
 #include "translator/debuginfo/kernel_symbols.h"
 
@@ -49,9 +50,9 @@ TEST(KernelSymbols, ExactNamesAndMissingOnes) {
   std::vector<const KernelFunction*> excluded;
   EXPECT_TRUE(match_kernel_functions(*syms, "do_int3", &excluded).empty());
   EXPECT_EQ(names(excluded), (std::vector<std::string>{"do_int3"}));
-  EXPECT_TRUE(is_symbol_pattern("a*"));
-  EXPECT_TRUE(is_symbol_pattern("a[bc]"));
-  EXPECT_FALSE(is_symbol_pattern("vfs_read"));
+  EXPECT_TRUE(support::is_glob("a*"));
+  EXPECT_TRUE(support::is_glob("a[bc]"));
+  EXPECT_FALSE(support::is_glob("vfs_read"));
 }
 
 TEST(KernelSymbols, ReadsKallsymsFormat) {

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "frontend/library.h"
+#include "support/cache.h"
 #include "translator/version.h"
 
 namespace stapx {
@@ -42,12 +43,6 @@ struct Fnv {
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
-}
-
-fs::path cache_root() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "stapx";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "stapx";
-  return fs::temp_directory_path() / "stapx-cache";
 }
 
 }  // namespace
@@ -109,9 +104,11 @@ std::optional<std::string> build_module(const BuildRequest& req) {
     key.add(p.string());
     key.add(read_text_file(p));
   }
-  fs::path cache_dir = cache_root() / "modules" / fmt::format("{:016x}", key.h);
+  // No cache directory (no $HOME): the module stays in its build directory.
+  std::string cache_root = support::cache_dir();
+  fs::path cache_dir = cache_root.empty() ? fs::path() : cache_root / fs::path("modules") / fmt::format("{:016x}", key.h);
   fs::path ko = cache_dir / (req.module_name + ".ko");
-  if (fs::exists(ko) && !req.keep_tmp) {
+  if (!cache_root.empty() && fs::exists(ko) && !req.keep_tmp) {
     if (req.verbose) std::cerr << "Pass 4: using cached " << ko.string() << "\n";
     return ko.string();
   }
@@ -146,6 +143,7 @@ std::optional<std::string> build_module(const BuildRequest& req) {
     return std::nullopt;
   }
   if (req.verbose > 1) std::cerr << read_text_file(log);
+  if (cache_root.empty()) return (dir / (req.module_name + ".ko")).string();
   fs::create_directories(cache_dir, ec);
   fs::path tmp_ko = cache_dir / (req.module_name + ".ko.tmp");
   fs::copy_file(dir / (req.module_name + ".ko"), tmp_ko, fs::copy_options::overwrite_existing, ec);

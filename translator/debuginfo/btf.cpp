@@ -13,7 +13,6 @@
 // functions are probe sites (not freed .init code) and which are global
 // (.exported).
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <unistd.h>
@@ -24,6 +23,7 @@
 #include <iterator>
 #include <unordered_map>
 
+#include "support/glob.h"
 #include "translator/debuginfo/debuginfo.h"
 
 namespace stapx::debug {
@@ -100,13 +100,12 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
   std::vector<ProbeSite> function_sites(const std::string& pattern, bool, const SiteFilter& filter) override {
     if (filter.file) return {};
     std::vector<ProbeSite> sites;
-    bool wild = pattern.find_first_of("*?[") != std::string::npos;
     std::vector<std::string> seen;
     for (uint32_t id = first_own_; id < ids_.size(); ++id) {
       const BtfType* t = ids_[id];
       if (kind_of(t) != kFunc) continue;
       std::string name = str(t->name_off);
-      if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
+      if (!support::name_matches(pattern, name)) continue;
       if (has_functions_) {
         auto sym = functions_.find(name);
         if (sym == functions_.end() || (filter.exported_only && !sym->second)) continue;

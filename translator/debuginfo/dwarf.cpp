@@ -15,7 +15,6 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <gelf.h>
 #include <unistd.h>
 
@@ -25,7 +24,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "frontend/library.h"
+#include "support/cache.h"
+#include "support/glob.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/inline_index.h"
 
@@ -33,7 +33,6 @@ namespace stapx::debug {
 
 namespace {
 
-bool has_wildcard(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
 class DwarfInfo final : public DebugInfo, public TypeLoader {
  public:
@@ -343,7 +342,7 @@ void DwarfInfo::anchor_sites(std::vector<ProbeSite>& sites) {
 template <class F>
 void DwarfInfo::for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f) {
   if (!inline_index_) {
-    inline_index_ = InlineIndex::open(dw_, path_, user_cache_dir());
+    inline_index_ = InlineIndex::open(dw_, path_, support::cache_dir());
     if (!inline_index_) return;
   }
   load_symbols();
@@ -370,7 +369,6 @@ void DwarfInfo::for_each_inline(const std::string& pattern, const SiteFilter& fi
 template <class F>
 void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f) {
   load_symbols();
-  bool wild = has_wildcard(pattern);
   // A clone that replaces the function ("f.isra.0", "f.constprop.0")
   // matches by the function's name; split-off parts (".cold", ".part.N")
   // are not entries. A pattern with a dot names symbols as they are.
@@ -385,7 +383,7 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
         name.resize(dot);
       }
     }
-    if (wild ? fnmatch(pattern.c_str(), name.c_str(), 0) != 0 : name != pattern) continue;
+    if (!support::name_matches(pattern, name)) continue;
     if (filter.exported_only && !s.global) continue;
     if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
     Dwarf_Die fn;

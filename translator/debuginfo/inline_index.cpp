@@ -16,7 +16,6 @@
 
 #include <dwarf.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,7 +26,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "frontend/library.h"
+#include "support/cache.h"
+#include "support/glob.h"
+
 
 namespace stapx::debug {
 
@@ -221,19 +222,18 @@ class ImageIndex final : public InlineIndex {
     auto name = [&](const NameRec& n) { return std::string_view(layout_.pool + n.offset, n.size); };
     // Names are sorted: the literal part of the pattern before its first
     // wildcard narrows the names to test to one run.
-    size_t wild = pattern.find_first_of("*?[\\");
-    std::string_view prefix(pattern.data(), wild == std::string::npos ? pattern.size() : wild);
+    std::string_view prefix = support::glob_prefix(pattern);
     const NameRec* it = std::lower_bound(begin, end, prefix,
                                          [&](const NameRec& n, std::string_view p) { return name(n) < p; });
     auto each = [&](const NameRec& r) {
       for (uint32_t i = 0; i < r.count; ++i) f(name(r), layout_.instances[r.first + i]);
     };
-    if (wild == std::string::npos) {
+    if (!support::is_glob(pattern)) {
       if (it != end && name(*it) == prefix) each(*it);
       return;
     }
     for (; it != end && name(*it).substr(0, prefix.size()) == prefix; ++it)
-      if (fnmatch(pattern.c_str(), std::string(name(*it)).c_str(), 0) == 0) each(*it);
+      if (support::glob_match(pattern, name(*it))) each(*it);
   }
 
   size_t names() const override { return layout_.header->names; }
@@ -265,7 +265,7 @@ std::unique_ptr<InlineIndex> InlineIndex::open(Dwarf* dw, const std::string& pat
     if (cached->map(file, key)) return cached;
   }
   std::string image = build_image(dw, key);
-  if (!file.empty()) write_cache_file(file, image);
+  if (!file.empty()) support::write_cache_file(file, image);
   auto built = std::make_unique<ImageIndex>();
   if (!built->adopt(std::move(image), file.empty() ? "built" : "built, cached in " + file)) return nullptr;
   return built;

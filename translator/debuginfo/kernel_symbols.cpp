@@ -5,11 +5,12 @@
 // ranges, retpoline/return thunks, and .init/.exit text freed after boot.
 #include "translator/debuginfo/kernel_symbols.h"
 
-#include "frontend/library.h"
+#include "support/cache.h"
+#include "support/glob.h"
+#include "support/strings.h"
 #include "translator/similar.h"
 
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <sys/stat.h>
@@ -105,7 +106,7 @@ std::optional<std::vector<KernelFunction>> read_cache(const std::string& file) {
 void write_cache(const std::string& file, const std::vector<KernelFunction>& fs) {
   std::string text = std::string(kCacheMagic) + "\n";
   for (const auto& f : fs) text += f.name + '\t' + f.unprobeable + '\n';
-  write_cache_file(file, text);
+  support::write_cache_file(file, text);
 }
 
 // Reads the function symbols of an ELF vmlinux.
@@ -234,7 +235,7 @@ std::optional<std::vector<KernelFunction>> read_vmlinux(const std::string& path,
 // The cache file `kind`-KEY.txt of a vmlinux, KEY naming its path, size
 // and modification time; empty without a cache directory.
 std::string cache_file(const std::string& path, const struct stat& st, const char* kind) {
-  std::string dir = user_cache_dir();
+  std::string dir = support::cache_dir();
   if (dir.empty()) return {};
   std::string key = std::to_string(std::hash<std::string>{}(std::filesystem::absolute(path).string() + "|" +
                                                               std::to_string(st.st_size) + "|" +
@@ -323,12 +324,10 @@ std::unique_ptr<KernelSymbols> fixture_symbols(std::vector<KernelFunction> funct
   return std::make_unique<TableSymbols>(std::move(functions), "fixture");
 }
 
-bool is_symbol_pattern(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
-
 std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& syms, const std::string& pattern,
                                                           std::vector<const KernelFunction*>* excluded) {
   std::vector<const KernelFunction*> out;
-  if (!is_symbol_pattern(pattern)) {
+  if (!support::is_glob(pattern)) {
     if (const KernelFunction* f = syms.find(pattern)) {
       if (f->unprobeable.empty())
         out.push_back(f);
@@ -338,7 +337,7 @@ std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& s
     return out;
   }
   for (const KernelFunction& f : syms.functions()) {
-    if (fnmatch(pattern.c_str(), f.name.c_str(), 0) != 0) continue;
+    if (!support::glob_match(pattern, f.name)) continue;
     if (f.unprobeable.empty())
       out.push_back(&f);
     else if (excluded)
@@ -356,12 +355,12 @@ std::vector<std::string> similar_functions(const KernelSymbols& syms, const std:
 
 void report_no_match(DiagSink& diags, SourceLoc at, const KernelSymbols* syms, const std::string& name) {
   std::vector<std::string> similar;
-  if (syms && name.find_first_of("*?[") == std::string::npos) similar = similar_functions(*syms, name, 5);
+  if (syms && !support::is_glob(name)) similar = similar_functions(*syms, name, 5);
   if (similar.empty()) {
     diags.report(DiagId::SemNoMatch, at);
     return;
   }
-  diags.report(DiagId::SemNoMatchSimilar, at, join_names(similar));
+  diags.report(DiagId::SemNoMatchSimilar, at, support::join(similar));
 }
 
 }  // namespace stapx

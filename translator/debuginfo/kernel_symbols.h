@@ -49,9 +49,6 @@ std::unique_ptr<KernelSymbols> kallsyms_symbols(const std::string& path, std::st
 // A fixed table, for tests.
 std::unique_ptr<KernelSymbols> fixture_symbols(std::vector<KernelFunction> functions);
 
-// Is `s` a glob pattern (*, ?, [...])?
-bool is_symbol_pattern(const std::string& s);
-
 // The functions a kprobe.function pattern names, in name order; functions
 // that match but can't be probed go to *excluded.
 std::vector<const KernelFunction*> match_kernel_functions(const KernelSymbols& syms, const std::string& pattern,

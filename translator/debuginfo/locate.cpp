@@ -4,11 +4,12 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include <fnmatch.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+
+#include "support/glob.h"
 
 namespace stapx {
 
@@ -99,7 +100,7 @@ void scan_modules(const std::string& dir, const std::string& pattern, std::map<s
   namespace fs = std::filesystem;
   auto consider = [&](const fs::path& p) {
     std::string name = module_of(p);
-    if (!name.empty() && fnmatch(pattern.c_str(), name.c_str(), 0) == 0 && !out.count(name) &&
+    if (!name.empty() && support::glob_match(pattern, name) && !out.count(name) &&
         is_file(p.string()))
       out.emplace(name, p.string());
   };
@@ -110,7 +111,7 @@ void scan_modules(const std::string& dir, const std::string& pattern, std::map<s
   for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     std::string name = module_of(it->path());
-    if (name.empty() || fnmatch(pattern.c_str(), name.c_str(), 0) != 0 || out.count(name)) continue;
+    if (name.empty() || !support::glob_match(pattern, name) || out.count(name)) continue;
     // DIR/m.ko before DIR/sub/m.ko, then the shortest path.
     auto [at, fresh] = here.emplace(name, it->path().string());
     if (!fresh && it->path().string().size() < at->second.size()) at->second = it->path().string();

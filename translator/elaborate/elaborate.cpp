@@ -16,9 +16,11 @@
 #include <ostream>
 #include <set>
 
-#include <fnmatch.h>
 
 #include "frontend/ast_clone.h"
+#include "frontend/ast_visitor.h"
+#include "support/glob.h"
+#include "support/strings.h"
 #include "translator/builtins/builtins.h"
 #include "translator/builtins/format.h"
 #include "translator/elaborate/tapsets.h"
@@ -242,7 +244,7 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
   for (size_t i = 0; i < point.components.size(); ++i) {
     const ProbePointComponent& p = point.components[i];
     const ProbePointComponent& n = name.components[i];
-    if (fnmatch(p.name.str().c_str(), n.name.str().c_str(), 0) != 0) return false;
+    if (!support::glob_match(p.name, n.name)) return false;
     if (!p.arg != !n.arg) return false;
     if (p.arg && p.arg->kind != n.arg->kind) return false;
     if (p.arg && p.arg->kind == ExprKind::Number &&
@@ -322,77 +324,16 @@ void Elaborator::expand_aliases() {
 
 namespace {
 
-bool mentions_target(const Stmt* s);
-
-bool mentions_target(const Expr* e) {
-  if (!e) return false;
-  switch (e->kind) {
-    case ExprKind::Target: return true;
-    case ExprKind::Index: {
-      auto* ix = static_cast<const IndexExpr*>(e);
-      for (Expr* k : ix->keys) if (mentions_target(k)) return true;
-      return false;
-    }
-    case ExprKind::Call:
-      for (Expr* a : static_cast<const CallExpr*>(e)->args) if (mentions_target(a)) return true;
-      return false;
-    case ExprKind::Unary: return mentions_target(static_cast<const UnaryExpr*>(e)->operand);
-    case ExprKind::Binary: {
-      auto* b = static_cast<const BinaryExpr*>(e);
-      return mentions_target(b->lhs) || mentions_target(b->rhs);
-    }
-    case ExprKind::Ternary: {
-      auto* t = static_cast<const TernaryExpr*>(e);
-      return mentions_target(t->cond) || mentions_target(t->then) || mentions_target(t->els);
-    }
-    case ExprKind::Assign: {
-      auto* a = static_cast<const AssignExpr*>(e);
-      return mentions_target(a->lhs) || mentions_target(a->rhs);
-    }
-    case ExprKind::InArray: {
-      auto* in = static_cast<const InArrayExpr*>(e);
-      for (Expr* k : in->keys) if (mentions_target(k)) return true;
-      return false;
-    }
-    case ExprKind::AtOp:
-      for (Expr* a : static_cast<const AtOpExpr*>(e)->args) if (mentions_target(a)) return true;
-      return false;
-    case ExprKind::Member: return mentions_target(static_cast<const MemberExpr*>(e)->base);
-    default: return false;
-  }
-}
+// Whether a body reads a target variable ($var...) anywhere.
+struct MentionsTarget : Visitor<MentionsTarget, true> {
+  bool found = false;
+  void visit_target(const TargetExpr*) { found = true; }
+};
 
 bool mentions_target(const Stmt* s) {
-  if (!s) return false;
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (Stmt* c : static_cast<const BlockStmt*>(s)->stmts) if (mentions_target(c)) return true;
-      return false;
-    case StmtKind::Expr: return mentions_target(static_cast<const ExprStmt*>(s)->expr);
-    case StmtKind::If: {
-      auto* i = static_cast<const IfStmt*>(s);
-      return mentions_target(i->cond) || mentions_target(i->then) || mentions_target(i->els);
-    }
-    case StmtKind::While: {
-      auto* w = static_cast<const WhileStmt*>(s);
-      return mentions_target(w->cond) || mentions_target(w->body);
-    }
-    case StmtKind::For: {
-      auto* f = static_cast<const ForStmt*>(s);
-      return mentions_target(f->init) || mentions_target(f->cond) || mentions_target(f->incr) ||
-             mentions_target(f->body);
-    }
-    case StmtKind::Foreach: {
-      auto* f = static_cast<const ForeachStmt*>(s);
-      return mentions_target(f->limit) || mentions_target(f->body);
-    }
-    case StmtKind::Return: return mentions_target(static_cast<const ReturnStmt*>(s)->value);
-    case StmtKind::Try: {
-      auto* t = static_cast<const TryStmt*>(s);
-      return mentions_target(t->body) || mentions_target(t->handler);
-    }
-    default: return false;
-  }
+  MentionsTarget m;
+  m.visit(s);
+  return m.found;
 }
 
 }  // namespace
@@ -486,7 +427,7 @@ void Elaborator::resolve_probes() {
           diags_.report(DiagId::SemProbeNeedsPrivilege, point->components.back().loc, "stapusr");
         // An optional point ("?") that names nothing is simply left out.
         if (!claimed && !point->optional) {
-          std::string similar = join_names(similar_components(*point));
+          std::string similar = support::join(similar_components(*point));
           diags_.report(DiagId::SemBadProbePoint, point->loc,
                         "unknown probe point '" + tmpl.pp + "'" + (similar.empty() ? "" : " (similar: " + similar + ")"));
         }
@@ -546,11 +487,10 @@ std::vector<std::string> Elaborator::similar_components(const ProbePoint& point)
     for (const auto* parts : live) {
       if (parts->size() <= k) continue;
       here.push_back((*parts)[k]);
-      if (fnmatch(want.c_str(), (*parts)[k].c_str(), 0) == 0 || fnmatch((*parts)[k].c_str(), want.c_str(), 0) == 0)
+      if (support::glob_match(want, (*parts)[k]) || support::glob_match((*parts)[k], want))
         next.push_back(parts);
     }
-    if (next.empty()) return want.find_first_of("*?[") == std::string::npos ? similar_names(here, want, 5)
-                                                                               : std::vector<std::string>{};
+    if (next.empty()) return support::is_glob(want) ? std::vector<std::string>{} : similar_names(here, want, 5);
     live = std::move(next);
   }
   return {};
@@ -1044,7 +984,7 @@ void Elaborator::resolve_expr(Expr* e, Scope& sc, bool) {
           names.insert(names.end(), lib.begin(), lib.end());
         }
         for (const auto& [name, by_arity] : overloads_) names.push_back(name);
-        std::string similar = join_names(similar_names(names, c->name, 5));
+        std::string similar = support::join(similar_names(names, c->name, 5));
         if (similar.empty())
           diags_.report(DiagId::SemUnknownFunction, c->loc, c->name);
         else

@@ -2,7 +2,6 @@
 // scan, not a parse: "function NAME" and "probe NAME[, NAME] =" / "+=".
 #include "translator/elaborate/tapsets.h"
 
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,9 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "frontend/ast_visitor.h"
 #include "frontend/lexer.h"
 #include "frontend/library.h"
 #include "frontend/parse/parser.h"
+#include "support/cache.h"
+#include "support/glob.h"
 #include "translator/builtins/builtins.h"
 #include "translator/probes/probe_family.h"
 
@@ -55,108 +57,34 @@ void scan_file(const std::string& path, std::map<std::string, std::vector<std::s
   }
 }
 
-// Every call name and probe point in a script (a small AST walk).
-struct Needs {
+// Every call name and probe point in a script.
+struct Needs : Visitor<Needs, true> {
   std::set<std::string> calls;
   std::vector<const ProbePoint*> points;
+  void visit_call(const CallExpr* c) {
+    calls.insert(c->name.str());
+    walk(c);
+  }
 };
-
-void walk(const Expr* e, Needs& n);
-void walk(const Stmt* s, Needs& n);
-
-void walk_all(std::span<Expr* const> es, Needs& n) {
-  for (const Expr* e : es) walk(e, n);
-}
-
-void walk(const Expr* e, Needs& n) {
-  if (!e) return;
-  switch (e->kind) {
-    case ExprKind::Call:
-      n.calls.insert(static_cast<const CallExpr*>(e)->name.str());
-      walk_all(static_cast<const CallExpr*>(e)->args, n);
-      break;
-    case ExprKind::Index: walk_all(static_cast<const IndexExpr*>(e)->keys, n); break;
-    case ExprKind::InArray: walk_all(static_cast<const InArrayExpr*>(e)->keys, n); break;
-    case ExprKind::Unary: walk(static_cast<const UnaryExpr*>(e)->operand, n); break;
-    case ExprKind::Binary:
-      walk(static_cast<const BinaryExpr*>(e)->lhs, n);
-      walk(static_cast<const BinaryExpr*>(e)->rhs, n);
-      break;
-    case ExprKind::Ternary:
-      walk(static_cast<const TernaryExpr*>(e)->cond, n);
-      walk(static_cast<const TernaryExpr*>(e)->then, n);
-      walk(static_cast<const TernaryExpr*>(e)->els, n);
-      break;
-    case ExprKind::Assign:
-      walk(static_cast<const AssignExpr*>(e)->lhs, n);
-      walk(static_cast<const AssignExpr*>(e)->rhs, n);
-      break;
-    case ExprKind::AtOp:
-      walk_all(static_cast<const AtOpExpr*>(e)->args, n);
-      for (const TargetComponent& c : static_cast<const AtOpExpr*>(e)->components) walk(c.index, n);
-      break;
-    case ExprKind::Member: walk(static_cast<const MemberExpr*>(e)->base, n); break;
-    default: break;
-  }
-}
-
-void walk(const Stmt* s, Needs& n) {
-  if (!s) return;
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) walk(st, n);
-      break;
-    case StmtKind::Expr: walk(static_cast<const ExprStmt*>(s)->expr, n); break;
-    case StmtKind::If:
-      walk(static_cast<const IfStmt*>(s)->cond, n);
-      walk(static_cast<const IfStmt*>(s)->then, n);
-      walk(static_cast<const IfStmt*>(s)->els, n);
-      break;
-    case StmtKind::While:
-      walk(static_cast<const WhileStmt*>(s)->cond, n);
-      walk(static_cast<const WhileStmt*>(s)->body, n);
-      break;
-    case StmtKind::For: {
-      auto* f = static_cast<const ForStmt*>(s);
-      walk(f->init, n);
-      walk(f->cond, n);
-      walk(f->incr, n);
-      walk(f->body, n);
-      break;
-    }
-    case StmtKind::Foreach:
-      walk(static_cast<const ForeachStmt*>(s)->histogram, n);
-      walk(static_cast<const ForeachStmt*>(s)->limit, n);
-      walk(static_cast<const ForeachStmt*>(s)->body, n);
-      break;
-    case StmtKind::Return: walk(static_cast<const ReturnStmt*>(s)->value, n); break;
-    case StmtKind::Delete: walk(static_cast<const DeleteStmt*>(s)->target, n); break;
-    case StmtKind::Try:
-      walk(static_cast<const TryStmt*>(s)->body, n);
-      walk(static_cast<const TryStmt*>(s)->handler, n);
-      break;
-    default: break;
-  }
-}
 
 Needs needs_of(const Script& script) {
   Needs n;
   for (const ProbeDecl* p : script.probes) {
     for (const ProbePoint* pt : p->points) n.points.push_back(pt);
-    walk(p->body, n);
+    n.visit(p->body);
   }
   for (const AliasDecl* a : script.aliases) {
     for (const ProbePoint* pt : a->targets) n.points.push_back(pt);
-    walk(a->body, n);
-    walk(a->second, n);
+    n.visit(a->body);
+    n.visit(a->second);
   }
-  for (const FunctionDecl* f : script.functions) walk(f->body, n);
+  for (const FunctionDecl* f : script.functions) n.visit(f->body);
   return n;
 }
 
 }  // namespace
 
-// The index of a tapset tree is cached (under user_cache_dir()) keyed by
+// The index of a tapset tree is cached (under support::cache_dir()) keyed by
 // every file's path, size and modification time: a changed, added or
 // removed file makes a new key.
 // Cache format: "stapx-tapset-index 1", then "F name\tpath" and
@@ -173,7 +101,7 @@ TapsetIndex::TapsetIndex(const LibraryFiles& lib) {
     key += f + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
            std::to_string(st.st_mtim.tv_nsec) + "\n";
   }
-  std::string dir = user_cache_dir();
+  std::string dir = support::cache_dir();
   std::string cache = dir.empty() ? "" : dir + "/tapset-index-" + std::to_string(std::hash<std::string>{}(key)) + ".txt";
   if (!cache.empty() && read_cache(cache)) return;
   for (const std::string& f : files) scan_file(f, functions_, aliases_);
@@ -208,7 +136,7 @@ void TapsetIndex::write_cache(const std::string& file) const {
   for (const auto& [name, paths] : functions_)
     for (const std::string& p : paths) out << "F " << name << '\t' << p << '\n';
   for (const auto& [name, path] : aliases_) out << "A " << name << '\t' << path << '\n';
-  write_cache_file(file, out.str());
+  support::write_cache_file(file, out.str());
 }
 
 std::vector<std::string> TapsetIndex::files_for_function(const std::string& name) const {
@@ -236,7 +164,7 @@ std::vector<std::string> TapsetIndex::files_for_point(const ProbePoint& point) c
   for (const ProbePointComponent& c : point.components) pattern += (pattern.empty() ? "" : ".") + c.name;
   std::vector<std::string> out;
   for (const auto& [name, file] : aliases_)
-    if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) out.push_back(file);
+    if (support::glob_match(pattern, name)) out.push_back(file);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "support/strings.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/source_spec.h"
 
@@ -23,12 +24,6 @@ struct Cur {
   const debug::Member* bitfield = nullptr;  // the member just selected, if a bitfield
   uint64_t bit_offset = 0;                  // its offset within the object at e
 };
-
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 
 // The value of a scalar (integer, enum, pointer) object or value.
@@ -354,13 +349,13 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
       if (is_return) alts.push_back("$return");
       if (site.from_btf) {
         diags.report(DiagId::SemTargetNotParam, t.loc, name, site.function,
-                     alts.empty() ? "none" : join_names(alts),
+                     alts.empty() ? "none" : support::join(alts),
                      site.dwarf_hint.empty() ? "install the kernel's -dbg package, or use --debuginfo"
                                              : site.dwarf_hint);
         return std::nullopt;
       }
       diags.report(DiagId::SemTargetUnknown, t.loc, name, site.addr, site.function, site.decl_file,
-                   alts.empty() ? "none" : join_names(alts));
+                   alts.empty() ? "none" : support::join(alts));
       return std::nullopt;
     }
     if (is_return) {
@@ -440,7 +435,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
         std::vector<std::string> alts;
         for (const auto& mem : ty->members())
           if (!mem.name.empty()) alts.push_back(mem.name);
-        diags.report(DiagId::SemTargetNoMember, c.loc, c.field, ty->to_string(), join_names(alts));
+        diags.report(DiagId::SemTargetNoMember, c.loc, c.field, ty->to_string(), support::join(alts));
         return std::nullopt;
       }
       if (m->bit_size) {

@@ -10,6 +10,7 @@
 
 #include "translator/debuginfo/kernel_symbols.h"
 
+#include "support/glob.h"
 #include "translator/codegen/cwriter.h"
 #include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
@@ -64,7 +65,7 @@ class KprobeFamily : public KprobeTableFamily {
     std::string pattern;
     if (c.size() >= 2 && c[1].arg && c[1].arg->kind == ast::ExprKind::String)
       pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    if (!is_symbol_pattern(pattern)) {
+    if (!support::is_glob(pattern)) {
       if (!match(point, spec, diags) || !spec.family) return true;
       const KernelSymbols* syms = ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
       if (syms) {
@@ -149,7 +150,7 @@ class KprobeFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kprobe.module", "a module name");
       return true;
     }
-    if (!valid_symbol(fn) && !is_symbol_pattern(fn)) {
+    if (!valid_symbol(fn) && !support::is_glob(fn)) {
       diags.report(DiagId::SemProbeArg, c[2].arg->loc, "kprobe.module", "a function symbol name");
       return true;
     }
@@ -169,7 +170,7 @@ class KprobeFamily : public KprobeTableFamily {
     const auto& c = point.components;
     const std::string mod(static_cast<const ast::StringLit*>(c[1].arg)->value);
     const std::string fn(static_cast<const ast::StringLit*>(c[2].arg)->value);
-    if (!is_symbol_pattern(fn)) {
+    if (!support::is_glob(fn)) {
       out.push_back(std::move(spec));
       return true;
     }

@@ -1,6 +1,7 @@
 #include "translator/probes/source_spec.h"
 
-#include <fnmatch.h>
+#include "support/glob.h"
+
 
 namespace stapx {
 
@@ -57,7 +58,7 @@ bool SourceSpec::keeps(const std::string& path, int line, int decl_line) const {
 }
 
 bool file_matches(const std::string& pattern, const std::string& path) {
-  return fnmatch(pattern.c_str(), path.c_str(), 0) == 0 || fnmatch(("*/" + pattern).c_str(), path.c_str(), 0) == 0;
+  return support::glob_match(pattern, path) || support::glob_match("*/" + pattern, path);
 }
 
 }  // namespace stapx

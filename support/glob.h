@@ -1,0 +1,26 @@
+// Wildcard patterns, as stap reads them in probe points, tapset names,
+// preprocessor conditions and -l/-L: fnmatch(3) without flags, so '*', '?'
+// and '[...]' are wildcards and '\' quotes the next character.
+#pragma once
+
+#include <string_view>
+
+namespace stapx::support {
+
+// Whether `pattern` means anything but its own text: it holds a wildcard
+// or a backslash (which quotes the next character, so "a\b" matches "ab").
+bool is_glob(std::string_view pattern);
+
+// The text every match of `pattern` begins with: the pattern up to its
+// first wildcard or backslash. All of `pattern` when it is no glob.
+std::string_view glob_prefix(std::string_view pattern);
+
+// fnmatch(pattern, text, 0) == 0.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+// A name pattern: a glob matched as one, else compared as text.
+inline bool name_matches(std::string_view pattern, std::string_view text) {
+  return is_glob(pattern) ? glob_match(pattern, text) : pattern == text;
+}
+
+}  // namespace stapx::support

@@ -1,0 +1,14 @@
+// String helpers every layer uses.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stapx::support {
+
+// The items with `sep` between them: join({"a", "b"}) is "a, b", as stap
+// lists alternatives in its messages.
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+
+}  // namespace stapx::support
