@@ -1,0 +1,302 @@
+// Dead code, as stap elides it without -u: stores into locals nothing
+// reads and statements whose evaluation changes nothing (each a warning in
+// the user's code); and globals no probe or function names.
+#include "translator/elaborate/elaboration.h"
+
+#include <set>
+#include <vector>
+
+namespace stapx::elab {
+
+using namespace ast;
+
+namespace {
+
+// No call, store or increment anywhere in e: evaluating it changes nothing.
+bool side_effect_free(const Expr* e, bool pure_calls) {
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Var:
+      return true;
+    case ExprKind::Index: {
+      for (const Expr* k : static_cast<const IndexExpr*>(e)->keys)
+        if (!side_effect_free(k, pure_calls)) return false;
+      return true;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      return u->op != Op::PreInc && u->op != Op::PreDec && u->op != Op::PostInc && u->op != Op::PostDec &&
+             side_effect_free(u->operand, pure_calls);
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      // Division may fail at run time, which is an effect.
+      return b->op != Op::Div && b->op != Op::Mod && side_effect_free(b->lhs, pure_calls) &&
+             side_effect_free(b->rhs, pure_calls);
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return side_effect_free(t->cond, pure_calls) && side_effect_free(t->then, pure_calls) &&
+             side_effect_free(t->els, pure_calls);
+    }
+    case ExprKind::Call: {
+      // An embedded-C function that says /* pure */ has no effect but its
+      // value, counted so only in library code (an alias's prologue sets
+      // many variables; a probe reads few): in the user's code a call
+      // stays, since its run-time error may be what the script is after.
+      auto* c = static_cast<const CallExpr*>(e);
+      bool pure = c->builtin == Builtin::Sprintf || c->builtin == Builtin::Sprint ||
+                  c->builtin == Builtin::Sprintln || c->builtin == Builtin::Sprintd ||
+                  c->builtin == Builtin::Sprintdln ||
+                  (c->fn && c->fn->has_pragma("pure"));
+      if (!pure_calls || !pure) return false;
+      for (const Expr* a : c->args)
+        if (!side_effect_free(a, pure_calls)) return false;
+      return true;
+    }
+    case ExprKind::Assign:
+    case ExprKind::InArray:
+    case ExprKind::Target:
+    case ExprKind::AtOp:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      return false;
+  }
+  return false;  // not a kind
+}
+
+template <typename F>
+void each_stmt(Stmt*& s, const F& f) {
+  if (!s) return;
+  f(s);
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt*& st : static_cast<BlockStmt*>(s)->stmts) each_stmt(st, f);
+      break;
+    case StmtKind::If:
+      each_stmt(static_cast<IfStmt*>(s)->then, f);
+      each_stmt(static_cast<IfStmt*>(s)->els, f);
+      break;
+    case StmtKind::While:
+      each_stmt(static_cast<WhileStmt*>(s)->body, f);
+      break;
+    case StmtKind::For:
+      each_stmt(static_cast<ForStmt*>(s)->body, f);
+      break;
+    case StmtKind::Foreach:
+      each_stmt(static_cast<ForeachStmt*>(s)->body, f);
+      break;
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      for (BlockStmt* b : {t->body, t->handler})
+        if (b)
+          for (Stmt*& st : b->stmts) each_stmt(st, f);
+      break;
+    }
+    case StmtKind::Expr:
+    case StmtKind::Next:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Return:
+    case StmtKind::Delete:
+    case StmtKind::Null:
+      break;
+  }
+}
+
+// Every symbol an expression or statement names.
+void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
+  if (!e) return;
+  auto all = [&](std::span<Expr* const> v) {
+    for (const Expr* x : v) named_symbols(x, out);
+  };
+  switch (e->kind) {
+    case ExprKind::Var:
+      out.insert(static_cast<const VarRef*>(e)->sym);
+      break;
+    case ExprKind::Index:
+      out.insert(static_cast<const IndexExpr*>(e)->array->sym);
+      all(static_cast<const IndexExpr*>(e)->keys);
+      break;
+    case ExprKind::InArray:
+      out.insert(static_cast<const InArrayExpr*>(e)->array->sym);
+      all(static_cast<const InArrayExpr*>(e)->keys);
+      break;
+    case ExprKind::Call:
+      all(static_cast<const CallExpr*>(e)->args);
+      break;
+    case ExprKind::AtOp:
+      all(static_cast<const AtOpExpr*>(e)->args);
+      for (const TargetComponent& c : static_cast<const AtOpExpr*>(e)->components) named_symbols(c.index, out);
+      break;
+    case ExprKind::Target:
+      for (const TargetComponent& c : static_cast<const TargetExpr*>(e)->components) named_symbols(c.index, out);
+      break;
+    case ExprKind::Unary:
+      named_symbols(static_cast<const UnaryExpr*>(e)->operand, out);
+      break;
+    case ExprKind::Binary:
+      named_symbols(static_cast<const BinaryExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const BinaryExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Ternary:
+      named_symbols(static_cast<const TernaryExpr*>(e)->cond, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->then, out);
+      named_symbols(static_cast<const TernaryExpr*>(e)->els, out);
+      break;
+    case ExprKind::Assign:
+      named_symbols(static_cast<const AssignExpr*>(e)->lhs, out);
+      named_symbols(static_cast<const AssignExpr*>(e)->rhs, out);
+      break;
+    case ExprKind::Member:
+      named_symbols(static_cast<const MemberExpr*>(e)->base, out);
+      break;
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Embedded:
+    case ExprKind::Wildcard:
+      break;
+  }
+}
+
+// reads_only: leave out the variable a plain "x = ..." statement stores to.
+void named_symbols(Stmt* s, std::set<const Symbol*>& out, bool reads_only = false) {
+  each_stmt(s, [&](Stmt*& st) {
+    switch (st->kind) {
+      case StmtKind::Expr: {
+        Expr* e = static_cast<ExprStmt*>(st)->expr;
+        if (reads_only && e->kind == ExprKind::Assign && static_cast<AssignExpr*>(e)->op == Op::Assign &&
+            static_cast<AssignExpr*>(e)->lhs->kind == ExprKind::Var)
+          e = static_cast<AssignExpr*>(e)->rhs;
+        named_symbols(e, out);
+        break;
+      }
+      case StmtKind::If:
+        named_symbols(static_cast<IfStmt*>(st)->cond, out);
+        break;
+      case StmtKind::While:
+        named_symbols(static_cast<WhileStmt*>(st)->cond, out);
+        break;
+      case StmtKind::For: {
+        auto* f = static_cast<ForStmt*>(st);
+        named_symbols(f->init, out);
+        named_symbols(f->cond, out);
+        named_symbols(f->incr, out);
+        break;
+      }
+      case StmtKind::Foreach: {
+        auto* f = static_cast<ForeachStmt*>(st);
+        if (f->value) out.insert(f->value->sym);
+        for (const VarRef* k : f->keys) out.insert(k->sym);
+        if (f->array) out.insert(f->array->sym);
+        named_symbols(f->limit, out);
+        named_symbols(f->histogram, out);
+        for (const Expr* x : f->slice) named_symbols(x, out);
+        break;
+      }
+      case StmtKind::Return:
+        named_symbols(static_cast<ReturnStmt*>(st)->value, out);
+        break;
+      case StmtKind::Delete:
+        named_symbols(static_cast<DeleteStmt*>(st)->target, out);
+        break;
+      case StmtKind::Try:
+        if (static_cast<TryStmt*>(st)->var) out.insert(static_cast<TryStmt*>(st)->var->sym);
+        break;
+      case StmtKind::Block:
+      case StmtKind::Next:
+      case StmtKind::Break:
+      case StmtKind::Continue:
+      case StmtKind::Null:
+        break;
+    }
+  });
+}
+
+// Drops the locals a body no longer names; the others are renumbered.
+void drop_unnamed_locals(Stmt* body, std::vector<Symbol*>& locals) {
+  std::set<const Symbol*> named;
+  named_symbols(body, named);
+  std::erase_if(locals, [&](Symbol* s) { return s->scope == Symbol::Scope::Local && !named.count(s); });
+  for (size_t i = 0; i < locals.size(); ++i) locals[i]->index = static_cast<int>(i);
+}
+
+}  // namespace
+
+// Without -u, as stap: a store into a local that nothing reads is dropped
+// (its value is still computed if that has effects), then statements whose
+// evaluation changes nothing are dropped. Both are reported as warnings.
+void elide_dead_code(Elaboration& elab) {
+  std::vector<Stmt**> bodies;
+  for (Script* script : elab.prog.scripts)
+    for (ProbeDecl* p : script->probes) bodies.push_back(reinterpret_cast<Stmt**>(&p->body));
+  for (FunctionDecl* f : elab.prog.functions)
+    if (!f->is_embedded && f->body) bodies.push_back(reinterpret_cast<Stmt**>(&f->body));
+  // Rounds until nothing changes: eliding "argstr = sprintf(..., x)" in an
+  // alias's prologue leaves x unread, and so on. The first round judges by
+  // what resolution saw read; later ones by what is still read.
+  for (int round = 0; round < 32; ++round) {
+    bool changed = false;
+    for (Stmt** body : bodies) {
+      std::set<const Symbol*> reads;
+      if (round) named_symbols(*body, reads, /*reads_only=*/true);
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr) return;
+        auto* es = static_cast<ExprStmt*>(s);
+        if (es->expr->kind != ExprKind::Assign) return;
+        auto* a = static_cast<AssignExpr*>(es->expr);
+        if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+        Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
+        if (!sym || sym->scope != Symbol::Scope::Local || (round ? reads.count(sym) > 0 : sym->used)) return;
+        if (elab.in_user_code(a->op_loc)) elab.diags.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+        es->expr = a->rhs;
+        es->loc = a->lhs->loc;
+        changed = true;
+      });
+    }
+    for (Stmt** body : bodies) {
+      each_stmt(*body, [&](Stmt*& s) {
+        if (s->kind != StmtKind::Expr || !side_effect_free(static_cast<ExprStmt*>(s)->expr, !elab.in_user_code(s->loc)))
+          return;
+        if (elab.in_user_code(s->loc)) elab.diags.report(DiagId::WarnElideExpr, s->loc);
+        s = elab.arena.make<SimpleStmt>(s->loc, StmtKind::Null);
+        changed = true;
+      });
+    }
+    if (!changed) break;
+  }
+  for (Script* script : elab.prog.scripts)
+    for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);
+  for (FunctionDecl* f : elab.prog.functions)
+    if (!f->is_embedded && f->body) drop_unnamed_locals(f->body, f->locals);
+}
+
+// A global no probe or function names is left out, as stap does (even
+// with -u). Globals are renumbered; only named ones have been touched.
+void drop_unreferenced_globals(Elaboration& elab) {
+  std::vector<int> renumber(elab.prog.globals.size(), -1);
+  std::vector<Symbol*> kept;
+  for (Symbol* g : elab.prog.globals) {
+    if (!elab.referenced.count(g)) continue;
+    renumber[g->index] = static_cast<int>(kept.size());
+    g->index = static_cast<int>(kept.size());
+    kept.push_back(g);
+  }
+  if (kept.size() == elab.prog.globals.size()) return;
+  auto remap = [&](std::vector<int>& v) {
+    for (int& i : v) i = renumber[i];
+  };
+  for (auto& [name, f] : elab.functions) {
+    remap(f->global_reads);
+    remap(f->global_writes);
+  }
+  for (FunctionDecl& f : elab.pseudo_fns) {
+    remap(f.global_reads);
+    remap(f.global_writes);
+  }
+  elab.prog.globals = std::move(kept);
+}
+
+}  // namespace stapx::elab

@@ -1,0 +1,483 @@
+// Type inference: types flow between expressions, symbols and functions
+// to a fixpoint across every probe and function (stap's rule: a use that
+// disagrees is reported at the use, with where the type came from).
+#include "translator/elaborate/elaboration.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include "translator/builtins/builtins.h"
+#include "translator/builtins/format.h"
+
+namespace stapx::elab {
+
+using namespace ast;
+
+namespace {
+
+class TypeInference {
+ public:
+  explicit TypeInference(Elaboration& elab) : elab_(elab) {}
+  void infer_all();
+
+ private:
+  Type infer(Expr* e);
+  void infer_stmt(Stmt* s, FunctionDecl* fn);
+  void infer_indices(std::span<TargetComponent> components);
+  void unify(Expr* e, Type t);
+  void unify_symbol(Symbol* sym, Type t, SourceLoc site);
+  void unify_key(Symbol* sym, size_t i, Type t, SourceLoc site);
+  void compile_regex(const BinaryExpr* b);
+  Elaboration& elab_;
+  bool changed_ = false;  // this round typed something new
+};
+
+}  // namespace
+
+// A reference at `site` needs `sym` to be of type t. Like stap, a conflict
+// names the type this use wants, and where the symbol got its type; a type
+// fixed by a declaration or initializer reads "expected X but found Y".
+void TypeInference::unify_symbol(Symbol* sym, Type t, SourceLoc site) {
+  if (t == Type::Unknown || !sym) return;
+  if (sym->type == Type::Unknown) {
+    sym->type = t;
+    sym->type_site = site;
+    changed_ = true;
+  } else if (sym->type != t && elab_.reported.insert(sym).second) {
+    if (sym->fixed_type) {
+      elab_.diags.report(DiagId::SemTypeExpected, site, type_name(t), type_name(sym->type));
+    } else {
+      elab_.diags.report(DiagId::SemTypeMismatch, site, type_name(t));
+      elab_.diags.report(DiagId::SemTypeMismatchHere, sym->type_site, type_name(sym->type));
+    }
+  }
+}
+
+void TypeInference::unify_key(Symbol* sym, size_t i, Type t, SourceLoc site) {
+  if (!sym || t == Type::Unknown || i >= sym->key_types.size()) return;
+  Type& k = sym->key_types[i];
+  if (k == Type::Unknown) {
+    k = t;
+    sym->key_sites[i] = site;
+    changed_ = true;
+  } else if (k != t && elab_.reported.insert(sym->key_sites.data() + i).second) {
+    elab_.diags.report(DiagId::SemKeyTypeMismatch, site, i, type_name(t));
+    elab_.diags.report(DiagId::SemTypeMismatchHere, sym->key_sites[i], type_name(k));
+  }
+}
+
+// Pushes an expected type down into an expression whose type comes from a
+// symbol or function.
+// Pushes an expected type t down into e: symbols and functions whose type
+// is still unknown take it; a conflict is reported at e (see unify_symbol).
+void TypeInference::unify(Expr* e, Type t) {
+  if (t == Type::Unknown) return;
+  switch (e->kind) {
+    case ExprKind::Var:
+      unify_symbol(static_cast<VarRef*>(e)->sym, t, e->loc);
+      return;
+    case ExprKind::Index:
+      unify_symbol(static_cast<IndexExpr*>(e)->array->sym, t, e->loc);
+      return;
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (!c->fn) break;
+      if (c->fn->type == Type::Unknown) {
+        c->fn->type = t;
+        c->fn->type_site = e->loc;
+        changed_ = true;
+      } else if (c->fn->type != t && c->fn->type != Type::Void && elab_.reported.insert(c->fn).second) {
+        if (c->fn->declared != Type::Unknown) {
+          elab_.diags.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(c->fn->type));
+        } else {
+          elab_.diags.report(DiagId::SemTypeMismatch, e->loc, type_name(t));
+          elab_.diags.report(DiagId::SemTypeMismatchHere, c->fn->type_site, type_name(c->fn->type));
+        }
+      }
+      return;
+    }
+    case ExprKind::Ternary:
+      unify(static_cast<TernaryExpr*>(e)->then, t);
+      unify(static_cast<TernaryExpr*>(e)->els, t);
+      return;
+    case ExprKind::Assign:
+      unify(static_cast<AssignExpr*>(e)->lhs, t);
+      unify(static_cast<AssignExpr*>(e)->rhs, t);
+      return;
+    case ExprKind::AtOp: {
+      // @entry(expr) has the type of expr.
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry" && a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
+        unify(a->args[0], t);
+        return;
+      }
+      break;
+    }
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::InArray:
+    case ExprKind::Target:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      break;
+  }
+  Type have = infer(e);
+  if (have != Type::Unknown && have != Type::Void && have != t && elab_.reported.insert(e).second)
+    elab_.diags.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(have));
+}
+
+// Compiles the pattern of `=~`/`!~` into the program's DFAs once per
+// pattern; a bad one is reported at its string (once per site).
+void TypeInference::compile_regex(const BinaryExpr* b) {
+  const std::string pattern = static_cast<const StringLit*>(b->rhs)->value.str();
+  if (elab_.prog.regexes.count(pattern)) return;
+  regex::Dfa dfa;
+  if (auto err = regex::compile(pattern, dfa)) {
+    if (elab_.reported.insert(b).second) elab_.diags.report(DiagId::SemRegex, b->rhs->loc, err->pos, err->message);
+    return;
+  }
+  elab_.prog.regexes.emplace(pattern, std::move(dfa));
+  elab_.regex_sites.emplace(pattern, b);
+}
+
+void TypeInference::infer_indices(std::span<TargetComponent> components) {
+  for (TargetComponent& c : components)
+    if (c.index && c.index->kind != ExprKind::Number) {
+      infer(c.index);
+      unify(c.index, Type::Long);
+    }
+}
+
+Type TypeInference::infer(Expr* e) {
+  Type t = Type::Unknown;
+  switch (e->kind) {
+    case ExprKind::AtOp: {
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "entry" && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
+        t = infer(a->args[0]);  // a number or a string, saved at entry
+        break;
+      }
+      if (a->name == "entry" || a->name == "defined") {
+        t = e->type;  // set when resolved
+        break;
+      }
+      if (a->name == "cast") {
+        if (!a->args.empty()) unify(a->args[0], Type::Long);
+        infer_indices(a->components);
+        t = e->type;
+        break;
+      }
+      if (a->name == "var") {
+        infer_indices(a->components);
+        t = e->type;
+        break;
+      }
+      if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
+      infer(a->args[0]);
+      unify(a->args[0], Type::Stats);
+      // A histogram is printed, or one bucket of it read.
+      t = is_histogram(a) && !is_bucket_read(a) ? Type::Void : Type::Long;
+      if (is_bucket_read(a)) {
+        infer(a->components[0].index);
+        unify(a->components[0].index, Type::Long);
+      }
+      break;
+    }
+    case ExprKind::Target:
+      infer_indices(static_cast<TargetExpr*>(e)->components);
+      t = e->type;  // set when resolved; Unknown after an error
+      break;
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      break;  // reported as unsupported during resolution
+    case ExprKind::Number:
+      t = Type::Long;
+      break;
+    case ExprKind::String:
+      t = Type::String;
+      break;
+    case ExprKind::Var: {
+      auto* v = static_cast<VarRef*>(e);
+      t = v->sym ? v->sym->type : Type::Unknown;
+      break;
+    }
+    case ExprKind::Index: {
+      auto* ix = static_cast<IndexExpr*>(e);
+      Symbol* sym = ix->array->sym;
+      for (size_t i = 0; i < ix->keys.size(); ++i) {
+        Type kt = infer(ix->keys[i]);
+        unify_key(sym, i, kt, ix->keys[i]->loc);
+        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
+          unify(ix->keys[i], sym->key_types[i]);
+      }
+      t = sym ? sym->type : Type::Unknown;
+      break;
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<InArrayExpr*>(e);
+      Symbol* sym = in->array->sym;
+      for (size_t i = 0; i < in->keys.size(); ++i) {
+        Type kt = infer(in->keys[i]);
+        unify_key(sym, i, kt, in->keys[i]->loc);
+        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
+          unify(in->keys[i], sym->key_types[i]);
+      }
+      t = Type::Long;
+      break;
+    }
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (c->builtin != Builtin::None) {
+        for (Expr* a : c->args) infer(a);
+        // The format, or the delimiter, is a string.
+        if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
+            c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
+          if (!c->args.empty()) unify(c->args[0], Type::String);
+        }
+        t = find_builtin(c->name)->result;
+      } else if (c->fn) {
+        for (size_t i = 0; i < c->args.size() && i < c->fn->param_syms.size(); ++i) {
+          Symbol* p = c->fn->param_syms[i];
+          unify_symbol(p, infer(c->args[i]), c->args[i]->loc);
+          unify(c->args[i], p->type);
+        }
+        t = c->fn->type;
+      }
+      break;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<UnaryExpr*>(e);
+      infer(u->operand);
+      unify(u->operand, Type::Long);
+      t = Type::Long;
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<BinaryExpr*>(e);
+      Type l = infer(b->lhs), r = infer(b->rhs);
+      switch (b->op) {
+        case Op::Concat:
+          unify(b->lhs, Type::String);
+          unify(b->rhs, Type::String);
+          t = Type::String;
+          break;
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+          if (r != Type::Unknown) l = r;  // stap checks the left against the right
+          unify(b->lhs, l);
+          unify(b->rhs, l);
+          t = Type::Long;
+          break;
+        case Op::RegexMatch:
+        case Op::RegexNoMatch:
+          unify(b->lhs, Type::String);
+          compile_regex(b);
+          t = Type::Long;
+          break;
+        default:
+          unify(b->lhs, Type::Long);
+          unify(b->rhs, Type::Long);
+          t = Type::Long;
+      }
+      break;
+    }
+    case ExprKind::Ternary: {
+      auto* te = static_cast<TernaryExpr*>(e);
+      infer(te->cond);
+      unify(te->cond, Type::Long);
+      Type a = infer(te->then), b = infer(te->els);
+      t = a != Type::Unknown ? a : b;
+      unify(te->then, t);
+      unify(te->els, t);
+      break;
+    }
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      Type r = infer(a->rhs), l = infer(a->lhs);
+      if (a->op == Op::AggregateInto) {
+        unify(a->lhs, Type::Stats);
+        unify(a->rhs, Type::Long);
+        t = Type::Long;
+        break;
+      }
+      if (a->op == Op::Assign) {
+        // A statistic is not a value: it does not type what it is assigned to.
+        t = l != Type::Unknown ? l : r == Type::Stats ? Type::Unknown : r;
+        const Symbol* target = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)->sym
+                               : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array->sym
+                                                                 : nullptr;
+        if (l != Type::Unknown && r != Type::Unknown && l != r && target && r != Type::Void &&
+            r != Type::Stats && elab_.reported.insert(a->rhs).second) {
+          elab_.reported.insert(target);
+          if (target->fixed_type) {
+            elab_.diags.report(DiagId::SemTypeExpected, a->lhs->loc, type_name(r), type_name(l));
+          } else {
+            elab_.diags.report(DiagId::SemTypeMismatch, a->lhs->loc, type_name(r));
+            elab_.diags.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
+          }
+        }
+      } else {
+        t = a->op == Op::Concat ? Type::String : Type::Long;
+      }
+      unify(a->lhs, t);
+      unify(a->rhs, t);
+      break;
+    }
+  }
+  if (t == Type::Void && e->type != Type::Void) changed_ = true;
+  e->type = t;
+  return t;
+}
+
+void TypeInference::infer_stmt(Stmt* s, FunctionDecl* fn) {
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) infer_stmt(st, fn);
+      break;
+    case StmtKind::Expr:
+      infer(static_cast<ExprStmt*>(s)->expr);
+      break;
+    case StmtKind::If: {
+      auto* i = static_cast<IfStmt*>(s);
+      infer(i->cond);
+      unify(i->cond, Type::Long);
+      infer_stmt(i->then, fn);
+      if (i->els) infer_stmt(i->els, fn);
+      break;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<WhileStmt*>(s);
+      infer(w->cond);
+      unify(w->cond, Type::Long);
+      infer_stmt(w->body, fn);
+      break;
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<ForStmt*>(s);
+      if (f->init) infer(f->init);
+      if (f->cond) {
+        infer(f->cond);
+        unify(f->cond, Type::Long);
+      }
+      if (f->incr) infer(f->incr);
+      infer_stmt(f->body, fn);
+      break;
+    }
+    case StmtKind::Return: {
+      auto* r = static_cast<ReturnStmt*>(s);
+      if (!fn || !r->value) break;
+      Type t = infer(r->value);
+      if (fn->type == Type::Unknown && t != Type::Unknown) {
+        fn->type = t;
+        fn->type_site = r->value->loc;
+        changed_ = true;
+      } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void &&
+                 elab_.reported.insert(r->value).second) {
+        // The function's type is the symbol in conflict: name this value's type.
+        elab_.reported.insert(fn);
+        if (fn->declared != Type::Unknown) {
+          elab_.diags.report(DiagId::SemTypeExpected, r->value->loc, type_name(t), type_name(fn->type));
+        } else {
+          elab_.diags.report(DiagId::SemTypeMismatch, r->value->loc, type_name(t));
+          elab_.diags.report(DiagId::SemTypeMismatchHere, fn->type_site, type_name(fn->type));
+        }
+      }
+      unify(r->value, fn->type);
+      break;
+    }
+    case StmtKind::Delete: {
+      auto* d = static_cast<DeleteStmt*>(s);
+      if (d->target->kind == ExprKind::Index) infer(d->target);
+      break;
+    }
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      infer_stmt(t->body, fn);
+      if (t->var && t->var->sym) unify_symbol(t->var->sym, Type::String, t->var->loc);
+      infer_stmt(t->handler, fn);
+      break;
+    }
+    case StmtKind::Foreach: {
+      auto* f = static_cast<ForeachStmt*>(s);
+      if (f->histogram) {
+        infer(f->histogram);
+        if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
+        if (f->limit) {
+          infer(f->limit);
+          unify(f->limit, Type::Long);
+        }
+        infer_stmt(f->body, fn);
+        break;
+      }
+      Symbol* a = f->array ? f->array->sym : nullptr;
+      if (!a) break;
+      for (size_t i = 0; i < f->keys.size() && i < a->key_types.size(); ++i) {
+        Symbol* k = f->keys[i]->sym;
+        if (!k) continue;
+        unify_key(a, i, k->type, f->keys[i]->loc);
+        unify_symbol(k, a->key_types[i], f->keys[i]->loc);
+      }
+      if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
+      if (f->limit) {
+        infer(f->limit);
+        unify(f->limit, Type::Long);
+      }
+      infer_stmt(f->body, fn);
+      // stap binds the value variable after typing the body.
+      if (f->value && f->value->sym) {
+        unify_symbol(f->value->sym, a->type, f->value->loc);
+        unify_symbol(a, f->value->sym->type, f->value->loc);
+      }
+      break;
+    }
+    case StmtKind::Next:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Null:
+      break;
+  }
+}
+
+void TypeInference::infer_all() {
+  for (int round = 0; round < 100; ++round) {
+    changed_ = false;
+    // Probe conditions first: stap types them before any body.
+    for (const Expr* c : elab_.conditions) {
+      infer(const_cast<Expr*>(c));
+      unify(const_cast<Expr*>(c), Type::Long);
+    }
+    for (FunctionDecl* f : elab_.prog.functions) infer_stmt(f->body, f);
+    for (Script* script : elab_.prog.scripts)
+      for (ProbeDecl* p : script->probes) infer_stmt(p->body, nullptr);
+    if (!changed_) break;
+  }
+}
+
+void infer_types(Elaboration& elab) { TypeInference(elab).infer_all(); }
+
+// A script that reads sub-matches needs each pattern's sub-match program,
+// which has a tighter bound than the DFA (memory per CPU).
+void compile_submatches(Elaboration& elab) {
+  elab.prog.submatch = std::any_of(elab.prog.functions.begin(), elab.prog.functions.end(), [](const FunctionDecl* f) {
+    return f->is_embedded && f->embedded_code.find("pragma:submatch") != std::string::npos;
+  });
+  if (!elab.prog.submatch) return;
+  for (const auto& [pattern, site] : elab.regex_sites) {
+    regex::Prog p;
+    if (auto err = regex::compile_submatch(pattern, p))
+      elab.diags.report(DiagId::SemRegex, site->rhs->loc, err->pos, err->message);
+    else
+      elab.prog.submatch_progs.emplace(pattern, std::move(p));
+  }
+}
+
+}  // namespace stapx::elab

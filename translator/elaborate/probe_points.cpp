@@ -1,0 +1,164 @@
+// Probe points through the probe families: each point becomes one or more
+// ProbeSpecs (a wildcard, a DWARF function with inlined copies...), or an
+// error with the names nearest the one no family knows.
+#include "translator/elaborate/elaboration.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frontend/ast_clone.h"
+#include "frontend/ast_visitor.h"
+#include "support/glob.h"
+#include "support/strings.h"
+#include "translator/elaborate/tapsets.h"
+#include "translator/similar.h"
+
+namespace stapx::elab {
+
+using namespace ast;
+
+namespace {
+
+// Whether a body reads a target variable ($var...) anywhere.
+struct MentionsTarget : Visitor<MentionsTarget, true> {
+  bool found = false;
+  void visit_target(const TargetExpr*) { found = true; }
+};
+
+bool mentions_target(const Stmt* s) {
+  MentionsTarget m;
+  m.visit(s);
+  return m.found;
+}
+
+class ProbePoints {
+ public:
+  explicit ProbePoints(Elaboration& elab) : elab_(elab) {}
+  void resolve_probes();
+
+ private:
+  void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
+  std::vector<std::string> similar_components(const ProbePoint& point) const;
+  Elaboration& elab_;
+};
+
+}  // namespace
+
+// Probes whose body reads target variables need one body per probed
+// address, since $x may live in a different place at each: every spec
+// after the first of such a probe gets its own copy of the body.
+void ProbePoints::split_for_targets(Script* script, std::vector<ProbeSpec>& specs) {
+  std::map<ProbeDecl*, int> seen;
+  std::map<ProbeDecl*, bool> uses;
+  for (ProbeSpec& spec : specs) {
+    if (!spec.site) continue;
+    ProbeDecl* decl = spec.decl;
+    auto it = uses.find(decl);
+    if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;
+    if (it->second && seen[decl]++ > 0) {
+      auto* copy = elab_.arena.make<ProbeDecl>(decl->loc);
+      copy->points.assign(elab_.arena, decl->points);
+      copy->body = clone(elab_.arena, decl->body);
+      copy->pn = decl->pn;
+      script->probes.push_back(copy);
+      spec.decl = copy;
+    }
+  }
+}
+
+void ProbePoints::resolve_probes() {
+  for (Script* script : elab_.prog.scripts) {
+    std::vector<ProbeSpec> specs;
+    for (ProbeDecl* decl : script->probes) {
+      for (ProbePoint* point : decl->points) {
+        ProbeSpec tmpl;
+        tmpl.decl = decl;
+        tmpl.point = point;
+        tmpl.pp = point->to_string();
+        bool claimed = false;
+        elab_.diags.set_context(DiagId::SemWhileResolving, point->loc);
+        size_t first_spec = specs.size();
+        for (const ProbeFamily* fam : probe_families()) {
+          if (fam->expand(*point, tmpl, elab_.probe_ctx, specs, elab_.diags)) {
+            claimed = true;
+            break;
+          }
+        }
+        // stap points at the point's last component.
+        if (elab_.stapusr && specs.size() > first_spec && !specs[first_spec].family->unprivileged())
+          elab_.diags.report(DiagId::SemProbeNeedsPrivilege, point->components.back().loc, "stapusr");
+        // An optional point ("?") that names nothing is simply left out.
+        if (!claimed && !point->optional) {
+          std::string similar = support::join(similar_components(*point));
+          elab_.diags.report(DiagId::SemBadProbePoint, point->loc,
+                        "unknown probe point '" + tmpl.pp + "'" + (similar.empty() ? "" : " (similar: " + similar + ")"));
+        }
+        elab_.diags.clear_context();
+      }
+    }
+    split_for_targets(script, specs);
+    for (ProbeSpec& spec : specs) {
+      spec.index = static_cast<int>(elab_.prog.probes.size());
+      elab_.prog.probes.push_back(std::move(spec));
+    }
+  }
+  std::map<const ProbeDecl*, bool> all_return;
+  for (const ProbeSpec& spec : elab_.prog.probes) {
+    if (spec.site) elab_.target_specs.emplace(spec.decl, &spec);
+    auto [it, fresh] = all_return.try_emplace(spec.decl, spec.is_return);
+    if (!fresh) it->second = it->second && spec.is_return;
+  }
+  for (const auto& [decl, ret] : all_return)
+    if (ret) elab_.return_decls.insert(decl);
+}
+
+// For a point no family or alias takes: the names nearest the first of
+// its components that no probe family or alias name has at that place,
+// among the names that do (syscall.opn: open).
+std::vector<std::string> ProbePoints::similar_components(const ProbePoint& point) const {
+  std::vector<std::string> dotted;
+  for (const ProbeFamily* fam : probe_families()) dotted.emplace_back(fam->name());
+  for (const char* name : {"begin", "end", "error"}) dotted.emplace_back(name);
+  if (elab_.library)
+    for (std::string_view name : elab_.library->alias_names()) dotted.emplace_back(name);
+  for (const Script* script : elab_.prog.scripts)
+    for (const AliasDecl* a : script->aliases)
+      for (const ProbePoint* name : a->names) {
+        std::string d;
+        for (const ProbePointComponent& c : name->components) d += (d.empty() ? "" : ".") + c.name;
+        dotted.push_back(std::move(d));
+      }
+  std::vector<std::vector<std::string>> split;
+  for (const std::string& d : dotted) {
+    std::vector<std::string> parts;
+    for (size_t at = 0;;) {
+      size_t dot = d.find('.', at);
+      parts.push_back(d.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+      if (dot == std::string::npos) break;
+      at = dot + 1;
+    }
+    split.push_back(std::move(parts));
+  }
+  // Narrow the names component by component while the point's own match.
+  std::vector<const std::vector<std::string>*> live;
+  for (const auto& parts : split) live.push_back(&parts);
+  for (size_t k = 0; k < point.components.size(); ++k) {
+    const std::string want = point.components[k].name.str();
+    std::vector<const std::vector<std::string>*> next;
+    std::vector<std::string_view> here;
+    for (const auto* parts : live) {
+      if (parts->size() <= k) continue;
+      here.push_back((*parts)[k]);
+      if (support::glob_match(want, (*parts)[k]) || support::glob_match((*parts)[k], want))
+        next.push_back(parts);
+    }
+    if (next.empty()) return support::is_glob(want) ? std::vector<std::string>{} : similar_names(here, want, 5);
+    live = std::move(next);
+  }
+  return {};
+}
+
+void resolve_probe_points(Elaboration& elab) { ProbePoints(elab).resolve_probes(); }
+
+}  // namespace stapx::elab

@@ -1,0 +1,607 @@
+// Name resolution's walk (resolver.h): every name, call and statement of
+// the probe bodies and functions, with the checks that need the scope
+// (jumps outside loops, locals as arrays, statistics operators).
+#include "translator/elaborate/resolver.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/strings.h"
+#include "translator/builtins/builtins.h"
+#include "translator/elaborate/tapsets.h"
+#include "translator/similar.h"
+
+namespace stapx::elab {
+
+using namespace ast;
+
+namespace {
+
+// stap's user-space stack and symbol functions (tapset::ucontext-unwind,
+// ucontext-symbols): stapx walks and names kernel stacks only, so these
+// are reported as not implemented rather than as unknown functions.
+bool is_user_stack_function(std::string_view name) {
+  static const std::set<std::string, std::less<>> names = {
+      "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
+      "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
+      "print_usyms",  "sprint_usyms",     "usymname",               "usymdata",
+      "umodname",     "uaddr",            "usymfile",               "usymline",
+      "usymfileline"};
+  return names.count(name) != 0;
+}
+
+}  // namespace
+
+bool is_histogram(const AtOpExpr* a) {
+  return (a->name == "hist_log" && a->args.size() == 1) || (a->name == "hist_linear" && a->args.size() == 4);
+}
+
+// @hist_log(s)[i], @hist_linear(s, lo, hi, step)[i]: one bucket's count.
+bool is_bucket_read(const AtOpExpr* a) {
+  return is_histogram(a) && a->components.size() == 1 && a->components[0].field.empty() &&
+         a->components[0].index && a->pretty.empty();
+}
+
+bool is_stat_read(const AtOpExpr* a) {
+  static const std::set<std::string, std::less<>> ops = {"count", "sum", "min", "max", "avg"};
+  return (ops.count(a->name) && a->args.size() == 1) ||
+         (a->name == "variance" && (a->args.size() == 1 || a->args.size() == 2));
+}
+
+void Resolver::set_arity(Symbol* sym, int arity, SourceLoc loc) {
+  if (sym->arity == -1 || (sym->arity == -2 && arity > 0)) {
+    sym->arity = arity;
+    sym->key_types.assign(std::max(arity, 0), Type::Unknown);
+    sym->key_sites.assign(std::max(arity, 0), SourceLoc{});
+    return;
+  }
+  if (sym->arity == -2 && arity == 0) {
+    elab_.diags.report(DiagId::SemNotScalar, loc, 1);
+    return;
+  }
+  if (sym->arity == arity) return;
+  if (sym->arity == 0)
+    elab_.diags.report(DiagId::SemNotArray, loc, arity);
+  else if (arity == 0)
+    elab_.diags.report(DiagId::SemNotScalar, loc, sym->arity);
+  else
+    elab_.diags.report(DiagId::SemArityMismatch, loc, sym->arity, arity);
+}
+
+Symbol* Resolver::lookup(VarRef* v, Scope& sc, bool as_array, int arity) {
+  if (in_condition_ && !elab_.globals.count(v->name)) {
+    elab_.diags.report(DiagId::SemCondLocal, v->loc);
+    return nullptr;
+  }
+  // Locals and parameters are scalars: an array must be a global.
+  if (auto it = sc.names.find(v->name); it != sc.names.end() && !as_array) return it->second;
+  if (auto it = elab_.globals.find(v->name); it != elab_.globals.end()) {
+    elab_.referenced.insert(it->second);
+    return it->second;
+  }
+  if (as_array) {
+    elab_.diags.report(DiagId::SemLocalArray, v->loc, arity, v->name);
+    return nullptr;
+  }
+  Symbol* sym = elab_.new_symbol(v->name, Symbol::Scope::Local, v->loc);
+  sym->arity = 0;
+  sym->index = static_cast<int>(sc.locals->size());
+  sc.locals->push_back(sym);
+  sc.names.insert_or_assign(v->name.str(), sym);
+  return sym;
+}
+
+// A statistic has one histogram shape; @hist_linear's bounds are literals.
+void Resolver::histogram_of(AtOpExpr* a, Symbol* sym) {
+  Symbol::Hist kind = a->name == "hist_log" ? Symbol::Hist::Log : Symbol::Hist::Linear;
+  int64_t v[3] = {0, 0, 0};
+  if (kind == Symbol::Hist::Linear) {
+    for (int i = 0; i < 3; ++i) {
+      Expr* arg = a->args[i + 1];
+      bool neg = arg->kind == ExprKind::Unary && static_cast<UnaryExpr*>(arg)->op == Op::Neg;
+      Expr* lit = neg ? static_cast<UnaryExpr*>(arg)->operand : arg;
+      if (lit->kind != ExprKind::Number) {
+        elab_.diags.report(DiagId::SemHistArgs, arg->loc, "its bounds and step must be number literals");
+        return;
+      }
+      v[i] = neg ? -static_cast<NumberLit*>(lit)->value : static_cast<NumberLit*>(lit)->value;
+    }
+    if (v[2] <= 0 || v[1] <= v[0]) {
+      elab_.diags.report(DiagId::SemHistArgs, a->loc, "it needs low < high and a positive step");
+      return;
+    }
+    if ((v[1] - v[0]) / v[2] > 1024) {
+      elab_.diags.report(DiagId::SemHistArgs, a->loc, "it would have more than 1024 buckets");
+      return;
+    }
+  }
+  if (sym->hist != Symbol::Hist::None &&
+      (sym->hist != kind || sym->hist_lo != v[0] || sym->hist_hi != v[1] || sym->hist_step != v[2])) {
+    elab_.diags.report(DiagId::SemHistArgs, a->loc, "a statistic has one histogram shape in a script");
+    return;
+  }
+  sym->hist = kind;
+  sym->hist_lo = v[0];
+  sym->hist_hi = v[1];
+  sym->hist_step = v[2];
+  sym->hist_site = a->loc;
+}
+
+// @variance(s[, shift]): one literal shift (0..62) per statistic.
+void Resolver::variance_of(AtOpExpr* a, Symbol* sym) {
+  int64_t shift = 0;
+  if (a->args.size() == 2) {
+    if (a->args[1]->kind != ExprKind::Number || static_cast<NumberLit*>(a->args[1])->value < 0 ||
+        static_cast<NumberLit*>(a->args[1])->value > 62) {
+      elab_.diags.report(DiagId::SemHistArgs, a->args[1]->loc, "@variance's bit-shift is a number from 0 to 62");
+      return;
+    }
+    shift = static_cast<NumberLit*>(a->args[1])->value;
+  }
+  if (sym->variance && sym->variance_shift != shift) {
+    elab_.diags.report(DiagId::SemHistArgs, a->loc, "a statistic has one @variance bit-shift in a script");
+    return;
+  }
+  sym->variance = true;
+  sym->variance_shift = static_cast<int>(shift);
+}
+
+void Resolver::touch(Symbol* sym, Scope& sc, bool write) {
+  if (!sym || sym->scope != Symbol::Scope::Global) return;
+  (write ? sc.fn->global_writes : sc.fn->global_reads).push_back(sym->index);
+}
+
+void Resolver::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
+  VarRef* v = nullptr;
+  if (lvalue->kind == ExprKind::Target) {
+    mark_target_write(static_cast<TargetExpr*>(lvalue), op.valid() ? op : lvalue->loc);
+    return;
+  }
+  if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
+  if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
+  if (!v) {
+    elab_.diags.report(DiagId::SemNotLvalue, op.valid() ? op : lvalue->loc);
+    return;
+  }
+  if (v->sym) {
+    v->sym->assigned = true;
+    touch(v->sym, sc, true);
+    check_foreach_modification(v);
+  }
+}
+
+void Resolver::check_foreach_modification(VarRef* v) {
+  for (Symbol* a : foreach_arrays_)
+    if (a == v->sym) elab_.diags.report(DiagId::SemForeachModify, v->loc, v->name);
+}
+
+void Resolver::resolve_expr(Expr* e, Scope& sc, bool) {
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+      break;
+    case ExprKind::Target:
+      note_kernel_memory(e, "a target variable", sc);
+      resolve_indices(static_cast<TargetExpr*>(e)->components, sc);
+      resolve_target_expr(static_cast<TargetExpr*>(e), sc);
+      break;
+    case ExprKind::AtOp: {
+      auto* a = static_cast<AtOpExpr*>(e);
+      if (a->name == "cast" || a->name == "var") {
+        note_kernel_memory(e, "@" + a->name, sc);
+        resolve_indices(a->components, sc);
+      }
+      if (a->name == "entry") {
+        resolve_entry_expr(a, sc);
+        break;
+      }
+      if (a->name == "defined") {
+        resolve_defined(a, sc);
+        break;
+      }
+      if (a->name == "cast" || a->name == "var") {
+        bool address = taking_address_;
+        taking_address_ = false;
+        if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
+        if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags)) {
+          std::optional<TargetAccess> access =
+              a->name == "cast" ? resolve_cast(*a, *di, elab_.diags, address)
+                                : resolve_var(*a, *di, elab_.diags, address);
+          if (access) {
+            a->type = access->yields_string() ? Type::String : Type::Long;
+            elab_.prog.targets[a] = std::move(*access);
+          }
+        }
+        break;
+      }
+      if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
+        elab_.diags.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
+        break;
+      }
+      if (!is_stat_read(a) && !is_histogram(a)) {
+        elab_.diags.report(DiagId::SemUnsupported, e->loc, "@" + a->name);
+        break;
+      }
+      if (is_bucket_read(a))
+        resolve_expr(a->components[0].index, sc);
+      else if (!a->components.empty() || !a->pretty.empty())
+        elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->', '[' or '$' after @" + a->name);
+      Expr* arg = a->args[0];
+      if (arg->kind != ExprKind::Var && arg->kind != ExprKind::Index) {
+        elab_.diags.report(DiagId::SemStatOperand, arg->loc, a->name);
+        break;
+      }
+      resolve_expr(arg, sc);
+      // Reading a statistic merges every CPU's part: exclusive access.
+      VarRef* v = arg->kind == ExprKind::Var ? static_cast<VarRef*>(arg) : static_cast<IndexExpr*>(arg)->array;
+      // A local here is reported by inference: it is not a statistic.
+      touch(v->sym, sc, true);
+      if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
+      if (a->name == "variance" && v->sym) variance_of(a, v->sym);
+      break;
+    }
+    case ExprKind::Embedded:
+      elab_.diags.report(DiagId::SemUnsupported, e->loc, "embedded C");
+      break;
+    case ExprKind::Member:
+      elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
+      break;
+    case ExprKind::Wildcard:
+      elab_.diags.report(DiagId::SemUnsupported, e->loc, "a '*' array key");
+      break;
+    case ExprKind::Var: {
+      auto* v = static_cast<VarRef*>(e);
+      v->sym = lookup(v, sc, false);
+      if (v->sym) {
+        set_arity(v->sym, 0, v->loc);
+        v->sym->used = true;
+        touch(v->sym, sc, false);
+      }
+      break;
+    }
+    case ExprKind::Index: {
+      auto* ix = static_cast<IndexExpr*>(e);
+      if (ix->keys.size() > kMaxKeys) elab_.diags.report(DiagId::SemTooManyKeys, ix->loc, kMaxKeys);
+      ix->array->sym = lookup(ix->array, sc, true, static_cast<int>(ix->keys.size()));
+      if (ix->array->sym) {
+        set_arity(ix->array->sym, static_cast<int>(ix->keys.size()), ix->loc);
+        ix->array->sym->used = true;
+        touch(ix->array->sym, sc, false);
+      }
+      for (Expr* k : ix->keys) resolve_expr(k, sc);
+      break;
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<InArrayExpr*>(e);
+      in->array->sym = lookup(in->array, sc, true, static_cast<int>(in->keys.size()));
+      if (in->array->sym) {
+        set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->array->loc);
+        touch(in->array->sym, sc, false);
+      }
+      for (Expr* k : in->keys) resolve_expr(k, sc);
+      break;
+    }
+    case ExprKind::Call: {
+      auto* c = static_cast<CallExpr*>(e);
+      if (const BuiltinInfo* b = find_builtin(c->name)) {
+        c->builtin = b->id;
+        int n = static_cast<int>(c->args.size());
+        if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+          elab_.diags.report(DiagId::SemArgCount, c->loc, c->name,
+                        b->max_args == b->min_args ? std::to_string(b->min_args)
+                                                   : "at least " + std::to_string(b->min_args),
+                        n);
+      } else if (auto it = elab_.overloads.find(c->name); it != elab_.overloads.end() && !it->second.empty()) {
+        // By argument count; a count no overload takes is reported against
+        // the one with the most parameters.
+        auto fit = it->second.find(c->args.size());
+        c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
+        if (c->args.size() != c->fn->params.size())
+          elab_.diags.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
+        // Tapset functions marked /* guru */ act on the kernel directly:
+        // only guru mode, or other tapset code, may call them.
+        if (!elab_.probe_ctx.guru && elab_.in_user_code(c->loc) && c->fn->has_pragma("guru"))
+          elab_.diags.report(DiagId::SemFunctionNeedsGuru, c->loc);
+        if (elab_.stapusr) check_unprivileged_call(c, sc.fn);
+        sc.fn->callees.push_back(c->fn);
+        if (!foreach_arrays_.empty()) elab_.foreach_calls.push_back({c, foreach_arrays_});
+      } else if (is_user_stack_function(c->name)) {
+        elab_.diags.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
+      } else {
+        std::vector<std::string_view> names = builtin_names();
+        if (elab_.library) {
+          std::vector<std::string_view> lib = elab_.library->function_names();
+          names.insert(names.end(), lib.begin(), lib.end());
+        }
+        for (const auto& [name, by_arity] : elab_.overloads) names.push_back(name);
+        std::string similar = support::join(similar_names(names, c->name, 5));
+        if (similar.empty())
+          elab_.diags.report(DiagId::SemUnknownFunction, c->loc, c->name);
+        else
+          elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
+      }
+      // Histograms may only be printed: print(@hist_log(s)).
+      for (Expr* a : c->args) {
+        printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println;
+        resolve_expr(a, sc);
+        printing_ = false;
+      }
+      break;
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<UnaryExpr*>(e);
+      if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Target) {
+        resolve_address_of(u, sc);
+        break;
+      }
+      auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
+      if (u->op == Op::AddressOf && at && (at->name == "cast" || at->name == "var")) {
+        // &@cast(...)->field: the access resolved for its address moves to the '&'.
+        taking_address_ = true;
+        resolve_expr(u->operand, sc);
+        taking_address_ = false;
+        if (auto it = elab_.prog.targets.find(u->operand); it != elab_.prog.targets.end()) {
+          elab_.prog.targets[u] = std::move(it->second);
+          elab_.prog.targets.erase(it);
+          u->type = u->operand->type = Type::Long;
+        }
+        break;
+      }
+      resolve_expr(u->operand, sc);
+      if (u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec)
+        mark_write(u->operand, sc);
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<BinaryExpr*>(e);
+      resolve_expr(b->lhs, sc);
+      // @defined($x) && $x->y: a constant left side that decides alone
+      // drops the right side unresolved (it may name what does not exist).
+      if (b->op == Op::LogAnd || b->op == Op::LogOr) {
+        int known = constant_condition(b->lhs);
+        if (known == (b->op == Op::LogAnd ? 0 : 1)) {
+          b->rhs = b->lhs;
+          break;
+        }
+      }
+      resolve_expr(b->rhs, sc);
+      break;
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<TernaryExpr*>(e);
+      resolve_expr(t->cond, sc);
+      // @defined($x) ? $x : 0: the branch a constant condition never takes
+      // is dropped unresolved (it may name what does not exist).
+      int known = constant_condition(t->cond);
+      if (known == 0) t->then = t->els;
+      if (known == 1) t->els = t->then;
+      resolve_expr(t->then, sc);
+      if (t->els != t->then) resolve_expr(t->els, sc);
+      break;
+    }
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      resolve_expr(a->rhs, sc);
+      if (a->op == Op::AggregateInto) {
+        // "<<<" adds to this CPU's part of a statistic: shared access.
+        resolve_expr(a->lhs, sc);
+        VarRef* v = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)
+                    : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
+                                                      : nullptr;
+        if (!v)
+          elab_.diags.report(DiagId::SemNotLvalue, a->lhs->loc);
+        else if (v->sym && v->sym->scope != Symbol::Scope::Global)
+          elab_.diags.report(DiagId::SemStatLocal, v->loc);
+        else if (v->sym) {
+          v->sym->assigned = true;
+          if (sc.fn) sc.fn->global_adds.push_back(v->sym->index);
+          check_foreach_modification(v);
+        }
+        break;
+      }
+      if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
+        // A plain store does not read its target.
+        auto* v = static_cast<VarRef*>(a->lhs);
+        v->sym = lookup(v, sc, false);
+        if (v->sym) set_arity(v->sym, 0, v->loc);
+      } else {
+        resolve_expr(a->lhs, sc);
+      }
+      mark_write(a->lhs, sc, a->op_loc);
+      break;
+    }
+  }
+}
+
+void Resolver::resolve_stmt(Stmt* s, Scope& sc) {
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) resolve_stmt(st, sc);
+      break;
+    case StmtKind::Expr:
+      resolve_expr(static_cast<ExprStmt*>(s)->expr, sc);
+      break;
+    case StmtKind::If: {
+      auto* i = static_cast<IfStmt*>(s);
+      bool guard = i->cond->kind == ExprKind::Unary && elab_.conditions.count(static_cast<UnaryExpr*>(i->cond)->operand);
+      in_condition_ = guard;
+      resolve_expr(i->cond, sc);
+      in_condition_ = false;
+      int known = constant_condition(i->cond);
+      if (known == 0) i->then = elab_.arena.make<BlockStmt>(i->then->loc);
+      if (known == 1) i->els = nullptr;
+      resolve_stmt(i->then, sc);
+      if (i->els) resolve_stmt(i->els, sc);
+      break;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<WhileStmt*>(s);
+      resolve_expr(w->cond, sc);
+      ++sc.loop_depth;
+      resolve_stmt(w->body, sc);
+      --sc.loop_depth;
+      break;
+    }
+    case StmtKind::For: {
+      auto* f = static_cast<ForStmt*>(s);
+      if (f->init) resolve_expr(f->init, sc);
+      if (f->cond) resolve_expr(f->cond, sc);
+      if (f->incr) resolve_expr(f->incr, sc);
+      ++sc.loop_depth;
+      resolve_stmt(f->body, sc);
+      --sc.loop_depth;
+      break;
+    }
+    case StmtKind::Foreach: {
+      auto* f = static_cast<ForeachStmt*>(s);
+      if (f->histogram) {
+        // foreach (b in @hist_log(s)): b runs over the bucket indices.
+        auto* h = f->histogram->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(f->histogram) : nullptr;
+        if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || f->value ||
+            !f->aggregate.empty() || f->sort_column < 0) {
+          elab_.diags.report(DiagId::SemUnsupported, f->histogram->loc,
+                        "this form of foreach over a histogram (use foreach (b in @hist_log(s)))");
+          break;
+        }
+        printing_ = true;  // the histogram is not read here: its buckets are counted
+        resolve_expr(h, sc);
+        printing_ = false;
+        VarRef* k = f->keys[0];
+        k->sym = lookup(k, sc, false);
+        if (k->sym) {
+          set_arity(k->sym, 0, k->loc);
+          k->sym->assigned = true;
+          touch(k->sym, sc, true);
+        }
+        if (f->limit) resolve_expr(f->limit, sc);
+        ++sc.loop_depth;
+        resolve_stmt(f->body, sc);
+        --sc.loop_depth;
+        break;
+      }
+      if (!f->slice.empty()) elab_.diags.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
+      f->array->sym = lookup(f->array, sc, true, static_cast<int>(f->keys.size()));
+      if (f->array->sym) {
+        set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
+        f->array->sym->used = true;
+        // Exclusive: a statistics array is merged into a shared view first.
+        touch(f->array->sym, sc, true);
+      }
+      auto bind = [&](VarRef* v) {
+        v->sym = lookup(v, sc, false);
+        if (!v->sym) return;
+        set_arity(v->sym, 0, v->loc);
+        v->sym->assigned = true;
+        touch(v->sym, sc, true);
+      };
+      for (VarRef* k : f->keys) bind(k);
+      if (f->value) bind(f->value);
+      if (f->limit) resolve_expr(f->limit, sc);
+      if (sc.fn && sc.fn->name.size() && f->array->sym) elab_.foreach_in_functions.insert(sc.fn);
+      foreach_arrays_.push_back(f->array->sym);
+      ++sc.loop_depth;
+      resolve_stmt(f->body, sc);
+      --sc.loop_depth;
+      foreach_arrays_.pop_back();
+      break;
+    }
+    case StmtKind::Try: {
+      auto* t = static_cast<TryStmt*>(s);
+      resolve_stmt(t->body, sc);
+      if (t->var) {
+        t->var->sym = lookup(t->var, sc, false);
+        if (t->var->sym) {
+          set_arity(t->var->sym, 0, t->var->loc);
+          t->var->sym->assigned = true;
+          touch(t->var->sym, sc, true);
+        }
+      }
+      resolve_stmt(t->handler, sc);
+      break;
+    }
+    case StmtKind::Next:
+      if (!sc.probe) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
+      break;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (sc.loop_depth == 0)
+        elab_.diags.report(DiagId::SemJumpOutside, s->loc, s->kind == StmtKind::Break ? "break" : "continue",
+                      "a loop");
+      break;
+    case StmtKind::Return: {
+      auto* r = static_cast<ReturnStmt*>(s);
+      if (sc.probe) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "return", "a function");
+      if (r->value) resolve_expr(r->value, sc);
+      break;
+    }
+    case StmtKind::Delete: {
+      auto* d = static_cast<DeleteStmt*>(s);
+      if (d->target->kind == ExprKind::Var) {
+        // "delete a" clears a whole array or resets a scalar.
+        auto* v = static_cast<VarRef*>(d->target);
+        v->sym = lookup(v, sc, false);
+        if (v->sym) v->sym->assigned = true;
+        touch(v->sym, sc, true);
+        if (v->sym) check_foreach_modification(v);
+      } else if (d->target->kind == ExprKind::Index) {
+        resolve_expr(d->target, sc);
+        mark_write(d->target, sc);
+      } else {
+        elab_.diags.report(DiagId::SemDeleteOperand, d->target->loc);
+      }
+      break;
+    }
+    case StmtKind::Null:
+      break;
+  }
+}
+
+void Resolver::run() {
+  // Function parameters are symbols before any body is resolved, so that
+  // calls can unify argument types with them.
+  for (auto& [name, f] : elab_.functions) {
+    for (const Param& p : f->params) {
+      Symbol* sym = elab_.new_symbol(p.name, Symbol::Scope::Param, p.loc);
+      sym->arity = 0;
+      sym->assigned = true;
+      sym->index = static_cast<int>(f->locals.size());
+      if (p.declared != Type::Unknown) {
+        sym->type = p.declared;
+        sym->type_site = p.loc;
+        sym->fixed_type = true;
+      }
+      f->param_syms.push_back(sym);
+      f->locals.push_back(sym);
+    }
+    if (f->declared != Type::Unknown) {
+      f->type = f->declared;
+      f->type_site = f->loc;
+    } else if (f->is_embedded) {
+      f->type = Type::Void;  // embedded C returns a value only if it says so
+    }
+    elab_.prog.functions.push_back(f);
+  }
+  // Probe bodies first, then functions: stap's order, so that a conflict
+  // (an array's arity) is reported where stap reports it.
+  for (Script* script : elab_.prog.scripts) {
+    for (ProbeDecl* p : script->probes) {
+      // Accesses are recorded through a pseudo-function standing for the body.
+      auto& pseudo = elab_.pseudo_fns.emplace_back();
+      elab_.probe_bodies[p] = &pseudo;
+      Scope sc{{}, &p->locals, &pseudo};
+      sc.probe = true;
+      sc.decl = p;
+      resolve_stmt(p->body, sc);
+    }
+  }
+  for (FunctionDecl* f : elab_.prog.functions) {
+    Scope sc{{}, &f->locals, f};
+    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
+    resolve_stmt(f->body, sc);
+  }
+}
+
+void resolve_names(Elaboration& elab) { Resolver(elab).run(); }
+
+}  // namespace stapx::elab

@@ -1,0 +1,244 @@
+// Target expressions (resolver.h): $var, &$var, @cast, @var, @entry and
+// @defined, resolved through the probe's debug information into accesses
+// that codegen reads.
+#include "translator/elaborate/resolver.h"
+
+#include <optional>
+#include <ostream>
+#include <vector>
+
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx::elab {
+
+using namespace ast;
+
+// @defined(EXPR): 1 if EXPR is a literal or a target expression that
+// resolves here ($var..., @cast, @var, @entry, &...), else 0. As in stap,
+// any other expression ($x + 1, a script variable, a call) is 0, and only
+// EXPR itself is tried, not @cast's pointer or an index inside it. EXPR is
+// never evaluated: it is resolved on trial, reporting and recording
+// nothing, and dropped once its value is known.
+void Resolver::resolve_defined(AtOpExpr* a, Scope& sc) {
+  a->type = Type::Long;
+  bool ok = a->args.size() == 1 && resolves_here(a->args[0], sc);
+  a->args.clear();
+  TargetAccess value;
+  value.value = debug::loc_const(ok ? 1 : 0);
+  elab_.prog.targets[a] = std::move(value);
+}
+
+bool Resolver::resolves_here(const Expr* e, Scope& sc) {
+  std::ostream null_out(nullptr);
+  DiagSink scratch(elab_.diags.sources(), null_out);
+  auto it = sc.probe ? elab_.target_specs.find(sc.decl) : elab_.target_specs.end();
+  const ProbeSpec* spec = it == elab_.target_specs.end() ? nullptr : it->second;
+  std::vector<TargetAccess> saves;  // what an entry save would need: dropped
+  auto cast_or_var = [&](const AtOpExpr& at, bool address) {
+    debug::DebugInfo* di = cast_debuginfo(at, scratch);
+    if (!di) return false;
+    return (at.name == "cast" ? resolve_cast(at, *di, scratch, address) : resolve_var(at, *di, scratch, address))
+        .has_value();
+  };
+  switch (e->kind) {
+    case ExprKind::Number:
+    case ExprKind::String:
+      return true;
+    case ExprKind::Target:
+      return spec &&
+             resolve_target(*static_cast<const TargetExpr*>(e), *spec->site, spec->is_return, &saves, scratch);
+    case ExprKind::Unary: {
+      const auto* u = static_cast<const UnaryExpr*>(e);
+      if (u->op != Op::AddressOf) return false;
+      if (u->operand->kind == ExprKind::Target)
+        return spec && !spec->is_return &&
+               resolve_address(*static_cast<const TargetExpr*>(u->operand), *spec->site, scratch);
+      const auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<const AtOpExpr*>(u->operand) : nullptr;
+      return at && (at->name == "cast" || at->name == "var") && cast_or_var(*at, true);
+    }
+    case ExprKind::AtOp: {
+      const auto* at = static_cast<const AtOpExpr*>(e);
+      if (at->name == "defined") return true;  // itself a literal once resolved
+      if (at->name == "cast" || at->name == "var") return cast_or_var(*at, false);
+      if (at->name != "entry") return false;
+      if (!sc.probe || !elab_.return_decls.count(sc.decl) || at->args.size() != 1 || !at->components.empty() ||
+          !at->pretty.empty())
+        return false;
+      if (at->args[0]->kind != ExprKind::Target) return true;  // a script expression, saved at entry
+      return spec && resolve_entry(*static_cast<const TargetExpr*>(at->args[0]), *spec->site, saves, scratch);
+    }
+    case ExprKind::Var:
+    case ExprKind::Index:
+    case ExprKind::Call:
+    case ExprKind::Binary:
+    case ExprKind::Ternary:
+    case ExprKind::Assign:
+    case ExprKind::InArray:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      return false;
+  }
+  return false;  // not a kind
+}
+
+// The debug information @cast/@var reads: the kernel's, or that of the
+// module @cast's third argument names. Null, reported to `sink`, if there
+// is none; a module list, path, header or wildcard is reported as not
+// implemented whoever asks.
+debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
+  std::string module = a.name == "cast" ? cast_module(a) : "";
+  if (module.empty()) return elab_.probe_ctx.env->debuginfo(sink, a.loc);
+  if (module.find_first_of(":/<*?[") != std::string::npos) {
+    elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
+                  "@cast into a list of modules, a path, a header or a wildcard");
+    return nullptr;
+  }
+  auto found = elab_.probe_ctx.env->module_debuginfo(module, sink, a.args[2]->loc);
+  return found.empty() ? nullptr : found[0].second;
+}
+
+// 1 or 0 for a condition whose value is known now: @defined, with !, &&
+// and || (either side known to be 0 makes && 0, and so on). Literals do
+// not count: as in stap, `1 ? 2 : "three"` is still a type error.
+int Resolver::constant_condition(const Expr* e) const {
+  switch (e->kind) {
+    case ExprKind::AtOp: {
+      if (static_cast<const AtOpExpr*>(e)->name != "defined") return -1;
+      auto it = elab_.prog.targets.find(e);
+      return it == elab_.prog.targets.end() ? -1 : static_cast<int>(it->second.value->value);
+    }
+    case ExprKind::Unary: {
+      const auto* u = static_cast<const UnaryExpr*>(e);
+      if (u->op != Op::Not) return -1;
+      int inner = constant_condition(u->operand);
+      return inner < 0 ? -1 : !inner;
+    }
+    case ExprKind::Binary: {
+      const auto* b = static_cast<const BinaryExpr*>(e);
+      if (b->op != Op::LogAnd && b->op != Op::LogOr) return -1;
+      int l = constant_condition(b->lhs), r = constant_condition(b->rhs);
+      int absorbing = b->op == Op::LogAnd ? 0 : 1;  // decides alone, on either side
+      if (l == absorbing || r == absorbing) return absorbing;
+      return l < 0 || r < 0 ? -1 : !absorbing;
+    }
+    case ExprKind::Number:
+    case ExprKind::String:
+    case ExprKind::Var:
+    case ExprKind::Index:
+    case ExprKind::Call:
+    case ExprKind::Ternary:
+    case ExprKind::Assign:
+    case ExprKind::InArray:
+    case ExprKind::Target:
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      return -1;
+  }
+  return -1;  // not a kind
+}
+
+// &$expr: the address of a target expression that lives in memory.
+void Resolver::resolve_address_of(UnaryExpr* u, Scope& sc) {
+  auto* t = static_cast<TargetExpr*>(u->operand);
+  auto it = sc.probe ? elab_.target_specs.find(sc.decl) : elab_.target_specs.end();
+  if (it == elab_.target_specs.end()) {
+    if (sc.probe)
+      elab_.diags.report(DiagId::SemTargetContext, t->loc);
+    else
+      elab_.diags.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
+    return;
+  }
+  if (it->second->is_return) {
+    elab_.diags.report(DiagId::SemUnsupported, u->loc, "'&' on a target variable in a .return probe");
+    return;
+  }
+  std::optional<TargetAccess> access = resolve_address(*t, *it->second->site, elab_.diags);
+  if (!access) return;
+  u->type = t->type = Type::Long;
+  elab_.prog.targets[u] = std::move(*access);
+}
+
+// @entry(expr): only in .return probes. A target expression is resolved
+// at the function's entry; any other expression is evaluated there.
+void Resolver::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
+  if (!sc.probe || !elab_.return_decls.count(sc.decl)) {
+    elab_.diags.report(DiagId::SemEntryContext, a->loc);
+    return;
+  }
+  if (a->args.size() != 1 || !a->components.empty() || !a->pretty.empty()) {
+    elab_.diags.report(DiagId::SemEntryArgs, a->loc);
+    return;
+  }
+  auto it = elab_.target_specs.find(sc.decl);
+  if (a->args[0]->kind != ExprKind::Target || it == elab_.target_specs.end()) {
+    // A script expression, evaluated when the function is entered; what
+    // it touches is recorded apart, to check that it reads no global.
+    auto& pseudo = elab_.pseudo_fns.emplace_back();
+    Scope entry = sc;
+    entry.fn = &pseudo;
+    in_entry_expr_ = true;
+    resolve_expr(a->args[0], entry);
+    in_entry_expr_ = false;
+    sc.fn->callees.insert(sc.fn->callees.end(), pseudo.callees.begin(), pseudo.callees.end());
+    std::vector<TargetAccess>& saves = elab_.prog.entry_saves[sc.decl];
+    TargetAccess save;
+    save.entry_expr = a->args[0];
+    TargetAccess read;
+    read.entry_slot = static_cast<int>(saves.size());
+    saves.push_back(std::move(save));
+    elab_.prog.targets[a] = std::move(read);
+    elab_.entry_exprs.emplace_back(a, &pseudo);  // typed as the expression (infer)
+    return;
+  }
+  const ProbeSpec& spec = *it->second;
+  std::optional<TargetAccess> access =
+      resolve_entry(*static_cast<TargetExpr*>(a->args[0]), *spec.site, elab_.prog.entry_saves[sc.decl], elab_.diags);
+  if (!access) return;
+  a->type = access->yields_string() ? Type::String : Type::Long;
+  a->args[0]->type = a->type;
+  elab_.prog.targets[a] = std::move(*access);
+}
+
+// $var[i], @cast(...)[i]: an index the script computes is an expression
+// of its own (a number needs nothing).
+void Resolver::resolve_indices(std::span<TargetComponent> components, Scope& sc) {
+  for (TargetComponent& c : components)
+    if (c.index && c.index->kind != ExprKind::Number) resolve_expr(c.index, sc);
+}
+
+void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
+  if (!sc.probe) {
+    elab_.diags.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
+    return;
+  }
+  auto it = elab_.target_specs.find(sc.decl);
+  if (it == elab_.target_specs.end()) {
+    elab_.diags.report(DiagId::SemTargetContext, t->loc);
+    return;
+  }
+  const ProbeSpec& spec = *it->second;
+  // Inside @entry(expr) a parameter is read where it is at the entry.
+  bool ret = spec.is_return && !in_entry_expr_;
+  std::optional<TargetAccess> access =
+      resolve_target(*t, *spec.site, ret, ret ? &elab_.prog.entry_saves[sc.decl] : nullptr, elab_.diags);
+  if (!access) return;
+  t->type = access->yields_string() ? Type::String : Type::Long;
+  elab_.prog.targets[t] = std::move(*access);
+}
+
+// `$var = ...` (guru mode): the resolved access must name an integer in a
+// register or in memory.
+void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
+  // Tapset code is privileged, as embedded C in it is.
+  if (!elab_.probe_ctx.guru && elab_.in_user_code(t->loc)) {
+    elab_.diags.report(DiagId::SemTargetWrite, t->loc, t->base);
+    return;
+  }
+  auto it = elab_.prog.targets.find(t);
+  if (it == elab_.prog.targets.end()) return;  // reported when resolved
+  if (const char* why = target_write_problem(it->second)) elab_.diags.report(DiagId::SemTargetNotWritable, op, t->base, why);
+}
+
+}  // namespace stapx::elab

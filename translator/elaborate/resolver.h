@@ -1,0 +1,77 @@
+// Name resolution (pass 2's resolve_names): the walk over every probe body
+// and function that binds each name to a symbol (a global, a parameter,
+// else a new local of the enclosing probe or function: stap's rule), each
+// call to its function, and each target expression ($var, @cast, @var,
+// @entry, @defined, &) to its access through debug information. It also
+// records what every body reads, writes and calls, for the lock sets.
+// resolve_names.cpp holds the walk, resolve_targets.cpp the target
+// expressions, privilege.cpp what --privilege=stapusr refuses.
+#pragma once
+
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "translator/elaborate/elaboration.h"
+
+namespace stapx::debug {
+class DebugInfo;
+}
+
+namespace stapx::elab {
+
+class Resolver {
+ public:
+  explicit Resolver(Elaboration& elab) : elab_(elab) {}
+
+  // Parameters become symbols, then probe bodies and functions resolve.
+  void run();
+
+ private:
+  struct Scope {
+    std::map<std::string, ast::Symbol*, std::less<>> names;
+    std::vector<ast::Symbol*>* locals;
+    ast::FunctionDecl* fn;  // the function, or the probe body's pseudo-function
+    ast::ProbeDecl* decl = nullptr;  // the probe whose body this is
+    int loop_depth = 0;
+    bool probe = false;
+  };
+
+  // resolve_names.cpp
+  void resolve_stmt(ast::Stmt* s, Scope& sc);
+  void resolve_expr(ast::Expr* e, Scope& sc, bool as_array = false);
+  ast::Symbol* lookup(ast::VarRef* v, Scope& sc, bool as_array, int arity = 1);
+  void set_arity(ast::Symbol* sym, int arity, SourceLoc loc);
+  void mark_write(ast::Expr* lvalue, Scope& sc, SourceLoc op = {});
+  static void touch(ast::Symbol* sym, Scope& sc, bool write);
+  void histogram_of(ast::AtOpExpr* a, ast::Symbol* sym);
+  void variance_of(ast::AtOpExpr* a, ast::Symbol* sym);
+  void check_foreach_modification(ast::VarRef* v);
+
+  // resolve_targets.cpp
+  void mark_target_write(ast::TargetExpr* t, SourceLoc op);
+  void resolve_indices(std::span<ast::TargetComponent> components, Scope& sc);
+  void resolve_target_expr(ast::TargetExpr* t, Scope& sc);
+  void resolve_entry_expr(ast::AtOpExpr* a, Scope& sc);
+  void resolve_defined(ast::AtOpExpr* a, Scope& sc);
+  bool resolves_here(const ast::Expr* e, Scope& sc);
+  debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink);
+  void resolve_address_of(ast::UnaryExpr* u, Scope& sc);
+  // 1 or 0 for a condition made of @defined(...) (with !, &&, ||), else -1.
+  int constant_condition(const ast::Expr* e) const;
+
+  // privilege.cpp
+  void check_unprivileged_call(ast::CallExpr* c, ast::FunctionDecl* in);
+  void note_kernel_memory(ast::Expr* e, const std::string& what, Scope& sc);
+
+  Elaboration& elab_;
+  bool in_condition_ = false;    // resolving a probe point's condition
+  bool printing_ = false;        // resolving the arguments of print/println
+  bool taking_address_ = false;  // resolving X of &@cast(...)/&@var(...)
+  bool in_entry_expr_ = false;   // resolving the expression of @entry(expr)
+  std::vector<ast::Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
+};
+
+}  // namespace stapx::elab

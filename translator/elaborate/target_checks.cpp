@@ -1,0 +1,59 @@
+// Target checks once every function is resolved: @entry expressions read
+// no globals and save a number or a string; link-time addresses (static
+// variables, @var) get the anchor the module relocates them by.
+#include "translator/elaborate/elaboration.h"
+
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "translator/debuginfo/debuginfo.h"
+
+namespace stapx::elab {
+
+using namespace ast;
+
+// @entry(expr) runs at the function's entry, where the probe holds no
+// lock on globals: the expression (and what it calls) may read none. What
+// is saved is a number or a string.
+void check_entry_exprs(Elaboration& elab) {
+  for (auto [a, pseudo] : elab.entry_exprs) {
+    Type t = a->args[0]->type;
+    if (t != Type::Long && t != Type::String && elab.reported.insert(a).second)
+      elab.diags.report(DiagId::SemUnresolvedType, a->args[0]->loc);
+    std::set<int> globals(pseudo->global_reads.begin(), pseudo->global_reads.end());
+    globals.insert(pseudo->global_writes.begin(), pseudo->global_writes.end());
+    std::set<FunctionDecl*> seen;
+    std::vector<FunctionDecl*> todo(pseudo->callees.begin(), pseudo->callees.end());
+    while (!todo.empty()) {
+      FunctionDecl* f = todo.back();
+      todo.pop_back();
+      if (!seen.insert(f).second) continue;
+      globals.insert(f->global_reads.begin(), f->global_reads.end());
+      globals.insert(f->global_writes.begin(), f->global_writes.end());
+      todo.insert(todo.end(), f->callees.begin(), f->callees.end());
+    }
+    if (!globals.empty())
+      elab.diags.report(DiagId::SemEntryGlobal, a->loc, elab.prog.globals.at(*globals.begin())->name);
+  }
+}
+
+// Static variables and @var are read at link-time addresses; the module
+// moves them as KASLR moved the kernel, measured on init_task.
+void relocate_link_addresses(Elaboration& elab) {
+  std::optional<SourceLoc> first;
+  for (const auto& [e, access] : elab.prog.targets)
+    if (!first && uses_link_address(access)) first = e->loc;
+  for (const auto& [decl, saves] : elab.prog.entry_saves)
+    for (const TargetAccess& access : saves)
+      if (!first && uses_link_address(access)) first = decl->loc;
+  if (!first) return;
+  debug::DebugInfo* di = elab.probe_ctx.env->debuginfo(elab.diags, *first);
+  if (!di) return;
+  elab.prog.kaslr_anchor = di->symbol_address("init_task");
+  if (!elab.prog.kaslr_anchor)
+    elab.diags.report(DiagId::SemTargetLocation, *first, "a static variable", 0,
+                  "a link-time address, and the kernel's symbol table lacks init_task to relocate it");
+}
+
+}  // namespace stapx::elab
