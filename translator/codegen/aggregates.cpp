@@ -1,0 +1,158 @@
+// Statistics and foreach: @count/@sum/@min/@max/@avg, histogram buckets
+// and printed histograms, and foreach over arrays, sorted or sliced, and
+// over a histogram's buckets.
+#include "translator/codegen/generator.h"
+
+namespace stapx::codegen {
+
+// @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
+std::string Codegen::stat_read(const AtOpExpr* a) {
+  std::string n = uniq();
+  const Expr* arg = a->args[0];
+  if (!a->components.empty()) return bucket_read(a);
+  if (a->name == "variance") {
+    if (arg->kind == ExprKind::Var) {
+      const Symbol* g = static_cast<const VarRef*>(arg)->sym;
+      return fmt::format("_stpx_stat_variance({}, {})", global(g), hist(g));
+    }
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    std::string pre;
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    return fmt::format("({{ {}_stpx_pmap_variance({}, {}); }})", pre, global(ix->array->sym), k);
+  }
+  std::string stmts = fmt::format("struct _stpx_stat agg_{}; ", n);
+  if (arg->kind == ExprKind::Var) {
+    stmts += fmt::format("_stpx_stat_read({}, &agg_{}, NULL); ", global(static_cast<const VarRef*>(arg)->sym), n);
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    std::string k = keys(ix->keys, ix->array->sym, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, &agg_{}, NULL); ", global(ix->array->sym), k, n);
+  }
+  if (a->name == "count") return fmt::format("({{ {}agg_{}.count; }})", stmts, n);
+  if (a->name == "sum") return fmt::format("({{ {}agg_{}.sum; }})", stmts, n);
+  stmts += fmt::format("if (unlikely(!agg_{}.count)) STPX_ERROR(\"empty aggregate\", {}); ", n, where(a->loc));
+  if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
+  if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
+  return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
+}
+
+// @hist_log(s)[i]: merge every CPU's buckets into the context's scratch
+// space and read bucket i (0 .. buckets - 1, as _stpx_hist_bucket numbers
+// them: linear 0 is "under", N + 1 "over"; log 64 holds the zeros).
+std::string Codegen::bucket_read(const AtOpExpr* a) {
+  std::string n = uniq();
+  const Expr* arg = a->args[0];
+  std::string stmts = fmt::format("int64_t i_{} = {}; struct _stpx_stat *hs_{} = (struct _stpx_stat *)c->hist_scratch; ",
+                                  n, expr(a->components[0].index), n);
+  const Symbol* g;
+  if (arg->kind == ExprKind::Var) {
+    g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs_{}, {}); ", global(g), n, hist(g));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    g = ix->array->sym;
+    std::string k = keys(ix->keys, g, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs_{}, {}); ", global(g), k, n, hist(g));
+  }
+  // As stap: an empty statistic (or an absent element) has no buckets.
+  stmts += fmt::format("if (unlikely(!hs_{0}->count)) STPX_ERROR(\"empty aggregate\", {1}); ", n, where(a->loc));
+  stmts += fmt::format("if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) STPX_ERROR(\"histogram index out of range\", {2}); ",
+                       n, hist(g).substr(1), where(a->loc));
+  return fmt::format("({{ {}hs_{}->hist[i_{}]; }})", stmts, n, n);
+}
+
+// print(@hist_log(s)): merge every CPU's buckets into the context's
+// scratch space and draw them (runtime-c/stat.c). An empty statistic is
+// stap's "empty aggregate" error, at the print call.
+std::string Codegen::print_histogram(const AtOpExpr* a, SourceLoc call) {
+  const Expr* arg = a->args[0];
+  std::string stmts = "{ struct _stpx_stat *hs = (struct _stpx_stat *)c->hist_scratch; ";
+  const Symbol* g;
+  if (arg->kind == ExprKind::Var) {
+    g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, hs, {}); ", global(g), hist(g));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(arg);
+    g = ix->array->sym;
+    std::string k = keys(ix->keys, g, stmts);
+    stmts += fmt::format("_stpx_pmap_read({}, {}, hs, {}); ", global(g), k, hist(g));
+  }
+  stmts += fmt::format("if (unlikely(!hs->count)) STPX_ERROR(\"empty aggregate\", {}); ", where(call));
+  return stmts + fmt::format("_stpx_hist_print(c, hs, {}); }} ", hist(g));
+}
+
+// foreach: snapshot the map's nodes into this site's per-CPU buffer, sort
+// them if asked, then bind keys and value for each (the body may not
+// modify the map: elaboration rejects that).
+void Codegen::foreach(const ForeachStmt* f) {
+  CWriter& w = *w_;
+  if (f->histogram) {
+    foreach_bucket(f);
+    return;
+  }
+  const Symbol* a = f->array->sym;
+  size_t site = foreach_sites_.size();
+  foreach_sites_.push_back(a);
+  std::string n = uniq();
+  auto outer = w.block("");
+  if (is_stat(a)) {
+    // Statistics: iterate over the merge of every CPU's map.
+    w.line("int err_{};", n);
+    w.line("struct _stpx_map *m_{} = _stpx_pmap_merge({}, &err_{});", n, global(a), n);
+    w.line("if (unlikely(err_{})) STPX_ERROR(\"{}\", {});", n, overflow_message(a), where(f->array->loc));
+  } else {
+    w.line("struct _stpx_map *m_{} = {};", n, global(a));
+  }
+  w.line("struct _stpx_map_node **b_{} = this_cpu_read(_stpx_fe_buf_{});", n, site);
+  w.line("size_t n_{} = _stpx_map_snapshot(m_{}, b_{}), i_{};", n, n, n, n);
+  static const std::map<std::string, const char*> aggs = {{"", "STPX_AGG_COUNT"},    {"count", "STPX_AGG_COUNT"},
+                                                         {"sum", "STPX_AGG_SUM"}, {"min", "STPX_AGG_MIN"},
+                                                         {"max", "STPX_AGG_MAX"}, {"avg", "STPX_AGG_AVG"}};
+  if (f->sort_column != 0)
+    w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
+           f->sort_descending ? 1 : 0, aggs.at(f->aggregate.str()));
+  std::string bound = fmt::format("i_{} < n_{}", n, n);
+  if (f->limit) {
+    w.line("int64_t lim_{} = {};", n, expr(f->limit));
+    bound += fmt::format(" && (int64_t)i_{} < lim_{}", n, n);
+  }
+  auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
+  w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
+  w.line("struct _stpx_map_node *e_{} = b_{}[i_{}];", n, n, n);
+  auto bind = [&](const VarRef* v, const std::string& slot) {
+    if (v->sym->type == Type::String)
+      w.line("_stpx_strcpy({}, {});", lvalue_scalar(v), slot);
+    else
+      w.line("{} = *(int64_t *){};", lvalue_scalar(v), slot);
+  };
+  for (size_t i = 0; i < f->keys.size(); ++i)
+    bind(f->keys[i], fmt::format("_stpx_map_key(m_{}, e_{}, {})", n, n, i));
+  if (f->value) bind(f->value, fmt::format("_stpx_map_value(m_{}, e_{})", n, n));
+  stmt(f->body);
+}
+
+// foreach (b in @hist_log(s)): b runs over every bucket index, ascending
+// (or descending with b-), including the empty and out-of-range buckets.
+void Codegen::foreach_bucket(const ForeachStmt* f) {
+  CWriter& w = *w_;
+  auto* h = static_cast<const AtOpExpr*>(f->histogram);
+  const Expr* arg = h->args[0];
+  const Symbol* g = arg->kind == ExprKind::Var ? static_cast<const VarRef*>(arg)->sym
+                                               : static_cast<const IndexExpr*>(arg)->array->sym;
+  std::string n = uniq();
+  auto outer = w.block("");
+  w.line("int64_t nb_{} = {}.buckets, i_{};", n, hist(g).substr(1), n);
+  std::string bound = fmt::format("i_{} < nb_{}", n, n);
+  if (f->limit) {
+    w.line("int64_t lim_{} = {};", n, expr(f->limit));
+    bound += fmt::format(" && i_{} < lim_{}", n, n);
+  }
+  auto loop = w.block(fmt::format("for (i_{} = 0; {}; i_{}++)", n, bound, n));
+  w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
+  w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
+  stmt(f->body);
+}
+
+}  // namespace stapx::codegen

@@ -1,0 +1,342 @@
+// Expressions: each becomes a C expression (a GNU statement expression
+// where it needs temporaries) that evaluates its operands left to right,
+// as stap does; arrays and their keys; target variables; assignments.
+#include "translator/codegen/generator.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "translator/codegen/target_c.h"
+
+namespace stapx::codegen {
+
+std::string Codegen::lvalue_scalar(const VarRef* v) {
+  if (v->sym->scope == Symbol::Scope::Global) return global(v->sym);
+  return "l->v_" + v->name;
+}
+
+// Emits key evaluation into `decl` (a statement list) and returns the key
+// array's name. Keys are evaluated left to right into the array.
+std::string Codegen::keys(std::span<Expr* const> ks, const Symbol*, std::string& decl) {
+  std::string name = "k_" + uniq();
+  decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
+  for (size_t i = 0; i < ks.size(); ++i)
+    decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
+                        key_expr(ks[i], i + 1 == ks.size()));
+  return name;
+}
+
+// One key's value. The last key is used (by the map operation) before
+// anything else runs, so a string function's result need not be copied
+// out of the callee's frame.
+std::string Codegen::key_expr(const Expr* k, bool last) {
+  if (last && k->kind == ExprKind::Call && k->type == Type::String)
+    return call(static_cast<const CallExpr*>(k), true);
+  return expr(k);
+}
+
+// A call of execname() (tapsets/context.stp): an embedded-C function whose
+// code, comments and blanks aside, is only the comm copy.
+bool Codegen::is_execname(const Expr* e) {
+  if (e->kind != ExprKind::Call) return false;
+  const FunctionDecl* f = static_cast<const CallExpr*>(e)->fn;
+  if (!f || !f->is_embedded || !f->params.empty() || f->type != Type::String) return false;
+  std::string code;
+  std::string_view text = f->embedded_code;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "/*") == 0) {
+      size_t end = text.find("*/", i + 2);
+      if (end == std::string::npos) return false;
+      i = end + 1;
+    } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      code += text[i];
+    }
+  }
+  return code == "_stpx_copy_comm(STAP_RETVALUE,current);";
+}
+
+// The key argument of a one-key element function (_stpx_map_ref_l1 ...),
+// `one` its suffix. m[execname()] (a one-string-key array) uses the
+// functions that read the comm's words themselves (runtime-c/map.c,
+// _stpx_map_ref_comm ...): `one` becomes "comm", the argument a string
+// temporary they may use, and `pre` keeps the call's MAXNESTING check.
+std::string Codegen::one_key_arg(const Symbol* sym, const Expr* k, std::string& one, std::string& pre) {
+  if (one != "s1" || !is_execname(k)) return key_expr(k, true);
+  (void)sym;
+  one = "comm";
+  pre += fmt::format("if (unlikely({} >= MAXNESTING)) STPX_ERROR(\"MAXNESTING exceeded\", {}); ",
+                     in_probe_body_ ? "0" : "c->nesting", where(k->loc));
+  return string_temp();
+}
+
+std::string Codegen::one_key(const Symbol* sym) {
+  if (sym->arity != 1 || sym->key_types.size() != 1) return "";
+  if (sym->key_types[0] == Type::String) return "s1";
+  if (sym->key_types[0] == Type::Long) return "l1";
+  return "";
+}
+
+// Statements that leave in `pre` a pointer `v_N` to the element's value
+// slot (created when absent); returns that pointer's name.
+std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
+  std::string v = "v_" + uniq();
+  const char* type = ix->type == Type::String ? "char" : "int64_t";
+  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+    std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref_{}({}, {}); ", type, v, one, global(ix->array->sym), key);
+  } else {
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    pre += fmt::format("{} *{} = _stpx_map_ref({}, {}); ", type, v, global(ix->array->sym), k);
+  }
+  pre += fmt::format("if (unlikely(!{})) STPX_ERROR(\"{}\", {}); ", v, overflow_message(ix->array->sym),
+                     where(ix->array->loc));
+  return v;
+}
+
+std::string Codegen::expr(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Number: {
+      int64_t v = static_cast<const NumberLit*>(e)->value;
+      if (v == INT64_MIN) return "((int64_t)(-9223372036854775807LL - 1))";
+      return fmt::format("((int64_t){}LL)", v);
+    }
+    case ExprKind::String:
+      return c_string(static_cast<const StringLit*>(e)->value);
+    case ExprKind::Var:
+      return lvalue_scalar(static_cast<const VarRef*>(e));
+    case ExprKind::Index: {
+      auto* ix = static_cast<const IndexExpr*>(e);
+      std::string pre;
+      if (std::string one = one_key(ix->array->sym); !one.empty()) {
+        std::string n = uniq();
+        std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+        pre += fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                           ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym), key);
+        if (ix->type == Type::String)
+          return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
+        return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
+      }
+      std::string k = keys(ix->keys, ix->array->sym, pre);
+      if (ix->type == Type::String)
+        return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
+                           string_temp(), global(ix->array->sym), k);
+      return fmt::format("({{ {}_stpx_map_get_l({}, {}); }})", pre, global(ix->array->sym), k);
+    }
+    case ExprKind::InArray: {
+      auto* in = static_cast<const InArrayExpr*>(e);
+      std::string pre;
+      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
+        std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
+        return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,
+                           global(in->array->sym), key);
+      }
+      std::string k = keys(in->keys, in->array->sym, pre);
+      if (is_stat(in->array->sym))
+        return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
+      return fmt::format("({{ {}(int64_t)(_stpx_map_get({}, {}) != NULL); }})", pre,
+                         global(in->array->sym), k);
+    }
+    case ExprKind::Call:
+      return call(static_cast<const CallExpr*>(e));
+    case ExprKind::Unary: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
+        return target(it->second, e);
+      switch (u->op) {
+        case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
+        case Op::Plus: return fmt::format("({})", expr(u->operand));
+        case Op::Not: return fmt::format("((int64_t)!{})", expr(u->operand));
+        case Op::BitNot: return fmt::format("(~{})", expr(u->operand));
+        default: return incdec(u);
+      }
+    }
+    case ExprKind::Binary:
+      return binary(static_cast<const BinaryExpr*>(e));
+    case ExprKind::Ternary: {
+      auto* t = static_cast<const TernaryExpr*>(e);
+      return fmt::format("({} ? {} : {})", expr(t->cond), expr(t->then), expr(t->els));
+    }
+    case ExprKind::Assign:
+      return assign(static_cast<const AssignExpr*>(e));
+    case ExprKind::AtOp:
+      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
+        return target(it->second, e);
+      return stat_read(static_cast<const AtOpExpr*>(e));
+    case ExprKind::Target: {
+      auto it = prog_.targets.find(e);
+      if (it == prog_.targets.end()) break;
+      return target(it->second, e);
+    }
+    case ExprKind::Embedded:
+    case ExprKind::Member:
+    case ExprKind::Wildcard:
+      break;  // elaboration rejects these for now
+  }
+  return "0";
+}
+
+std::string Codegen::target(const TargetAccess& t, const Expr* e) {
+  uses_context_ = true;
+  uses_entry_values_ = uses_entry_values_ || uses_entry_values(t);
+  return target_c(t, where(e->loc), [this] { return string_temp(); }, [this](const Expr* x) { return expr(x); },
+                  [this](int slot) { return entry_read(slot); });
+}
+
+// A kretprobe instance's data (runtime-c/probes/kprobes.c): a word saying
+// whether the entry half ran, then the saves in order, a number in one
+// word, a string in STPX_ENTRY_STR_WORDS (the size the generated module
+// defines, see run()). c->entry_saved and the entry half's `saved` point
+// past the first word.
+std::string Codegen::entry_offset(int slot) const {
+  int longs = 0, strings = 0;
+  for (int i = 0; i < slot; ++i) ((*entry_saves_)[i].saves_string() ? strings : longs)++;
+  return strings ? fmt::format("{} + {} * STPX_ENTRY_STR_WORDS", longs, strings) : std::to_string(longs);
+}
+
+std::string Codegen::entry_read(int slot) const {
+  if ((*entry_saves_).at(slot).saves_string())
+    return fmt::format("((const char *)&c->entry_saved[{}])", entry_offset(slot));
+  return fmt::format("c->entry_saved[{}]", entry_offset(slot));
+}
+
+std::string Codegen::incdec(const UnaryExpr* u) {
+  bool pre = u->op == Op::PreInc || u->op == Op::PreDec;
+  const char* op = (u->op == Op::PreInc || u->op == Op::PostInc) ? "++" : "--";
+  if (u->operand->kind == ExprKind::Var) {
+    std::string x = lvalue_scalar(static_cast<const VarRef*>(u->operand));
+    return pre ? fmt::format("({}{})", op, x) : fmt::format("({}{})", x, op);
+  }
+  std::string stmts;
+  std::string v = map_ref(static_cast<const IndexExpr*>(u->operand), stmts);
+  return pre ? fmt::format("({{ {}{}*{}; }})", stmts, op, v)
+             : fmt::format("({{ {}(*{}){}; }})", stmts, v, op);
+}
+
+std::string Codegen::binary(const BinaryExpr* b) {
+  std::string n = uniq();
+  std::string L = "l_" + n, R = "r_" + n;
+  if (b->op == Op::LogAnd || b->op == Op::LogOr)
+    return fmt::format("((int64_t)({} {} {}))", expr(b->lhs), op_text(b->op), expr(b->rhs));
+  if (b->op == Op::Concat)
+    return fmt::format("({{ const char *{} = {}; const char *{} = {}; _stpx_concat({}, {}, {}); }})",
+                       L, expr(b->lhs), R, expr(b->rhs), string_temp(), L, R);
+  if (b->op == Op::RegexMatch || b->op == Op::RegexNoMatch) {
+    const std::string pattern = static_cast<const StringLit*>(b->rhs)->value.str();
+    auto [it, fresh] = regex_ids_.emplace(pattern, static_cast<int>(regex_ids_.size()));
+    if (prog_.submatch)  // the match is recorded for matched(), ngroups()
+      return fmt::format("((int64_t){0}_stpx_regex_match_sub(&_stpx_re_{1}, &_stpx_rp_{1}, {2}, &c->re_scratch, "
+                         "&c->re_last))",
+                         b->op == Op::RegexNoMatch ? "!" : "", it->second, expr(b->lhs));
+    return fmt::format("((int64_t){}_stpx_regex_match(&_stpx_re_{}, {}))", b->op == Op::RegexNoMatch ? "!" : "",
+                       it->second, expr(b->lhs));
+  }
+  bool strings = b->lhs->type == Type::String;
+  std::string head = fmt::format("{0} {1} = {2}; {0} {3} = {4}; ", c_type(b->lhs->type), L,
+                                 expr(b->lhs), R, expr(b->rhs));
+  std::string value;
+  switch (b->op) {
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      value = strings ? fmt::format("(int64_t)(strcmp({}, {}) {} 0)", L, R, op_text(b->op))
+                      : fmt::format("(int64_t)({} {} {})", L, op_text(b->op), R);
+      break;
+    case Op::Div:
+    case Op::Mod:
+      head += fmt::format("if (unlikely({} == 0)) STPX_ERROR(\"division by zero\", {}); ", R,
+                          where(b->op_loc));
+      value = fmt::format("{}({}, {})", b->op == Op::Div ? "_stpx_div" : "_stpx_mod", L, R);
+      break;
+    case Op::Shl: value = fmt::format("(int64_t)((uint64_t){} << ({} & 63))", L, R); break;
+    case Op::Shr: value = fmt::format("({} >> ({} & 63))", L, R); break;
+    case Op::UShr: value = fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", L, R); break;
+    case Op::Add: value = fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", L, R); break;
+    case Op::Sub: value = fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", L, R); break;
+    case Op::Mul: value = fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", L, R); break;
+    default: value = fmt::format("({} {} {})", L, op_text(b->op), R); break;
+  }
+  return fmt::format("({{ {}{}; }})", head, value);
+}
+
+std::string Codegen::assign(const AssignExpr* a) {
+  std::string n = uniq();
+  if (a->op == Op::AggregateInto) {
+    std::string stmts = fmt::format("int64_t r_{} = {}; ", n, expr(a->rhs));
+    if (a->lhs->kind == ExprKind::Var)
+      return fmt::format("({{ {}_stpx_stat_add(this_cpu_ptr({}), r_{}, {}); r_{}; }})", stmts,
+                         global(static_cast<const VarRef*>(a->lhs)->sym), n,
+                         hist(static_cast<const VarRef*>(a->lhs)->sym), n);
+    auto* ix = static_cast<const IndexExpr*>(a->lhs);
+    std::string add;
+    if (std::string one = one_key(ix->array->sym); !one.empty()) {
+      std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, stmts);
+      add = fmt::format("_stpx_pmap_add_{}(this_cpu_read(_stpx_gm_{}), {}, r_{}, {})", one, ix->array->sym->name,
+                        key, n, hist(ix->array->sym));
+    } else
+      add = fmt::format("_stpx_pmap_add({}, {}, r_{})", global(ix->array->sym), keys(ix->keys, ix->array->sym, stmts), n);
+    return fmt::format("({{ {}if (unlikely({})) STPX_ERROR(\"{}\", {}); r_{}; }})", stmts, add,
+                       overflow_message(ix->array->sym), where(ix->array->loc), n);
+  }
+  if (a->lhs->kind == ExprKind::Target) return target_assign(a);
+  std::string R = "r_" + n;
+  bool str = a->lhs->type == Type::String;
+  std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));
+  // The target: a scalar, or the map slot (a char * for strings).
+  std::string target;
+  if (a->lhs->kind == ExprKind::Var) {
+    target = lvalue_scalar(static_cast<const VarRef*>(a->lhs));
+  } else {
+    std::string slot = map_ref(static_cast<const IndexExpr*>(a->lhs), stmts);
+    target = str ? slot : "(*" + slot + ")";
+  }
+  if (a->op == Op::Assign) {
+    if (str) return fmt::format("({{ {}_stpx_strcpy({}, {}); }})", stmts, target, R);
+    return fmt::format("({{ {}{} = {}; }})", stmts, target, R);
+  }
+  if (a->op == Op::Concat) {
+    std::string t = string_temp();
+    return fmt::format("({{ {}_stpx_concat({}, {}, {}); _stpx_strcpy({}, {}); }})", stmts, t, target, R,
+                       target, t);
+  }
+  std::string value = compound(a, target, R, stmts);
+  return fmt::format("({{ {}{} = {}; }})", stmts, target, value);
+}
+
+// `old OP= r` as a C expression; a zero divisor check goes to `stmts`.
+std::string Codegen::compound(const AssignExpr* a, const std::string& old, const std::string& R, std::string& stmts) {
+  switch (a->op) {
+    case Op::Div:
+    case Op::Mod:
+      stmts += fmt::format("if (unlikely({} == 0)) STPX_ERROR(\"division by zero\", {}); ", R,
+                           where(a->op_loc));
+      return fmt::format("{}({}, {})", a->op == Op::Div ? "_stpx_div" : "_stpx_mod", old, R);
+    case Op::Shl: return fmt::format("(int64_t)((uint64_t){} << ({} & 63))", old, R);
+    case Op::Shr: return fmt::format("({} >> ({} & 63))", old, R);
+    case Op::UShr: return fmt::format("(int64_t)((uint64_t){} >> ({} & 63))", old, R);
+    case Op::Add: return fmt::format("(int64_t)((uint64_t){} + (uint64_t){})", old, R);
+    case Op::Sub: return fmt::format("(int64_t)((uint64_t){} - (uint64_t){})", old, R);
+    case Op::Mul: return fmt::format("(int64_t)((uint64_t){} * (uint64_t){})", old, R);
+    default: return fmt::format("({} {} {})", old, op_text(a->op), R);
+  }
+}
+
+// `$var = v`, `$var += v`... (guru mode): the new value is stored into the
+// register or memory the variable lives in, and is the expression's value.
+std::string Codegen::target_assign(const AssignExpr* a) {
+  const TargetAccess& t = prog_.targets.at(a->lhs);
+  std::string n = uniq();
+  std::string R = "r_" + n, V = "v_" + n;
+  std::string stmts = fmt::format("int64_t {} = {}; ", R, expr(a->rhs));
+  std::string value = R;
+  if (a->op != Op::Assign) {
+    stmts += fmt::format("int64_t o_{} = {}; ", n, expr(a->lhs));
+    value = compound(a, "o_" + n, R, stmts);
+  }
+  return fmt::format("({{ {}int64_t {} = {}; {} {}; }})", stmts, V, value,
+                     target_write_c(t, V, where(a->lhs->loc), [this](const Expr* x) { return expr(x); }), V);
+}
+
+}  // namespace stapx::codegen
