@@ -26,143 +26,9 @@
 
 #include "support/cache.h"
 #include "support/glob.h"
-#include "translator/debuginfo/debuginfo.h"
-#include "translator/debuginfo/inline_index.h"
+#include "translator/debuginfo/dwarf_info.h"
 
 namespace stapx::debug {
-
-namespace {
-
-
-class DwarfInfo final : public DebugInfo, public TypeLoader {
- public:
-  ~DwarfInfo() override {
-    if (dwfl_) {
-      dwfl_end(dwfl_);  // owns dw_ and elf_
-    } else {
-      if (dw_) dwarf_end(dw_);
-      if (elf_) elf_end(elf_);
-    }
-    if (fd_ >= 0) close(fd_);
-  }
-
-  bool open(const std::string& path, std::string& error) {
-    path_ = path;
-    elf_version(EV_CURRENT);
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) {
-      error = "cannot open " + path + ": " + std::strerror(errno);
-      return false;
-    }
-    elf_ = dwelf_elf_begin(fd_);  // a .ko.xz or .ko.gz is decompressed
-    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
-      error = path + " is not an ELF file";
-      return false;
-    }
-    GElf_Ehdr eh;
-    if (gelf_getehdr(elf_, &eh) && eh.e_type == ET_REL) return open_relocatable(error);
-    dw_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
-    if (!dw_) {
-      error = path + " has no DWARF debug information";
-      return false;
-    }
-    return true;
-  }
-
-  // A .ko: through libdwfl, for its relocations.
-  bool open_relocatable(std::string& error) {
-    elf_end(elf_);
-    elf_ = nullptr;
-    static const Dwfl_Callbacks callbacks = {
-        .find_elf = nullptr,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .section_address = dwfl_offline_section_address,
-        .debuginfo_path = nullptr,
-    };
-    dwfl_ = dwfl_begin(&callbacks);
-    if (!dwfl_) {
-      error = std::string("libdwfl: ") + dwfl_errmsg(-1);
-      return false;
-    }
-    // libdwfl takes the descriptor when it succeeds.
-    mod_ = dwfl_report_offline(dwfl_, "module", path_.c_str(), fd_);
-    if (mod_) fd_ = -1;
-    dwfl_report_end(dwfl_, nullptr, nullptr);
-    Dwarf_Addr bias = 0;
-    if (!mod_ || !(dw_ = dwfl_module_getdwarf(mod_, &bias))) {
-      error = path_ + " has no DWARF debug information" +
-              (mod_ ? "" : std::string(" (") + dwfl_errmsg(-1) + ")");
-      return false;
-    }
-    bias_ = bias;
-    elf_ = dwfl_module_getelf(mod_, &bias);
-    return elf_ != nullptr;
-  }
-
-  std::string source() const override { return "DWARF from " + path_; }
-
-  std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
-                                        const SiteFilter& filter) override;
-  std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) override;
-  std::optional<ProbeSite> address_site(uint64_t addr) override;
-  bool has_lines() const override { return true; }
-  std::optional<Variable> global_variable(const std::string& name,
-                                          const std::function<bool(const std::string&)>& file_matches) override;
-  const DType* find_type(const std::string& name) override;
-  std::optional<uint64_t> symbol_address(const std::string& name) override {
-    load_symbols();
-    for (const auto& [sym, addr] : all_syms_)  // rare (@var, KASLR): a scan beats hashing every name
-      if (name == sym) return addr;
-    return std::nullopt;
-  }
-
- private:
-  struct FuncSym {
-    std::string name;
-    uint64_t addr;
-    uint64_t size;
-    bool global = false;  // STB_GLOBAL or STB_WEAK: what .exported names, as stap
-    uint32_t section = 0;
-  };
-  void load_symbols();
-  bool find_subprogram(uint64_t addr, Dwarf_Die& out);
-  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
-  ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
-  template <class F>
-  void for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f);
-  const FuncSym* symbol_at(uint64_t pc);  // the function symbol at or before pc
-  void anchor_sites(std::vector<ProbeSite>& sites);
-  template <class F>
-  void for_each_function(const std::string& pattern, const SiteFilter& filter, F&& f);
-  template <class Unit, class Found>
-  void scan_top_level(Unit&& unit, Found&& found);
-  void collect_vars(Dwarf_Die& scope, uint64_t pc, const LocContext& ctx, ProbeSite& site, bool top);
-  Variable make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx);
-  LocExprP cfa_at(uint64_t pc);
-  const DType* type_of(Dwarf_Die& die);  // DW_AT_type of die, void if none
-  const DType* convert(Dwarf_Die& die);
-  void load(DType& t) override;
-  const DType* definition(int tag, const std::string& name);
-
-  std::string path_;
-  Dwfl* dwfl_ = nullptr;  // a .ko: its module, and DWARF address + bias_ = symbol address
-  Dwfl_Module* mod_ = nullptr;
-  uint64_t bias_ = 0;
-  int fd_ = -1;
-  Elf* elf_ = nullptr;
-  Dwarf* dw_ = nullptr;
-  Dwarf_CFI* cfi_ = nullptr;
-  bool cfi_tried_ = false;
-  bool symbols_loaded_ = false;
-  std::vector<FuncSym> funcs_;
-  std::vector<const FuncSym*> by_addr_;  // funcs_ by address, for symbol_at()
-  std::vector<std::pair<const char*, uint64_t>> all_syms_;  // names in the ELF string table
-  std::unique_ptr<InlineIndex> inline_index_;  // opened on first use
-  TypeTable types_;
-  std::unordered_map<Dwarf_Off, const DType*> converted_;
-  std::unordered_map<std::string, const DType*> by_name_;  // "struct file" -> definition (or null)
-  std::unordered_map<Dwarf_Off, std::unordered_map<uint64_t, Dwarf_Off>> unit_funcs_;  // unit -> entry pc -> DIE
-};
 
 void DwarfInfo::load_symbols() {
   if (symbols_loaded_) return;
@@ -230,7 +96,7 @@ void DwarfInfo::load_symbols() {
 // A function split by GCC into hot and cold parts (DW_AT_ranges, no
 // DW_AT_low_pc) is indexed by the start of each of its ranges: its symbol
 // is at one of them (the hot part's), "f.cold" at another.
-int index_fn_cb(Dwarf_Die* die, void* arg) {
+static int index_fn_cb(Dwarf_Die* die, void* arg) {
   auto* index = static_cast<std::unordered_map<uint64_t, Dwarf_Off>*>(arg);
   Dwarf_Addr pc;
   if (dwarf_entrypc(die, &pc) == 0) {
@@ -405,7 +271,7 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
   }
 }
 
-void sort_sites(std::vector<ProbeSite>& sites) {
+static void sort_sites(std::vector<ProbeSite>& sites) {
   std::sort(sites.begin(), sites.end(), [](const ProbeSite& a, const ProbeSite& b) {
     return a.function != b.function ? a.function < b.function : a.addr < b.addr;
   });
@@ -546,23 +412,6 @@ std::optional<Variable> DwarfInfo::global_variable(const std::string& name,
         return true;
       });
   return found;
-}
-
-// Each unit's top-level entries, in order, until `found` returns true;
-// `unit` (given the unit's DIE) may pass over a whole unit.
-template <class Unit, class Found>
-void DwarfInfo::scan_top_level(Unit&& unit, Found&& found) {
-  Dwarf_Off off = 0, next;
-  size_t hsize;
-  while (dwarf_nextcu(dw_, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
-    Dwarf_Die cu, c;
-    if (dwarf_offdie(dw_, off + hsize, &cu) && unit(cu) && dwarf_child(&cu, &c) == 0) {
-      do {
-        if (found(c)) return;
-      } while (dwarf_siblingof(&c, &c) == 0);
-    }
-    off = next;
-  }
 }
 
 LocExprP DwarfInfo::cfa_at(uint64_t pc) {
@@ -713,212 +562,6 @@ Variable DwarfInfo::make_var(Dwarf_Die& die, uint64_t pc, const LocContext& ctx)
   }
   return v;
 }
-
-const DType* DwarfInfo::type_of(Dwarf_Die& die) {
-  Dwarf_Attribute a;
-  Dwarf_Die t;
-  if (!dwarf_attr_integrate(&die, DW_AT_type, &a) || !dwarf_formref_die(&a, &t)) return types_.void_type();
-  return convert(t);
-}
-
-// A type's kind, name and size now; what it points to or contains when
-// first asked (load()).
-const DType* DwarfInfo::convert(Dwarf_Die& die) {
-  Dwarf_Off off = dwarf_dieoffset(&die);
-  if (auto it = converted_.find(off); it != converted_.end()) return it->second;
-  int tag = dwarf_tag(&die);
-  // Qualifiers stapx need not show are looked through.
-  if (tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) {
-    const DType* t = type_of(die);
-    converted_[off] = t;
-    return t;
-  }
-  DType* t = types_.make();
-  converted_[off] = t;
-  if (const char* name = dwarf_diename(&die)) t->name = name;
-  Dwarf_Word size = 0;
-  Dwarf_Attribute a;
-  if (dwarf_attr_integrate(&die, DW_AT_byte_size, &a) && dwarf_formudata(&a, &size) == 0) t->size_ = size;
-  t->loader = this;
-  t->key = off;
-  switch (tag) {
-    case DW_TAG_base_type: {
-      Dwarf_Word enc = 0;
-      if (dwarf_attr(&die, DW_AT_encoding, &a)) dwarf_formudata(&a, &enc);
-      t->kind = enc == DW_ATE_float ? DType::Kind::Float : DType::Kind::Int;
-      t->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-      t->is_char = enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
-      t->loader = nullptr;
-      break;
-    }
-    case DW_TAG_pointer_type:
-    case DW_TAG_reference_type:
-    case DW_TAG_rvalue_reference_type:
-      t->kind = DType::Kind::Pointer;
-      if (!t->size_) t->size_ = 8;
-      break;
-    case DW_TAG_typedef: t->kind = DType::Kind::Typedef; break;
-    case DW_TAG_const_type: t->kind = DType::Kind::Const; break;
-    case DW_TAG_volatile_type: t->kind = DType::Kind::Volatile; break;
-    case DW_TAG_subroutine_type: t->kind = DType::Kind::Function; break;
-    case DW_TAG_enumeration_type: t->kind = DType::Kind::Enum; break;
-    case DW_TAG_array_type: t->kind = DType::Kind::Array; break;
-    case DW_TAG_structure_type:
-    case DW_TAG_class_type: t->kind = DType::Kind::Struct; break;
-    case DW_TAG_union_type: t->kind = DType::Kind::Union; break;
-    default:
-      t->kind = DType::Kind::Void;
-      t->name = "<unknown>";
-      t->loader = nullptr;
-      break;
-  }
-  return t;
-}
-
-void DwarfInfo::load(DType& t) {
-  Dwarf_Die die;
-  if (!dwarf_offdie(dw_, t.key, &die)) return;
-  Dwarf_Attribute a;
-  switch (t.kind) {
-    case DType::Kind::Pointer:
-    case DType::Kind::Function:
-      t.target_ = type_of(die);
-      break;
-    case DType::Kind::Typedef:
-    case DType::Kind::Const:
-    case DType::Kind::Volatile:
-      t.target_ = type_of(die);
-      t.size_ = t.target_->strip()->size();
-      break;
-    case DType::Kind::Enum: {
-      const DType* under = type_of(die);
-      t.is_signed = under->strip()->kind == DType::Kind::Int && under->strip()->is_signed;
-      Dwarf_Die c;
-      if (dwarf_child(&die, &c) == 0) {
-        do {
-          if (dwarf_tag(&c) != DW_TAG_enumerator) continue;
-          Dwarf_Sword v = 0;
-          if (dwarf_attr(&c, DW_AT_const_value, &a)) dwarf_formsdata(&a, &v);
-          const char* n = dwarf_diename(&c);
-          t.enumerators_.emplace_back(n ? n : "", v);
-        } while (dwarf_siblingof(&c, &c) == 0);
-      }
-      break;
-    }
-    case DType::Kind::Array: {
-      const DType* elem = type_of(die);
-      // One subrange per dimension: int a[2][3] is an array of 2 arrays of 3.
-      std::vector<int64_t> dims;
-      Dwarf_Die c;
-      if (dwarf_child(&die, &c) == 0) {
-        do {
-          if (dwarf_tag(&c) != DW_TAG_subrange_type) continue;
-          Dwarf_Word n = 0;
-          int64_t count = -1;
-          if (dwarf_attr(&c, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
-            count = static_cast<int64_t>(n);
-          else if (dwarf_attr(&c, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &n) == 0)
-            count = static_cast<int64_t>(n) + 1;
-          dims.push_back(count);
-        } while (dwarf_siblingof(&c, &c) == 0);
-      }
-      if (dims.empty()) dims.push_back(-1);
-      for (size_t i = dims.size(); i-- > 1;) {
-        DType* inner = types_.make();
-        inner->kind = DType::Kind::Array;
-        inner->target_ = elem;
-        inner->count_ = dims[i];
-        inner->size_ = dims[i] > 0 ? dims[i] * elem->strip()->size() : 0;
-        elem = inner;
-      }
-      t.target_ = elem;
-      t.count_ = dims[0];
-      t.size_ = dims[0] > 0 ? dims[0] * elem->strip()->size() : 0;
-      break;
-    }
-    case DType::Kind::Struct:
-    case DType::Kind::Union: {
-      if (dwarf_hasattr(&die, DW_AT_declaration)) {
-        const DType* def = t.name.empty() ? nullptr : definition(dwarf_tag(&die), t.name);
-        if (def && def != &t) {
-          t.size_ = def->size();
-          t.members_ = def->members();
-        } else {
-          t.incomplete_ = true;
-        }
-        break;
-      }
-      Dwarf_Die c;
-      if (dwarf_child(&die, &c) == 0) {
-        do {
-          if (dwarf_tag(&c) != DW_TAG_member) continue;
-          Member m;
-          if (const char* n = dwarf_diename(&c)) m.name = n;
-          m.type = type_of(c);
-          Dwarf_Word v = 0;
-          if (dwarf_attr(&c, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &v) == 0)
-            m.bit_offset = v * 8;
-          if (dwarf_attr(&c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &v) == 0) m.bit_size = v;
-          if (dwarf_attr(&c, DW_AT_data_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
-            m.bit_offset = v;
-          } else if (m.bit_size && dwarf_attr(&c, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
-            // DWARF 2-4: counted from the most significant bit of the
-            // storage unit; on little-endian x86 that is from the far end.
-            Dwarf_Word unit = m.type->strip()->size();
-            if (dwarf_attr(&c, DW_AT_byte_size, &a)) dwarf_formudata(&a, &unit);
-            m.bit_offset += unit * 8 - v - m.bit_size;
-          }
-          t.members_.push_back(std::move(m));
-        } while (dwarf_siblingof(&c, &c) == 0);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-}
-
-// The definition of `struct name` (or union/enum/typedef), from the first
-// unit that defines it. Scans top-level DIEs of every unit once per name.
-const DType* DwarfInfo::definition(int tag, const std::string& name) {
-  std::string key = std::to_string(tag) + " " + name;
-  if (auto it = by_name_.find(key); it != by_name_.end()) return it->second;
-  by_name_[key] = nullptr;  // also guards against recursion
-  const DType* t = nullptr;
-  scan_top_level([](Dwarf_Die&) { return true; },
-                 [&](Dwarf_Die& c) {
-                   if (dwarf_tag(&c) != tag || dwarf_hasattr(&c, DW_AT_declaration)) return false;
-                   const char* n = dwarf_diename(&c);
-                   if (!n || name != n) return false;
-                   t = convert(c);
-                   return true;
-                 });
-  by_name_[key] = t;
-  return t;
-}
-
-const DType* DwarfInfo::find_type(const std::string& raw) {
-  std::string name = raw;
-  int tag = DW_TAG_typedef;
-  auto strip_prefix = [&](const char* p, int t) {
-    size_t len = std::strlen(p);
-    if (name.compare(0, len, p) == 0) {
-      name = name.substr(len);
-      tag = t;
-      return true;
-    }
-    return false;
-  };
-  strip_prefix("struct ", DW_TAG_structure_type) || strip_prefix("union ", DW_TAG_union_type) ||
-      strip_prefix("enum ", DW_TAG_enumeration_type);
-  while (!name.empty() && name.back() == ' ') name.pop_back();
-  if (tag != DW_TAG_typedef) return definition(tag, name);
-  if (const DType* t = definition(DW_TAG_typedef, name)) return t;
-  if (const DType* t = definition(DW_TAG_base_type, name)) return t;
-  return definition(DW_TAG_structure_type, name);
-}
-
-}  // namespace
 
 std::unique_ptr<DebugInfo> open_dwarf(const std::string& path, std::string& error) {
   auto d = std::make_unique<DwarfInfo>();
