@@ -45,4 +45,8 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return fnmatch(CString(pattern).c_str(), CString(text).c_str(), 0) == 0;
 }
 
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
 }  // namespace stapx::support

@@ -101,11 +101,12 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
     if (filter.file) return {};
     std::vector<ProbeSite> sites;
     std::vector<std::string> seen;
+    support::NamePattern want(pattern);
     for (uint32_t id = first_own_; id < ids_.size(); ++id) {
       const BtfType* t = ids_[id];
       if (kind_of(t) != kFunc) continue;
       std::string name = str(t->name_off);
-      if (!support::name_matches(pattern, name)) continue;
+      if (!want.matches(name)) continue;
       if (has_functions_) {
         auto sym = functions_.find(name);
         if (sym == functions_.end() || (filter.exported_only && !sym->second)) continue;

@@ -239,6 +239,7 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
   // matches by the function's name; split-off parts (".cold", ".part.N")
   // are not entries. A pattern with a dot names symbols as they are.
   bool dotted = pattern.find('.') != std::string::npos;
+  support::NamePattern want(pattern);
   std::vector<uint64_t> seen;
   for (const FuncSym& s : funcs_) {
     std::string name = s.name;
@@ -249,7 +250,7 @@ void DwarfInfo::for_each_function(const std::string& pattern, const SiteFilter& 
         name.resize(dot);
       }
     }
-    if (!support::name_matches(pattern, name)) continue;
+    if (!want.matches(name)) continue;
     if (filter.exported_only && !s.global) continue;
     if (std::find(seen.begin(), seen.end(), s.addr) != seen.end()) continue;  // aliases
     Dwarf_Die fn;
