@@ -122,21 +122,41 @@ TEST(Elaborate, ProbePointsAreResolvedByTheirFamily) {
       " kprobe.function(\"vfs_read\").return { }");
   ASSERT_EQ(ok.diags.errors(), 0u) << ok.diag_text.str();
   ASSERT_EQ(ok.prog.probes.size(), 6u);
-  EXPECT_EQ(ok.prog.probes[1].priority, 5);
-  EXPECT_EQ(ok.prog.probes[2].interval_ns, 100000000);
-  EXPECT_EQ(ok.prog.probes[3].interval_ns, 2000000000);
-  EXPECT_EQ(ok.prog.probes[4].symbol, "vfs_read");
+  EXPECT_STREQ(ok.prog.probes[1].family->name(), "end");
+  EXPECT_STREQ(ok.prog.probes[2].family->name(), "timer");
+  EXPECT_EQ(ok.prog.probes[3].pp, "timer.s(2)");
+  EXPECT_EQ(ok.prog.probes[4].ppfunc, "vfs_read");
+  EXPECT_EQ(ok.prog.probes[4].probefunc, "vfs_read");
+  EXPECT_EQ(ok.prog.probes[4].entry_symbol, "vfs_read");
+  EXPECT_TRUE(ok.prog.probes[0].ppfunc.empty());
   EXPECT_FALSE(ok.prog.probes[4].is_return);
   EXPECT_TRUE(ok.prog.probes[5].is_return);
 
   Elaborated unknown("probe nosuch.point { }");
   EXPECT_NE(unknown.diag_text.str().find("probe point mismatch: unknown probe point 'nosuch.point'"),
             std::string::npos) << unknown.diag_text.str();
+  // stap's messages, from the grammar of probe points.
   Elaborated unit("probe timer.fortnight(1) { }");
-  EXPECT_NE(unit.diag_text.str().find("unknown timer unit 'fortnight'"), std::string::npos);
+  EXPECT_NE(unit.diag_text.str().find("probe point mismatch (similar: "), std::string::npos)
+      << unit.diag_text.str();
   Elaborated noarg("probe kprobe.function { }");
-  EXPECT_NE(noarg.diag_text.str().find("needs a function name string"), std::string::npos)
+  EXPECT_NE(noarg.diag_text.str().find("probe point mismatch (similar: function, module)"), std::string::npos)
       << noarg.diag_text.str();
+  Elaborated suffix("probe timer.ms(5).every { }");
+  EXPECT_NE(suffix.diag_text.str().find("invalid suffix for probe: identifier 'every'"), std::string::npos)
+      << suffix.diag_text.str();
+  Elaborated truncated("probe timer { }");
+  EXPECT_NE(truncated.diag_text.str().find("probe point truncated (follow:  hz(number) jiffies(number) ms(number) "
+                                           "msec(number) ns(number) nsec(number) profile s(number) sec(number) "
+                                           "us(number) usec(number))"),
+            std::string::npos)
+      << truncated.diag_text.str();
+  Elaborated optional("probe timer.fortnight(1)?, begin { }");
+  EXPECT_EQ(optional.diags.errors(), 0u) << optional.diag_text.str();
+  EXPECT_EQ(optional.prog.probes.size(), 1u);
+  Elaborated root("probe begin(\"x\") { }");
+  EXPECT_NE(root.diag_text.str().find("probe point mismatch (similar: begin, end"), std::string::npos)
+      << root.diag_text.str();
 }
 
 TEST(Elaborate, LockSetsFollowCallsTransitively) {

@@ -87,7 +87,7 @@ struct Expanded : Parsed {
   }
   std::vector<std::string> pps() const {
     std::vector<std::string> out;
-    for (const ProbeSpec& p : prog.probes) out.push_back(p.pp + (p.is_return ? " ret " : " ") + p.symbol);
+    for (const ProbeSpec& p : prog.probes) out.push_back(p.pp + (p.is_return ? " ret " : " ") + p.probefunc);
     return out;
   }
 };

@@ -30,17 +30,6 @@ namespace stapx {
 
 namespace codegen {
 
-// The function name of a probe point's function("NAME[@FILE[:LINE]]")
-// component, or "" when it has none.
-std::string pp_function(const std::string& pp) {
-  static const std::string key = "function(\"";
-  size_t at = pp.find(key);
-  if (at == std::string::npos) return "";
-  at += key.size();
-  size_t end = pp.find_first_of("@:\"", at);
-  return pp.substr(at, end == std::string::npos ? std::string::npos : end - at);
-}
-
 std::string c_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char ch : s) {

@@ -23,7 +23,6 @@ using namespace ast;
 
 // The function name of a probe point's function("NAME[@FILE[:LINE]]")
 // component, or "" when it has none.
-std::string pp_function(const std::string& pp);
 // A C string literal of `s`.
 std::string c_string(std::string_view s);
 // The C type of a script value.

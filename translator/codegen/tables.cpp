@@ -185,8 +185,7 @@ void Codegen::tables() {
       if (!entry_value_probes_.count(decl_index_.at(p.decl))) continue;
       // The function's entry: its symbol, or the same address from the
       // symbol the probe attaches by when that one is ambiguous.
-      auto at = p.attach.empty() ? std::make_pair(p.symbol, uint64_t{0})
-                                 : std::make_pair(p.attach, p.attach_offset - p.offset);
+      auto at = std::make_pair(p.entry_symbol, p.entry_offset);
       auto [it, fresh] = trackers.emplace(at, static_cast<int>(order.size()));
       if (fresh) order.push_back(at);
       tracker_of[&p] = it->second;
@@ -202,7 +201,7 @@ void Codegen::tables() {
     for (const ProbeSpec& p : prog_.probes) {
       int index = decl_index_.at(p.decl);
       bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
-      bool interruptible = std::string(p.family->run_state()) != "STPX_STATE_RUNNING";
+      bool interruptible = p.family->run_state() != RunState::Running;
       auto saves = prog_.entry_saves.find(p.decl);
       size_t nsaved = saves == prog_.entry_saves.end() ? 0 : saves->second.size();
       std::string entry;
@@ -216,19 +215,15 @@ void Codegen::tables() {
       }
       if (auto t = tracker_of.find(&p); t != tracker_of.end())
         entry += fmt::format(", .entry_tracker = &_stpx_entry_trackers[{}]", t->second);
-      // ppfunc(): the function a probe point names; probefunc(): the
-      // symbol a function probe is attached to.
-      std::string ppfunc = pp_function(p.pp);
       // pp() is the point itself: an optional point's "?" is not part of it.
       std::string pp = p.pp;
       while (!pp.empty() && (pp.back() == '?' || pp.back() == '!')) pp.pop_back();
-      std::string func = ppfunc.empty() ? "" : p.symbol;
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
                 ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{} }},",
-                index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(ppfunc),
-                c_string(func),
+                index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(p.ppfunc),
+                c_string(p.probefunc),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
-                locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", p.family->run_state(),
+                locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", run_state_c(p.family->run_state()),
                 interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index), entry);
     }
   }

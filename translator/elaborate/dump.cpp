@@ -15,10 +15,7 @@
 namespace stapx {
 
 void dump_probe_types(std::ostream& out) {
-  std::set<std::string> types;
-  for (const ProbeFamily* f : probe_families())
-    for (std::string& t : f->point_types()) types.insert(std::move(t));
-  for (const std::string& t : types) out << t << "\n";
+  for (const std::string& t : probe_grammar().listed_patterns()) out << t << "\n";
 }
 
 namespace {

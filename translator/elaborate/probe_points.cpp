@@ -79,11 +79,23 @@ void ProbePoints::resolve_probes() {
         bool claimed = false;
         elab_.diags.set_context(DiagId::SemWhileResolving, point->loc);
         size_t first_spec = specs.size();
-        for (const ProbeFamily* fam : probe_families()) {
-          if (fam->expand(*point, tmpl, elab_.probe_ctx, specs, elab_.diags)) {
+        PointMatch m;
+        auto alias_names = [this] {
+          std::vector<std::string> names;
+          if (elab_.library)
+            for (std::string_view name : elab_.library->alias_names()) names.emplace_back(name.substr(0, name.find('.')));
+          for (const Script* s : elab_.prog.scripts)
+            for (const AliasDecl* a : s->aliases)
+              for (const ProbePoint* name : a->names) names.push_back(name->components[0].name.str());
+          return names;
+        };
+        switch (probe_grammar().match(*point, m, elab_.diags, alias_names)) {
+          case PointGrammar::Result::Unknown: break;
+          case PointGrammar::Result::Mismatch: claimed = true; break;
+          case PointGrammar::Result::Matched:
             claimed = true;
+            m.family->expand(m, tmpl, elab_.probe_ctx, specs, elab_.diags);
             break;
-          }
         }
         // stap points at the point's last component.
         if (elab_.stapusr && specs.size() > first_spec && !specs[first_spec].family->unprivileged())
@@ -118,8 +130,7 @@ void ProbePoints::resolve_probes() {
 // among the names that do (syscall.opn: open).
 std::vector<std::string> ProbePoints::similar_components(const ProbePoint& point) const {
   std::vector<std::string> dotted;
-  for (const ProbeFamily* fam : probe_families()) dotted.emplace_back(fam->name());
-  for (const char* name : {"begin", "end", "error"}) dotted.emplace_back(name);
+  for (std::string_view name : probe_grammar().first_names()) dotted.emplace_back(name);
   if (elab_.library)
     for (std::string_view name : elab_.library->alias_names()) dotted.emplace_back(name);
   for (const Script* script : elab_.prog.scripts)

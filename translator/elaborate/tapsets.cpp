@@ -182,10 +182,7 @@ size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& are
       if (!defined.count(call) && !find_builtin(call))
         for (const std::string& f : in.index->files_for_function(call)) wanted.push_back(f);
     for (const ProbePoint* pt : n.points) {
-      bool family = false;
-      for (const ProbeFamily* fam : probe_families())
-        if (!pt->components.empty() && pt->components[0].name == fam->name()) family = true;
-      if (!family)
+      if (pt->components.empty() || !probe_grammar().knows(std::string_view(pt->components[0].name)))
         for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);
     }
     FileReader reader;

@@ -3,49 +3,46 @@
 // declaration, order; error probes instead of end probes when the session
 // stops because of run-time errors.
 #include <algorithm>
+#include <string_view>
 
 #include "translator/codegen/cwriter.h"
-#include "translator/probes/families.h"
+#include "translator/probes/probe_family.h"
 
 namespace stapx {
 
 namespace {
 
+// begin(N): the order among the family's probes.
+struct Priority : ProbeData {
+  explicit Priority(int64_t v) : value(v) {}
+  int64_t value;
+};
+
 class BeginEndFamily : public ProbeFamily {
  public:
-  bool unprivileged() const override { return true; }
   explicit BeginEndFamily(const char* name) : name_(name) {}
+  bool unprivileged() const override { return true; }
   const char* name() const override { return name_; }
-  const char* run_state() const override {
-    return std::string(name_) == "begin" ? "STPX_STATE_STARTING" : "STPX_STATE_STOPPING";
+  RunState run_state() const override {
+    return std::string_view(name_) == "begin" ? RunState::Starting : RunState::Stopping;
   }
 
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    const auto& c = point.components;
-    if (c.empty() || c[0].name != name()) return false;
-    if (c.size() > 1) {
-      diags.report(DiagId::SemBadProbePoint, c[1].loc, "invalid suffix for probe");
-      return true;
-    }
-    if (c[0].arg) {
-      if (c[0].arg->kind != ast::ExprKind::Number) {
-        diags.report(DiagId::SemProbeArg, c[0].arg->loc, name(), "a number (priority)");
-        return true;
-      }
-      spec.priority = static_cast<const ast::NumberLit*>(c[0].arg)->value;
-    }
+  std::vector<PointPattern> patterns() const override {
+    return {{text_}, {text_number_}};
+  }
+
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+              DiagSink&) const override {
+    ProbeSpec spec = base;
     spec.family = this;
-    return true;
-  }
-
-  std::vector<std::string> point_types() const override {
-    return {name(), std::string(name()) + "(number)"};
+    spec.data = std::make_shared<Priority>(m.has_arg(0) ? m.number_arg(0) : 0);
+    out.push_back(std::move(spec));
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     std::vector<const ProbeSpec*> sorted = probes;
     std::stable_sort(sorted.begin(), sorted.end(),
-                     [](auto* a, auto* b) { return a->priority < b->priority; });
+                     [](const ProbeSpec* a, const ProbeSpec* b) { return a->data_as<Priority>().value < b->data_as<Priority>().value; });
     const char* n = name();
     {
       auto b = w.block(fmt::format("static const struct _stpx_probe *const _stpx_{}_probes[] =", n), "};");
@@ -59,6 +56,7 @@ class BeginEndFamily : public ProbeFamily {
 
  private:
   const char* name_;
+  std::string text_ = name_, text_number_ = text_ + "(number)";
 };
 
 }  // namespace

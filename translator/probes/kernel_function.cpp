@@ -11,7 +11,6 @@
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
-#include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
 #include "translator/probes/source_spec.h"
@@ -26,24 +25,47 @@ namespace {
 
 class KernelFunctionFamily : public KprobeTableFamily {
  public:
-  explicit KernelFunctionFamily(bool module) : module_(module) {}
+  explicit KernelFunctionFamily(bool module) : module_(module) {
+    std::string f = std::string(module_ ? "module(string)" : "kernel") + ".function(string)";
+    texts_ = {{f, Suffix::None},
+              {f + ".call", Suffix::Call},
+              {f + ".return", Suffix::Return},
+              {f + ".inline", Suffix::Inline},
+              {f + ".exported", Suffix::Exported},
+              // stap's, which stapx does not implement yet.
+              {f + ".label(string)", Suffix::Unsupported},
+              {f + ".callee(string)", Suffix::Unsupported},
+              {f + ".callees", Suffix::Unsupported},
+              {f + ".callees(number)", Suffix::Unsupported}};
+  }
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
-  // Syntax only; expand() does the work.
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    std::string pattern;
-    Suffix suffix = Suffix::None;
-    if (!parse(point, pattern, suffix, diags)) return owns(point);
-    (void)spec;
-    return true;
+  std::vector<PointPattern> patterns() const override {
+    std::vector<PointPattern> out;
+    for (const auto& [text, suffix] : texts_)
+      out.push_back({text, static_cast<int>(suffix), suffix != Suffix::Unsupported});
+    return out;
   }
 
-  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, const ProbeContext& ctx,
-              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
-    if (!owns(point)) return false;
-    std::string pattern;
-    Suffix suffix = Suffix::None;
-    if (!parse(point, pattern, suffix, diags)) return true;
+  void expand(const PointMatch& m, const ProbeSpec& tmpl, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    const ast::ProbePoint& point = *m.point;
+    const auto suffix = static_cast<Suffix>(m.tag);
+    if (suffix == Suffix::Unsupported) {
+      diags.report(DiagId::SemUnsupported, m.component(2).loc,
+                   std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") +
+                       std::string(m.component(2).name));
+      return;
+    }
+    if (module_ && m.string_arg(0).empty()) {
+      diags.report(DiagId::SemProbeArg, m.component(0).loc, "module", "a module name string");
+      return;
+    }
+    const std::string pattern = m.string_arg(1);
+    if (pattern.empty()) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "a function name");
+      return;
+    }
     bool ret = suffix == Suffix::Return;
     // As stap: without a suffix, out-of-line functions and inlined
     // instances; .inline only inlined instances; .call, .return and
@@ -59,8 +81,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
-      diags.report(DiagId::SemProbeArg, point.components[1].arg->loc, name(), "\"function[@file[:line]]\"");
-      return true;
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "\"function[@file[:line]]\"");
+      return;
     }
     debug::SiteFilter filter;
     filter.exported_only = exported;
@@ -69,9 +91,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
       filter.file = [&](const std::string& file, int line) {
         return where.keeps(file, line, line);
       };
-    if (!ctx.env) return true;
+    if (!ctx.env) return;
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
-    if (scopes.empty()) return true;
+    if (scopes.empty()) return;
     size_t before = out.size();
     InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
@@ -80,12 +102,16 @@ class KernelFunctionFamily : public KprobeTableFamily {
         if (!check.keep(site)) continue;
         ProbeSpec spec = tmpl;
         spec.family = this;
-        spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
-        spec.offset = site.symbol_offset;
+        auto at = std::make_shared<KprobeAddress>();
+        at->symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
+        at->offset = site.symbol_offset;
         if (!site.anchor.empty()) {
-          spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
-          spec.attach_offset = site.anchor_offset;
+          at->attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+          at->attach_offset = site.anchor_offset;
         }
+        spec.ppfunc = site.function;
+        spec.probefunc = at->symbol;
+        set_kprobe_address(spec, std::move(at));
         spec.is_return = ret;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
@@ -112,7 +138,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
           diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
                        std::string(name()) + "(...).exported (" + di->source() + " records no linkage)",
                        debuginfo_hint(ctx.env->release()));
-          return true;
+          return;
         }
       }
     }
@@ -121,69 +147,16 @@ class KernelFunctionFamily : public KprobeTableFamily {
       const KernelSymbols* syms = !module_ && where.file.empty() && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
       report_no_match(diags, point.components[1].arg->loc, syms, where.function);
     }
-    return true;
   }
-
-  std::vector<std::string> point_types() const override {
-    if (module_)
-      return {"module(string).function(string)", "module(string).function(string).call",
-              "module(string).function(string).return", "module(string).function(string).inline",
-              "module(string).function(string).exported"};
-    return {"kernel.function(string)", "kernel.function(string).call", "kernel.function(string).return",
-            "kernel.function(string).inline", "kernel.function(string).exported"};
-  }
-
 
  private:
   bool module_;
 
   const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
-  bool owns(const ast::ProbePoint& point) const {
-    const auto& c = point.components;
-    if (c.size() < 2 || c[1].name != "function") return false;
-    return module_ ? c[0].name == "module" && c[0].arg : c[0].name == "kernel" && !c[0].arg;
-  }
-
-  // kernel.function("pattern")[.call|.return], module("m").function(...)
-  enum class Suffix { None, Call, Return, Inline, Exported };
-
-  bool parse(const ast::ProbePoint& point, std::string& pattern, Suffix& suffix, DiagSink& diags) const {
-    if (!owns(point)) return false;
-    const auto& c = point.components;
-    if (module_ && (c[0].arg->kind != ast::ExprKind::String ||
-                    static_cast<const ast::StringLit*>(c[0].arg)->value.empty())) {
-      diags.report(DiagId::SemProbeArg, c[0].loc, "module", "a module name string");
-      return false;
-    }
-    if (!c[1].arg || c[1].arg->kind != ast::ExprKind::String) {
-      diags.report(DiagId::SemProbeArg, c[1].loc, name(), "a function name string");
-      return false;
-    }
-    pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    for (size_t i = 2; i < c.size(); ++i) {
-      if (c[i].arg || (c[i].name != "call" && c[i].name != "return" && c[i].name != "inline" &&
-                       c[i].name != "exported") || i != 2) {
-        if (!c[i].arg && (c[i].name == "label" || c[i].name == "callee" || c[i].name == "callees"))
-          diags.report(DiagId::SemUnsupported, c[i].loc,
-                       std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") + c[i].name);
-        else
-          diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                       module_ ? "expected module(\"m\").function(\"name\"), .call, .return, .inline or .exported"
-                               : "expected kernel.function(\"name\"), .call, .return, .inline or .exported");
-        return false;
-      }
-      suffix = c[i].name == "return"     ? Suffix::Return
-               : c[i].name == "inline"   ? Suffix::Inline
-               : c[i].name == "exported" ? Suffix::Exported
-                                         : Suffix::Call;
-    }
-    if (pattern.empty()) {
-      diags.report(DiagId::SemProbeArg, c[1].arg->loc, name(), "a function name");
-      return false;
-    }
-    return true;
-  }
+  // kernel.function("pattern")[.call|.return|...], module("m").function(...)
+  enum class Suffix { None, Call, Return, Inline, Exported, Unsupported };
+  std::vector<std::pair<std::string, Suffix>> texts_;
 };
 
 }  // namespace

@@ -10,7 +10,6 @@
 
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/locate.h"
-#include "translator/probes/families.h"
 #include "translator/probes/kprobe_table.h"
 #include "translator/probes/probe_env.h"
 #include "translator/probes/source_spec.h"
@@ -24,35 +23,42 @@ class KernelStatementFamily : public KprobeTableFamily {
   explicit KernelStatementFamily(bool module) : module_(module) {}
   const char* name() const override { return module_ ? "module.statement" : "kernel.statement"; }
 
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    Arg arg;
-    (void)spec;
-    if (!parse(point, arg, diags)) return owns(point);
-    return true;
+  std::vector<PointPattern> patterns() const override {
+    if (module_)
+      return {{"module(string).statement(string)", kSource}, {"module(string).statement(number)", kAddress, false}};
+    return {{"kernel.statement(string)", kSource},
+            {"kernel.statement(number)", kAddress},
+            {"kernel.statement(number).absolute", kAbsolute}};
   }
 
-  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, const ProbeContext& ctx,
-              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
-    if (!owns(point)) return false;
+  void expand(const PointMatch& m, const ProbeSpec& tmpl, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    const ast::ProbePoint& point = *m.point;
     Arg arg;
-    if (!parse(point, arg, diags)) return true;
+    if (m.tag == kSource) {
+      arg.pattern = m.string_arg(1);
+    } else {
+      arg.address = static_cast<uint64_t>(m.number_arg(1));
+      arg.is_address = true;
+      arg.absolute = m.tag == kAbsolute;
+    }
     SourceLoc at = point.components[1].arg->loc;
     if (module_ && (arg.is_address || arg.absolute)) {
       diags.report(DiagId::SemProbeArg, at, "module(...).statement", "\"function@file:line\"");
-      return true;
+      return;
     }
     if (arg.absolute && !ctx.guru) {
       diags.report(DiagId::SemNeedGuru, point.components[2].loc, "absolute statement probe");
-      return true;
+      return;
     }
     SourceSpec where = SourceSpec::parse(arg.pattern);
     if (!arg.is_address && (!where.valid || !where.has_line())) {
       diags.report(DiagId::SemProbeArg, at, name(), "\"function@file:line\" (or :N-M, :*, +N)");
-      return true;
+      return;
     }
-    if (!ctx.env) return true;
+    if (!ctx.env) return;
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
-    if (scopes.empty()) return true;
+    if (scopes.empty()) return;
     std::vector<std::pair<std::string, debug::ProbeSite>> sites;
     for (auto& [mod, di] : scopes) {
       if (arg.is_address) {
@@ -66,7 +72,7 @@ class KernelStatementFamily : public KprobeTableFamily {
         else
           diags.report(DiagId::SemNoDebuginfo, at, std::string(name()) + " (" + di->source() + " has no line tables)",
                        debuginfo_hint(ctx.env->release()));
-        return true;
+        return;
       }
       debug::SiteFilter filter;
       if (!where.file.empty())
@@ -78,19 +84,21 @@ class KernelStatementFamily : public KprobeTableFamily {
     }
     if (sites.empty()) {
       if (!point.optional) diags.report(DiagId::SemNoMatch, at);
-      return true;
+      return;
     }
     InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, site] : sites) {
       if (!check.keep(site)) continue;
       ProbeSpec spec = tmpl;
       spec.family = this;
-      spec.symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
-      spec.offset = site.symbol_offset;
+      auto address = std::make_shared<KprobeAddress>();
+      address->symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
+      address->offset = site.symbol_offset;
       if (!site.anchor.empty()) {
-        spec.attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
-        spec.attach_offset = site.anchor_offset;
+        address->attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
+        address->attach_offset = site.anchor_offset;
       }
+      set_kprobe_address(spec, std::move(address));
       std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
         spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");
@@ -104,14 +112,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       out.push_back(std::move(spec));
     }
     check.report(diags, at, arg.pattern);
-    return true;
   }
-
-  std::vector<std::string> point_types() const override {
-    if (module_) return {"module(string).statement(string)"};
-    return {"kernel.statement(string)", "kernel.statement(number)", "kernel.statement(number).absolute"};
-  }
-
 
  private:
   bool module_;
@@ -124,38 +125,7 @@ class KernelStatementFamily : public KprobeTableFamily {
     bool absolute = false;
   };
 
-  bool owns(const ast::ProbePoint& point) const {
-    const auto& c = point.components;
-    if (c.size() < 2 || c[1].name != "statement") return false;
-    return module_ ? c[0].name == "module" && c[0].arg && c[0].arg->kind == ast::ExprKind::String
-                   : c[0].name == "kernel" && !c[0].arg;
-  }
-
-  // kernel.statement("pattern") | kernel.statement(NUMBER)[.absolute]
-  bool parse(const ast::ProbePoint& point, Arg& arg, DiagSink& diags) const {
-    if (!owns(point)) return false;
-    const auto& c = point.components;
-    const ast::Expr* e = c[1].arg;
-    if (e && e->kind == ast::ExprKind::String) {
-      arg.pattern = static_cast<const ast::StringLit*>(e)->value;
-    } else if (e && e->kind == ast::ExprKind::Number) {
-      arg.address = static_cast<uint64_t>(static_cast<const ast::NumberLit*>(e)->value);
-      arg.is_address = true;
-    } else {
-      diags.report(DiagId::SemProbeArg, c[1].loc, name(), "\"function@file:line\" or an address");
-      return false;
-    }
-    for (size_t i = 2; i < c.size(); ++i) {
-      if (i == 2 && !c[i].arg && c[i].name == "absolute" && arg.is_address) {
-        arg.absolute = true;
-        continue;
-      }
-      diags.report(DiagId::SemBadProbePoint, c[i].loc,
-                   "expected kernel.statement(\"function@file:line\") or kernel.statement(ADDRESS)[.absolute]");
-      return false;
-    }
-    return true;
-  }
+  enum Shape { kSource, kAddress, kAbsolute };
 };
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
-#include "translator/probes/families.h"
+#include "translator/probes/probe_family.h"
 #include "translator/probes/probe_env.h"
 
 namespace stapx {
@@ -17,26 +17,35 @@ namespace {
 
 constexpr const char kIter[] = "__traceiter_";
 
+// The tracepoint a probe is on.
+struct Tracepoint : ProbeData {
+  explicit Tracepoint(std::string n) : name(std::move(n)) {}
+  std::string name;
+};
+
 class KernelTraceFamily : public ProbeFamily {
  public:
   const char* name() const override { return "kernel.trace"; }
 
-  bool match(const ast::ProbePoint& point, ProbeSpec&, DiagSink& diags) const override {
-    std::string pattern;
-    return parse(point, pattern, diags) || owns(point);
-  }
+  std::vector<PointPattern> patterns() const override { return {{"kernel.trace(string)"}}; }
 
-  bool expand(const ast::ProbePoint& point, const ProbeSpec& tmpl, const ProbeContext& ctx,
-              std::vector<ProbeSpec>& out, DiagSink& diags) const override {
-    if (!owns(point)) return false;
-    std::string pattern;
-    if (!parse(point, pattern, diags)) return true;
+  // kernel.trace("name") or kernel.trace("system:name"); the system part
+  // is not needed to find a tracepoint by name.
+  void expand(const PointMatch& m, const ProbeSpec& tmpl, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    const ast::ProbePoint& point = *m.point;
+    std::string pattern = m.string_arg(1);
+    if (size_t colon = pattern.find(':'); colon != std::string::npos) pattern = pattern.substr(colon + 1);
+    if (pattern.empty()) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), "kernel.trace", "a tracepoint name");
+      return;
+    }
     debug::DebugInfo* btf = ctx.env ? ctx.env->btf(diags, point.loc) : nullptr;
-    if (!btf) return true;
+    if (!btf) return;
     std::vector<debug::ProbeSite> sites = btf->function_sites(kIter + pattern, false);
     if (sites.empty()) {
       if (!point.optional) diags.report(DiagId::SemNoMatch, point.components[1].arg->loc);
-      return true;
+      return;
     }
     for (debug::ProbeSite& site : sites) {
       std::string tp = site.function.substr(sizeof(kIter) - 1);
@@ -46,15 +55,13 @@ class KernelTraceFamily : public ProbeFamily {
       site.return_type = nullptr;
       ProbeSpec spec = tmpl;
       spec.family = this;
-      spec.symbol = tp;
+      spec.data = std::make_shared<Tracepoint>(tp);
       spec.pp = fmt::format("kernel.trace(\"{}\")", tp);
       spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
       out.push_back(std::move(spec));
     }
-    return true;
   }
 
-  std::vector<std::string> point_types() const override { return {"kernel.trace(string)"}; }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
@@ -79,7 +86,7 @@ class KernelTraceFamily : public ProbeFamily {
     auto b = w.block("static struct _stpx_tracepoint _stpx_tracepoints[] =", "};");
     for (const ProbeSpec* p : probes)
       w.line("{{ .probe = &_stpx_probes[{}], .name = \"{}\", .func = (void *)_stpx_tp_fn_{} }},", p->index,
-             p->symbol, p->index);
+             p->data_as<Tracepoint>().name, p->index);
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
@@ -89,30 +96,6 @@ class KernelTraceFamily : public ProbeFamily {
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_tracepoints_disarm(_stpx_tracepoints, ARRAY_SIZE(_stpx_tracepoints));");
-  }
-
- private:
-  static bool owns(const ast::ProbePoint& point) {
-    const auto& c = point.components;
-    return c.size() >= 2 && c[0].name == "kernel" && !c[0].arg && c[1].name == "trace";
-  }
-
-  // kernel.trace("name") or kernel.trace("system:name"); the system part
-  // is not needed to find a tracepoint by name.
-  static bool parse(const ast::ProbePoint& point, std::string& pattern, DiagSink& diags) {
-    if (!owns(point)) return false;
-    const auto& c = point.components;
-    if (!c[1].arg || c[1].arg->kind != ast::ExprKind::String || c.size() > 2) {
-      diags.report(DiagId::SemProbeArg, c[1].loc, "kernel.trace", "a tracepoint name string");
-      return false;
-    }
-    pattern = static_cast<const ast::StringLit*>(c[1].arg)->value;
-    if (size_t colon = pattern.find(':'); colon != std::string::npos) pattern = pattern.substr(colon + 1);
-    if (pattern.empty()) {
-      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "kernel.trace", "a tracepoint name");
-      return false;
-    }
-    return true;
   }
 };
 

@@ -9,6 +9,17 @@
 
 namespace stapx {
 
+void set_kprobe_address(ProbeSpec& spec, std::shared_ptr<KprobeAddress> at) {
+  if (at->attach.empty()) {
+    spec.entry_symbol = at->symbol;
+    spec.entry_offset = 0;
+  } else {
+    spec.entry_symbol = at->attach;
+    spec.entry_offset = at->attach_offset - at->offset;
+  }
+  spec.data = std::move(at);
+}
+
 void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* name) {
   if (probes.empty()) return;
   // The first entry probe of each declaration stands for all of them: its
@@ -22,8 +33,9 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
   auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", name), "};");
   for (const ProbeSpec* p : probes) {
     std::string pre = p->is_return ? "" : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
-    const std::string& symbol = p->attach.empty() ? p->symbol : p->attach;
-    uint64_t off = p->attach.empty() ? p->offset : p->attach_offset;
+    const KprobeAddress& at = p->data_as<KprobeAddress>();
+    const std::string& symbol = at.attach.empty() ? at.symbol : at.attach;
+    uint64_t off = at.attach.empty() ? at.offset : at.attach_offset;
     std::string offset = off ? fmt::format(", .offset = {}", off) : "";
     w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, symbol, offset,
            p->is_return ? 1 : 0, pre);

@@ -11,6 +11,21 @@
 
 namespace stapx {
 
+// Where a kprobe is registered: by `symbol` and `offset` into it, or, when
+// `symbol` names more than one function, by `attach` and `attach_offset`.
+// A module's symbols are "module:symbol", which the kernel resolves in the
+// loaded module.
+struct KprobeAddress : ProbeData {
+  std::string symbol;
+  uint64_t offset = 0;
+  std::string attach;
+  uint64_t attach_offset = 0;
+};
+
+// Sets a kprobe-table probe's address, and from it the entry of its
+// function (the symbol, or the same address from `attach`).
+void set_kprobe_address(ProbeSpec& spec, std::shared_ptr<KprobeAddress> at);
+
 // The table: one entry per probe, and before it one generated entry point
 // per declaration of its entry (not .return) probes, so that each hit runs
 // that declaration's handler with its locks and flags known at compile

@@ -1,7 +1,8 @@
-// A probe family ("begin", "timer", "kprobe", ...) is one plugin: it claims
-// the probe points it understands during elaboration and emits the tables
-// that the runtime's probes code arms and disarms. Families are listed once,
-// in registry.cpp.
+// A probe family ("begin", "timer", "kprobe", ...) is one plugin: it
+// declares the probe points it accepts as patterns, turns each point that
+// fits one into probes during elaboration, and emits the tables that the
+// runtime's probes code arms and disarms. A family is one file under
+// translator/probes/ and one line in families.def.
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
+#include "translator/probes/point_grammar.h"
 
 namespace stapx {
 
@@ -32,6 +34,16 @@ struct ProbeContext {
   bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
 };
 
+// The runtime state a probe's handler runs in (runtime-c/session.h).
+enum class RunState { Starting, Running, Stopping };
+const char* run_state_c(RunState s);  // "STPX_STATE_RUNNING"
+
+// What a family keeps about each of its probes beyond what every probe
+// has: a timer's interval, a kprobe's symbol. Each family derives its own.
+struct ProbeData {
+  virtual ~ProbeData() = default;
+};
+
 // One resolved probe point of one probe declaration.
 struct ProbeSpec {
   const ProbeFamily* family = nullptr;
@@ -39,55 +51,51 @@ struct ProbeSpec {
   ast::ProbePoint* point = nullptr;
   std::string pp;  // canonical probe point text, as pp() shows it
   int index = 0;   // position in the module's probe table
-  // Family-specific data.
-  std::string symbol;       // kprobe: function symbol
-  uint64_t offset = 0;      // kernel.function: address - symbol
-  // kernel.function/statement: the kprobe is registered by this symbol
-  // and attach_offset instead, when `symbol` names more than one function.
-  std::string attach;
-  uint64_t attach_offset = 0;
-  std::shared_ptr<const debug::ProbeSite> site;  // kernel.function: the address's variables
-  bool is_return = false;   // kprobe: .return
-  int64_t interval_ns = 0;  // timer (for timer.jiffies: in jiffies)
-  int64_t randomize = 0;    // timer: .randomize(M), in the interval's unit
-  bool in_jiffies = false;  // timer.jiffies: interval_ns and randomize count jiffies
-  int64_t priority = 0;     // begin/end sequence
+  // ppfunc(): the function the point names; probefunc(): the symbol the
+  // probe is attached to. Empty for points that name no function.
+  std::string ppfunc, probefunc;
+  // Probes that read target variables: the address's variables, whether
+  // the probe fires on the function's return, and where the function's
+  // entry is (symbol and offset), for entry values read away from it.
+  std::shared_ptr<const debug::ProbeSite> site;
+  bool is_return = false;
+  std::string entry_symbol;
+  uint64_t entry_offset = 0;
+  // The family's own data, of the family's own type.
+  std::shared_ptr<const ProbeData> data;
+
+  template <typename T>
+  const T& data_as() const {
+    return static_cast<const T&>(*data);
+  }
 };
 
 class ProbeFamily {
  public:
   virtual ~ProbeFamily() = default;
   virtual const char* name() const = 0;
-  // True if this family owns the point (its first component); fills `spec`
-  // or reports why the point is malformed.
-  virtual bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const = 0;
-  // Like match, for families whose one point stands for many probes (a
-  // wildcard) or none (an optional point that names nothing): appends one
-  // spec per probe to `out`. By default, match().
-  virtual bool expand(const ast::ProbePoint& point, const ProbeSpec& base, const ProbeContext& ctx,
-                      std::vector<ProbeSpec>& out, DiagSink& diags) const {
-    (void)ctx;
-    ProbeSpec spec = base;
-    if (!match(point, spec, diags)) return false;
-    if (spec.family) out.push_back(std::move(spec));
-    return true;
-  }
+  // The point shapes this family accepts (point_grammar.h).
+  virtual std::vector<PointPattern> patterns() const = 0;
+  // Turns a point that fits one of the patterns into probes: one, many (a
+  // wildcard, a function with inlined copies) or none (an optional point
+  // that names nothing); reports what is wrong with the point otherwise.
+  // `base` carries the declaration, the point and its text.
+  virtual void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx,
+                      std::vector<ProbeSpec>& out, DiagSink& diags) const = 0;
   // C declarations of this family's probe table, for the given probes (all
   // of this family, in table order).
   virtual void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
   // C statements that arm (return an errno on failure) and disarm them.
   virtual void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
   virtual void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
-  // The point shapes this family accepts, for --dump-probe-types, in stap's
-  // notation: "timer.ms(number)", "kprobe.function(string).return".
-  virtual std::vector<std::string> point_types() const { return {}; }
-  // Probe handlers run in this runtime state (begin: STARTING, end: STOPPING).
-  virtual const char* run_state() const { return "STPX_STATE_RUNNING"; }
+  // Probe handlers run in this runtime state (begin: Starting, end: Stopping).
+  virtual RunState run_state() const { return RunState::Running; }
   // May a script checked with --privilege=stapusr use this family's points?
   // (stap's list: begin, end, error, never, timer.{jiffies,s,ms,us,ns,hz}.)
   virtual bool unprivileged() const { return false; }
 };
 
+// Every family, in the order their tables are emitted and armed.
 const std::vector<const ProbeFamily*>& probe_families();
 
 }  // namespace stapx

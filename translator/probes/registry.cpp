@@ -1,14 +1,28 @@
-// The one list of probe families, in the order they are asked to match.
-#include "translator/probes/families.h"
+// The one list of probe families, from families.def.
+#include "translator/probes/probe_family.h"
 
 namespace stapx {
 
+#define STAPX_FAMILY(fn) const ProbeFamily& fn();
+#include "translator/probes/families.def"
+#undef STAPX_FAMILY
+
 const std::vector<const ProbeFamily*>& probe_families() {
   static const std::vector<const ProbeFamily*> families = {
-      &begin_family(), &end_family(), &error_family(), &profile_family(), &timer_family(), &never_family(),
-      &kprobe_family(), &kernel_function_family(), &module_function_family(), &kernel_statement_family(), &module_statement_family(),
-      &kernel_trace_family()};
+#define STAPX_FAMILY(fn) &fn(),
+#include "translator/probes/families.def"
+#undef STAPX_FAMILY
+  };
   return families;
+}
+
+const char* run_state_c(RunState s) {
+  switch (s) {
+    case RunState::Starting: return "STPX_STATE_STARTING";
+    case RunState::Running: return "STPX_STATE_RUNNING";
+    case RunState::Stopping: return "STPX_STATE_STOPPING";
+  }
+  return "STPX_STATE_RUNNING";
 }
 
 }  // namespace stapx

@@ -4,7 +4,10 @@
 // with the target kernel's TICK_NSEC when the module is built.
 // timer.profile: a pinned hrtimer per CPU at the tick rate.
 #include "translator/codegen/cwriter.h"
-#include "translator/probes/families.h"
+#include "translator/probes/probe_family.h"
+
+#include <iterator>
+#include <string_view>
 
 namespace stapx {
 
@@ -13,112 +16,96 @@ namespace {
 constexpr int64_t kMinNs = 100000;  // 100us, as stap
 constexpr int64_t kMaxNs = 86400LL * 1000000000LL;  // one day, as stap
 
-const ast::NumberLit* number_arg(const ast::ProbePointComponent& c) {
-  if (!c.arg || c.arg->kind != ast::ExprKind::Number) return nullptr;
-  return static_cast<const ast::NumberLit*>(c.arg);
-}
+// The units of timer.UNIT(N), with their length in ns (0: not fixed).
+struct Unit {
+  const char* name;
+  int64_t ns;
+};
+constexpr Unit kUnits[] = {{"s", 1000000000}, {"sec", 1000000000}, {"ms", 1000000}, {"msec", 1000000},
+                           {"us", 1000},      {"usec", 1000},      {"ns", 1},       {"nsec", 1},
+                           {"jiffies", 0},    {"hz", 0}};
+
+// A periodic timer: its interval and the most its start is moved by
+// .randomize, in ns or, for timer.jiffies, in jiffies.
+struct Interval : ProbeData {
+  int64_t interval = 0, randomize = 0;
+  bool in_jiffies = false;
+};
 
 class TimerFamily : public ProbeFamily {
  public:
+  TimerFamily() {
+    for (size_t i = 0; i < std::size(kUnits); ++i) {
+      std::string unit = std::string("timer.") + kUnits[i].name + "(number)";
+      texts_.emplace_back(unit, static_cast<int>(i));
+      if (std::string_view(kUnits[i].name) != "hz") texts_.emplace_back(unit + ".randomize(number)", static_cast<int>(i));
+    }
+  }
   bool unprivileged() const override { return true; }
   const char* name() const override { return "timer"; }
 
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    const auto& c = point.components;
-    if (c.empty() || c[0].name != "timer") return false;
-    static const std::pair<const char*, int64_t> units[] = {
-        {"s", 1000000000}, {"sec", 1000000000}, {"ms", 1000000}, {"msec", 1000000},
-        {"us", 1000},      {"usec", 1000},      {"ns", 1},       {"nsec", 1},
-        {"jiffies", 0},    {"hz", 0}};
-    if (c.size() < 2 || c.size() > 3 || c[0].arg) {
-      diags.report(DiagId::SemBadProbePoint, point.loc, "expected timer.ms(N), timer.s(N), ...");
-      return true;
-    }
-    const std::string unit(c[1].name);
-    const int64_t* scale = nullptr;
-    for (auto& [u, ns] : units)
-      if (unit == u) scale = &ns;
-    if (!scale) {
-      diags.report(DiagId::SemBadProbePoint, c[1].loc, "unknown timer unit '" + unit + "'");
-      return true;
-    }
-    const ast::NumberLit* n = number_arg(c[1]);
-    if (!n) {
-      diags.report(DiagId::SemProbeArg, c[1].arg ? c[1].arg->loc : c[1].loc, "timer." + unit, "a number");
-      return true;
-    }
-    int64_t rnd = 0;
-    if (c.size() == 3) {
-      const ast::NumberLit* m = number_arg(c[2]);
-      if (c[2].name != "randomize") {
-        diags.report(DiagId::SemBadProbePoint, c[2].loc, "invalid suffix for probe");
-        return true;
-      }
-      if (!m) {
-        diags.report(DiagId::SemProbeArg, c[2].arg ? c[2].arg->loc : c[2].loc, "randomize", "a number");
-        return true;
-      }
-      rnd = m->value;
-      if (rnd < 0 || rnd > n->value) {
-        diags.report(DiagId::SemProbeArg, c[2].arg->loc, "randomize", "a value from 0 to the interval");
-        return true;
-      }
-    }
-    int64_t v = n->value;
-    if (unit == "hz") {
-      if (v <= 0) {
-        diags.report(DiagId::SemProbeArg, c[1].arg->loc, "timer.hz", "a frequency greater than 0");
-        return true;
-      }
-      spec.interval_ns = 1000000000 / v;
-      if (c.size() == 3) {
-        diags.report(DiagId::SemBadProbePoint, c[2].loc, "invalid suffix for probe");
-        return true;
-      }
-    } else if (unit == "jiffies") {
-      // At most a day at HZ=1000; TICK_NSEC is applied in C.
-      if (v <= 0 || v > kMaxNs / 1000000) {
-        diags.report(DiagId::SemProbeArg, c[1].arg->loc, "timer.jiffies", "a valid jiffies interval");
-        return true;
-      }
-      spec.interval_ns = v;
-      spec.in_jiffies = true;
-      spec.randomize = rnd;
-      spec.family = this;
-      return true;
-    } else {
-      if (v <= 0 || v > kMaxNs / *scale) {
-        diags.report(DiagId::SemProbeArg, c[1].arg->loc, "timer." + unit, "an interval of at most one day");
-        return true;
-      }
-      spec.interval_ns = v * *scale;
-      spec.randomize = rnd * *scale;
-    }
-    if (spec.interval_ns < kMinNs) {
-      diags.report(DiagId::SemProbeArg, c[1].arg->loc, "timer." + unit, "an interval of at least 100us");
-      return true;
-    }
-    spec.family = this;
-    return true;
+  std::vector<PointPattern> patterns() const override {
+    std::vector<PointPattern> out;
+    for (const auto& [text, unit] : texts_) out.push_back({text, unit});  // tag: the unit's index
+    return out;
   }
 
-  std::vector<std::string> point_types() const override {
-    std::vector<std::string> out;
-    for (const char* u : {"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "jiffies"}) {
-      out.push_back(std::string("timer.") + u + "(number)");
-      out.push_back(std::string("timer.") + u + "(number).randomize(number)");
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    const Unit& unit = kUnits[m.tag];
+    const std::string what = std::string("timer.") + unit.name;
+    auto t = std::make_shared<Interval>();
+    int64_t v = m.number_arg(1);
+    int64_t rnd = 0;
+    if (m.size() == 3) {
+      rnd = m.number_arg(2);
+      if (rnd < 0 || rnd > v) {
+        diags.report(DiagId::SemProbeArg, m.arg_loc(2), "randomize", "a value from 0 to the interval");
+        return;
+      }
     }
-    out.push_back("timer.hz(number)");
-    return out;
+    if (std::string_view(unit.name) == "hz") {
+      if (v <= 0) {
+        diags.report(DiagId::SemProbeArg, m.arg_loc(1), what, "a frequency greater than 0");
+        return;
+      }
+      t->interval = 1000000000 / v;
+    } else if (std::string_view(unit.name) == "jiffies") {
+      // At most a day at HZ=1000; TICK_NSEC is applied in C.
+      if (v <= 0 || v > kMaxNs / 1000000) {
+        diags.report(DiagId::SemProbeArg, m.arg_loc(1), what, "a valid jiffies interval");
+        return;
+      }
+      t->interval = v;
+      t->in_jiffies = true;
+      t->randomize = rnd;
+    } else {
+      if (v <= 0 || v > kMaxNs / unit.ns) {
+        diags.report(DiagId::SemProbeArg, m.arg_loc(1), what,
+                     v <= 0 ? "an interval greater than 0" : "an interval of at most one day");
+        return;
+      }
+      t->interval = v * unit.ns;
+      t->randomize = rnd * unit.ns;
+    }
+    if (!t->in_jiffies && t->interval < kMinNs) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), what, "an interval of at least 100us");
+      return;
+    }
+    ProbeSpec spec = base;
+    spec.family = this;
+    spec.data = std::move(t);
+    out.push_back(std::move(spec));
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     auto b = w.block("static struct _stpx_timer _stpx_timers[] =", "};");
     for (const ProbeSpec* p : probes) {
-      const char* unit = p->in_jiffies ? " * TICK_NSEC" : "";
+      const Interval& t = p->data_as<Interval>();
+      const char* unit = t.in_jiffies ? " * TICK_NSEC" : "";
       w.line("{{ .probe = &_stpx_probes[{}], .interval_ns = {}ULL{}, .randomize_ns = {}ULL{} }},", p->index,
-             p->interval_ns, unit, p->randomize, unit);
+             t.interval, unit, t.randomize, unit);
     }
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -130,6 +117,9 @@ class TimerFamily : public ProbeFamily {
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_timers_disarm(_stpx_timers, ARRAY_SIZE(_stpx_timers));");
   }
+
+ private:
+  std::vector<std::pair<std::string, int>> texts_;
 };
 
 // timer.profile (and its older name timer.profile.tick): every CPU's
@@ -137,23 +127,13 @@ class TimerFamily : public ProbeFamily {
 class ProfileFamily : public ProbeFamily {
  public:
   const char* name() const override { return "timer.profile"; }
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    const auto& c = point.components;
-    if (c.size() < 2 || c[0].name != "timer" || c[1].name != "profile") return false;
-    for (size_t i = 0; i < c.size(); ++i) {
-      if (c[i].arg) {
-        diags.report(DiagId::SemBadProbePoint, c[i].arg->loc, "timer.profile takes no parameter");
-        return true;
-      }
-    }
-    if (c.size() > 3 || (c.size() == 3 && c[2].name != "tick")) {
-      diags.report(DiagId::SemBadProbePoint, c.back().loc, "invalid suffix for probe");
-      return true;
-    }
+  std::vector<PointPattern> patterns() const override { return {{"timer.profile"}, {"timer.profile.tick"}}; }
+  void expand(const PointMatch&, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+              DiagSink&) const override {
+    ProbeSpec spec = base;
     spec.family = this;
-    return true;
+    out.push_back(std::move(spec));
   }
-  std::vector<std::string> point_types() const override { return {"timer.profile", "timer.profile.tick"}; }
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     auto b = w.block("static struct _stpx_profile _stpx_profiles[] =", "};");
@@ -175,21 +155,13 @@ class NeverFamily : public ProbeFamily {
  public:
   bool unprivileged() const override { return true; }
   const char* name() const override { return "never"; }
-  bool match(const ast::ProbePoint& point, ProbeSpec& spec, DiagSink& diags) const override {
-    const auto& c = point.components;
-    if (c.empty() || c[0].name != "never") return false;
-    if (c.size() > 1) {
-      diags.report(DiagId::SemBadProbePoint, c[1].loc, "invalid suffix for probe");
-      return true;
-    }
-    if (c[0].arg) {
-      diags.report(DiagId::SemBadProbePoint, c[0].arg->loc, "'never' takes no parameter");
-      return true;
-    }
+  std::vector<PointPattern> patterns() const override { return {{"never"}}; }
+  void expand(const PointMatch&, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+              DiagSink&) const override {
+    ProbeSpec spec = base;
     spec.family = this;
-    return true;
+    out.push_back(std::move(spec));
   }
-  std::vector<std::string> point_types() const override { return {"never"}; }
   void emit_tables(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
   void emit_arm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
   void emit_disarm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
