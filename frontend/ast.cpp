@@ -14,6 +14,17 @@ const char* type_name(Type t) {
   return "unknown";
 }
 
+At at_from_name(std::string_view name) {
+  static constexpr std::pair<std::string_view, At> kNames[] = {
+      {"cast", At::Cast},   {"defined", At::Defined}, {"entry", At::Entry},       {"var", At::Var},
+      {"const", At::Const}, {"kregister", At::Kregister}, {"perf", At::Perf},     {"count", At::Count},
+      {"sum", At::Sum},     {"min", At::Min},         {"max", At::Max},           {"avg", At::Avg},
+      {"variance", At::Variance}, {"hist_log", At::HistLog}, {"hist_linear", At::HistLinear}};
+  for (const auto& [n, at] : kNames)
+    if (n == name) return at;
+  return At::Other;
+}
+
 const char* op_text(Op op) {
   switch (op) {
     case Op::Add: return "+";

@@ -377,10 +377,20 @@ struct TargetExpr : Expr {
   Text pretty;  // "", "$", "$$"
 };
 
+// The @ operators. Other: a name the grammar takes that no pass knows
+// (elaboration reports it).
+enum class At : uint8_t {
+  Cast, Defined, Entry, Var, Const, Kregister, Perf,                 // the program's context
+  Count, Sum, Min, Max, Avg, Variance, HistLog, HistLinear,  // statistics
+  Other,
+};
+At at_from_name(std::string_view name);  // "hist_log" -> At::HistLog
+
 // @cast(...), @defined(...), @entry(...), @var(...), @count(...), @hist_log(...)...
 struct AtOpExpr : Expr {
   AtOpExpr() : Expr(ExprKind::AtOp) {}
   Text name;  // without the '@'
+  At op = At::Other;
   List<Expr*> args;
   List<TargetComponent> components;
   Text pretty;

@@ -43,7 +43,7 @@ SourceLoc after_string(const SourceManager& sm, SourceLoc loc) {
 bool is_histogram(const Expr* e) {
   if (e->kind != ExprKind::AtOp) return false;
   const auto* a = static_cast<const AtOpExpr*>(e);
-  return a->name == "hist_log" || a->name == "hist_linear";
+  return a->op == At::HistLog || a->op == At::HistLinear;
 }
 
 // The first operand of an expression, whose token starts it.
@@ -123,7 +123,7 @@ class Checker : public Visitor<Checker, true> {
     // A bucket of a histogram (@hist_log(s)[i]) is a value.
     if (is_histogram(a) && a->components.empty() && a != histogram_ok_)
       diags_.report(DiagId::ParseHistogramValue, a->loc);
-    if (a->name == "variance" && a->args.size() == 2) {
+    if (a->op == At::Variance && a->args.size() == 2) {
       // stap reads the shift as a number token, after an optional '-'.
       const Expr* shift = leftmost(a->args[1]);
       if (shift->kind == ExprKind::Unary && static_cast<const UnaryExpr*>(shift)->op == Op::Neg)

@@ -310,11 +310,11 @@ __attribute__((always_inline)) inline void Lowerer::nodes(const x3ast::Vec<x3ast
 
 Expr* Lowerer::build(const x3ast::AtOp& a) {
   auto* e = arena_.make<AtOpExpr>(loc(a.pos));
-  if (a.name == "const" || a.name == "kregister") need_guru(e, e->loc, "@" + std::string(a.name) + " operator");
-  if ((a.name == "var" || a.name == "const" || a.name == "perf") && !a.args.empty() &&
-      !a.args[0].string_literal)
-    defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
   e->name = Text::lasting(a.name);
+  e->op = at_from_name(a.name);
+  if (e->op == At::Const || e->op == At::Kregister) need_guru(e, e->loc, "@" + std::string(a.name) + " operator");
+  if ((e->op == At::Var || e->op == At::Const || e->op == At::Perf) && !a.args.empty() && !a.args[0].string_literal)
+    defer(e, true, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
   nodes(a.args, e->args);
   e->components = components(a.components);
   e->pretty = Text::lasting(a.pretty);

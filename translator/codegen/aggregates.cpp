@@ -10,7 +10,7 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   std::string n = uniq();
   const Expr* arg = a->args[0];
   if (!a->components.empty()) return bucket_read(a);
-  if (a->name == "variance") {
+  if (a->op == At::Variance) {
     if (arg->kind == ExprKind::Var) {
       const Symbol* g = static_cast<const VarRef*>(arg)->sym;
       return fmt::format("_stpx_stat_variance({}, {})", global(g), hist(g));
@@ -28,11 +28,11 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
     std::string k = keys(ix->keys, ix->array->sym, stmts);
     stmts += fmt::format("_stpx_pmap_read({}, {}, &agg_{}, NULL); ", global(ix->array->sym), k, n);
   }
-  if (a->name == "count") return fmt::format("({{ {}agg_{}.count; }})", stmts, n);
-  if (a->name == "sum") return fmt::format("({{ {}agg_{}.sum; }})", stmts, n);
+  if (a->op == At::Count) return fmt::format("({{ {}agg_{}.count; }})", stmts, n);
+  if (a->op == At::Sum) return fmt::format("({{ {}agg_{}.sum; }})", stmts, n);
   stmts += fmt::format("if (unlikely(!agg_{}.count)) STPX_ERROR(\"empty aggregate\", {}); ", n, where(a->loc));
-  if (a->name == "min") return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
-  if (a->name == "max") return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
+  if (a->op == At::Min) return fmt::format("({{ {}agg_{}.min; }})", stmts, n);
+  if (a->op == At::Max) return fmt::format("({{ {}agg_{}.max; }})", stmts, n);
   return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
 }
 

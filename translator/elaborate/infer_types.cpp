@@ -108,7 +108,7 @@ void TypeInference::unify(Expr* e, Type t) {
     case ExprKind::AtOp: {
       // @entry(expr) has the type of expr.
       auto* a = static_cast<AtOpExpr*>(e);
-      if (a->name == "entry" && a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
+      if (a->op == At::Entry && a->args.size() == 1 && a->args[0]->kind != ExprKind::Target) {
         unify(a->args[0], t);
         return;
       }
@@ -157,21 +157,21 @@ Type TypeInference::infer(Expr* e) {
   switch (e->kind) {
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (a->name == "entry" && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
+      if (a->op == At::Entry && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
         t = infer(a->args[0]);  // a number or a string, saved at entry
         break;
       }
-      if (a->name == "entry" || a->name == "defined") {
+      if (a->op == At::Entry || a->op == At::Defined) {
         t = e->type;  // set when resolved
         break;
       }
-      if (a->name == "cast") {
+      if (a->op == At::Cast) {
         if (!a->args.empty()) unify(a->args[0], Type::Long);
         infer_indices(a->components);
         t = e->type;
         break;
       }
-      if (a->name == "var") {
+      if (a->op == At::Var) {
         infer_indices(a->components);
         t = e->type;
         break;

@@ -34,7 +34,7 @@ bool is_user_stack_function(std::string_view name) {
 }  // namespace
 
 bool is_histogram(const AtOpExpr* a) {
-  return (a->name == "hist_log" && a->args.size() == 1) || (a->name == "hist_linear" && a->args.size() == 4);
+  return (a->op == At::HistLog && a->args.size() == 1) || (a->op == At::HistLinear && a->args.size() == 4);
 }
 
 // @hist_log(s)[i], @hist_linear(s, lo, hi, step)[i]: one bucket's count.
@@ -44,9 +44,25 @@ bool is_bucket_read(const AtOpExpr* a) {
 }
 
 bool is_stat_read(const AtOpExpr* a) {
-  static const std::set<std::string, std::less<>> ops = {"count", "sum", "min", "max", "avg"};
-  return (ops.count(a->name) && a->args.size() == 1) ||
-         (a->name == "variance" && (a->args.size() == 1 || a->args.size() == 2));
+  switch (a->op) {
+    case At::Count:
+    case At::Sum:
+    case At::Min:
+    case At::Max:
+    case At::Avg: return a->args.size() == 1;
+    case At::Variance: return a->args.size() == 1 || a->args.size() == 2;
+    case At::Cast:
+    case At::Defined:
+    case At::Entry:
+    case At::Var:
+    case At::Const:
+    case At::Kregister:
+    case At::Perf:
+    case At::HistLog:
+    case At::HistLinear:
+    case At::Other: return false;
+  }
+  return false;
 }
 
 void Resolver::set_arity(Symbol* sym, int arity, SourceLoc loc) {
@@ -94,7 +110,7 @@ Symbol* Resolver::lookup(VarRef* v, Scope& sc, bool as_array, int arity) {
 
 // A statistic has one histogram shape; @hist_linear's bounds are literals.
 void Resolver::histogram_of(AtOpExpr* a, Symbol* sym) {
-  Symbol::Hist kind = a->name == "hist_log" ? Symbol::Hist::Log : Symbol::Hist::Linear;
+  Symbol::Hist kind = a->op == At::HistLog ? Symbol::Hist::Log : Symbol::Hist::Linear;
   int64_t v[3] = {0, 0, 0};
   if (kind == Symbol::Hist::Linear) {
     for (int i = 0; i < 3; ++i) {
@@ -188,25 +204,25 @@ void Resolver::resolve_expr(Expr* e, Scope& sc, bool) {
       break;
     case ExprKind::AtOp: {
       auto* a = static_cast<AtOpExpr*>(e);
-      if (a->name == "cast" || a->name == "var") {
+      if (a->op == At::Cast || a->op == At::Var) {
         note_kernel_memory(e, "@" + a->name, sc);
         resolve_indices(a->components, sc);
       }
-      if (a->name == "entry") {
+      if (a->op == At::Entry) {
         resolve_entry_expr(a, sc);
         break;
       }
-      if (a->name == "defined") {
+      if (a->op == At::Defined) {
         resolve_defined(a, sc);
         break;
       }
-      if (a->name == "cast" || a->name == "var") {
+      if (a->op == At::Cast || a->op == At::Var) {
         bool address = taking_address_;
         taking_address_ = false;
-        if (a->name == "cast" && !a->args.empty()) resolve_expr(a->args[0], sc);
+        if (a->op == At::Cast && !a->args.empty()) resolve_expr(a->args[0], sc);
         if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags)) {
           std::optional<TargetAccess> access =
-              a->name == "cast" ? resolve_cast(*a, *di, elab_.diags, address)
+              a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address)
                                 : resolve_var(*a, *di, elab_.diags, address);
           if (access) {
             a->type = access->yields_string() ? Type::String : Type::Long;
@@ -238,7 +254,7 @@ void Resolver::resolve_expr(Expr* e, Scope& sc, bool) {
       // A local here is reported by inference: it is not a statistic.
       touch(v->sym, sc, true);
       if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
-      if (a->name == "variance" && v->sym) variance_of(a, v->sym);
+      if (a->op == At::Variance && v->sym) variance_of(a, v->sym);
       break;
     }
     case ExprKind::Embedded:
@@ -336,7 +352,7 @@ void Resolver::resolve_expr(Expr* e, Scope& sc, bool) {
         break;
       }
       auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
-      if (u->op == Op::AddressOf && at && (at->name == "cast" || at->name == "var")) {
+      if (u->op == Op::AddressOf && at && (at->op == At::Cast || at->op == At::Var)) {
         // &@cast(...)->field: the access resolved for its address moves to the '&'.
         taking_address_ = true;
         resolve_expr(u->operand, sc);

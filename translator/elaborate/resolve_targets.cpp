@@ -37,7 +37,7 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
   auto cast_or_var = [&](const AtOpExpr& at, bool address) {
     debug::DebugInfo* di = cast_debuginfo(at, scratch);
     if (!di) return false;
-    return (at.name == "cast" ? resolve_cast(at, *di, scratch, address) : resolve_var(at, *di, scratch, address))
+    return (at.op == At::Cast ? resolve_cast(at, *di, scratch, address) : resolve_var(at, *di, scratch, address))
         .has_value();
   };
   switch (e->kind) {
@@ -54,13 +54,13 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
         return spec && !spec->is_return &&
                resolve_address(*static_cast<const TargetExpr*>(u->operand), *spec->site, scratch);
       const auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<const AtOpExpr*>(u->operand) : nullptr;
-      return at && (at->name == "cast" || at->name == "var") && cast_or_var(*at, true);
+      return at && (at->op == At::Cast || at->op == At::Var) && cast_or_var(*at, true);
     }
     case ExprKind::AtOp: {
       const auto* at = static_cast<const AtOpExpr*>(e);
-      if (at->name == "defined") return true;  // itself a literal once resolved
-      if (at->name == "cast" || at->name == "var") return cast_or_var(*at, false);
-      if (at->name != "entry") return false;
+      if (at->op == At::Defined) return true;  // itself a literal once resolved
+      if (at->op == At::Cast || at->op == At::Var) return cast_or_var(*at, false);
+      if (at->op != At::Entry) return false;
       if (!sc.probe || !elab_.return_decls.count(sc.decl) || at->args.size() != 1 || !at->components.empty() ||
           !at->pretty.empty())
         return false;
@@ -87,7 +87,7 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
 // is none; a module list, path, header or wildcard is reported as not
 // implemented whoever asks.
 debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
-  std::string module = a.name == "cast" ? cast_module(a) : "";
+  std::string module = a.op == At::Cast ? cast_module(a) : "";
   if (module.empty()) return elab_.probe_ctx.env->debuginfo(sink, a.loc);
   if (module.find_first_of(":/<*?[") != std::string::npos) {
     elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
@@ -104,7 +104,7 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
 int Resolver::constant_condition(const Expr* e) const {
   switch (e->kind) {
     case ExprKind::AtOp: {
-      if (static_cast<const AtOpExpr*>(e)->name != "defined") return -1;
+      if (static_cast<const AtOpExpr*>(e)->op != At::Defined) return -1;
       auto it = elab_.prog.targets.find(e);
       return it == elab_.prog.targets.end() ? -1 : static_cast<int>(it->second.value->value);
     }
