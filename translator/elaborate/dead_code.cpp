@@ -3,6 +3,8 @@
 // the user's code); and globals no probe or function names.
 #include "translator/elaborate/elaboration.h"
 
+#include "frontend/ast_visitor.h"
+
 #include <set>
 #include <vector>
 
@@ -106,113 +108,24 @@ void each_stmt(Stmt*& s, const F& f) {
   }
 }
 
-// Every symbol an expression or statement names.
-void named_symbols(const Expr* e, std::set<const Symbol*>& out) {
-  if (!e) return;
-  auto all = [&](std::span<Expr* const> v) {
-    for (const Expr* x : v) named_symbols(x, out);
-  };
-  switch (e->kind) {
-    case ExprKind::Var:
-      out.insert(static_cast<const VarRef*>(e)->sym);
-      break;
-    case ExprKind::Index:
-      out.insert(static_cast<const IndexExpr*>(e)->array->sym);
-      all(static_cast<const IndexExpr*>(e)->keys);
-      break;
-    case ExprKind::InArray:
-      out.insert(static_cast<const InArrayExpr*>(e)->array->sym);
-      all(static_cast<const InArrayExpr*>(e)->keys);
-      break;
-    case ExprKind::Call:
-      all(static_cast<const CallExpr*>(e)->args);
-      break;
-    case ExprKind::AtOp:
-      all(static_cast<const AtOpExpr*>(e)->args);
-      for (const TargetComponent& c : static_cast<const AtOpExpr*>(e)->components) named_symbols(c.index, out);
-      break;
-    case ExprKind::Target:
-      for (const TargetComponent& c : static_cast<const TargetExpr*>(e)->components) named_symbols(c.index, out);
-      break;
-    case ExprKind::Unary:
-      named_symbols(static_cast<const UnaryExpr*>(e)->operand, out);
-      break;
-    case ExprKind::Binary:
-      named_symbols(static_cast<const BinaryExpr*>(e)->lhs, out);
-      named_symbols(static_cast<const BinaryExpr*>(e)->rhs, out);
-      break;
-    case ExprKind::Ternary:
-      named_symbols(static_cast<const TernaryExpr*>(e)->cond, out);
-      named_symbols(static_cast<const TernaryExpr*>(e)->then, out);
-      named_symbols(static_cast<const TernaryExpr*>(e)->els, out);
-      break;
-    case ExprKind::Assign:
-      named_symbols(static_cast<const AssignExpr*>(e)->lhs, out);
-      named_symbols(static_cast<const AssignExpr*>(e)->rhs, out);
-      break;
-    case ExprKind::Member:
-      named_symbols(static_cast<const MemberExpr*>(e)->base, out);
-      break;
-    case ExprKind::Number:
-    case ExprKind::String:
-    case ExprKind::Embedded:
-    case ExprKind::Wildcard:
-      break;
+// Every symbol a statement names; with reads_only, not the variable a
+// plain "x = ..." statement stores to.
+struct NamedSymbols : Visitor<NamedSymbols, true> {
+  std::set<const Symbol*>& out;
+  bool reads_only;
+  NamedSymbols(std::set<const Symbol*>& o, bool r) : out(o), reads_only(r) {}
+  void visit_var(const VarRef* v) { out.insert(v->sym); }
+  void visit_expr_stmt(const ExprStmt* st) {
+    const Expr* e = st->expr;
+    if (reads_only && e->kind == ExprKind::Assign && static_cast<const AssignExpr*>(e)->op == Op::Assign &&
+        static_cast<const AssignExpr*>(e)->lhs->kind == ExprKind::Var)
+      e = static_cast<const AssignExpr*>(e)->rhs;
+    visit(e);
   }
-}
+};
 
-// reads_only: leave out the variable a plain "x = ..." statement stores to.
-void named_symbols(Stmt* s, std::set<const Symbol*>& out, bool reads_only = false) {
-  each_stmt(s, [&](Stmt*& st) {
-    switch (st->kind) {
-      case StmtKind::Expr: {
-        Expr* e = static_cast<ExprStmt*>(st)->expr;
-        if (reads_only && e->kind == ExprKind::Assign && static_cast<AssignExpr*>(e)->op == Op::Assign &&
-            static_cast<AssignExpr*>(e)->lhs->kind == ExprKind::Var)
-          e = static_cast<AssignExpr*>(e)->rhs;
-        named_symbols(e, out);
-        break;
-      }
-      case StmtKind::If:
-        named_symbols(static_cast<IfStmt*>(st)->cond, out);
-        break;
-      case StmtKind::While:
-        named_symbols(static_cast<WhileStmt*>(st)->cond, out);
-        break;
-      case StmtKind::For: {
-        auto* f = static_cast<ForStmt*>(st);
-        named_symbols(f->init, out);
-        named_symbols(f->cond, out);
-        named_symbols(f->incr, out);
-        break;
-      }
-      case StmtKind::Foreach: {
-        auto* f = static_cast<ForeachStmt*>(st);
-        if (f->value) out.insert(f->value->sym);
-        for (const VarRef* k : f->keys) out.insert(k->sym);
-        if (f->array) out.insert(f->array->sym);
-        named_symbols(f->limit, out);
-        named_symbols(f->histogram, out);
-        for (const Expr* x : f->slice) named_symbols(x, out);
-        break;
-      }
-      case StmtKind::Return:
-        named_symbols(static_cast<ReturnStmt*>(st)->value, out);
-        break;
-      case StmtKind::Delete:
-        named_symbols(static_cast<DeleteStmt*>(st)->target, out);
-        break;
-      case StmtKind::Try:
-        if (static_cast<TryStmt*>(st)->var) out.insert(static_cast<TryStmt*>(st)->var->sym);
-        break;
-      case StmtKind::Block:
-      case StmtKind::Next:
-      case StmtKind::Break:
-      case StmtKind::Continue:
-      case StmtKind::Null:
-        break;
-    }
-  });
+void named_symbols(const Stmt* s, std::set<const Symbol*>& out, bool reads_only = false) {
+  NamedSymbols(out, reads_only).visit(s);
 }
 
 // Drops the locals a body no longer names; the others are renumbered.
