@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The stapx runtime proper, included by a generated module after its frame
- * types (union _stpx_frame) and before its globals and probe bodies.
+ * types (union _stpx_frame) and before its globals and probe bodies. The
+ * probe families' own files (probes/) follow it, each family naming its
+ * own (ProbeFamily::runtime_files in translator/probes/).
  */
 #ifndef _STPX_RUNTIME_H_
 #define _STPX_RUNTIME_H_
@@ -19,9 +21,5 @@
 #include "stat.c"
 #include "regex.c"
 #include "stack.c"
-#include "probes/kprobes.c"
-#include "probes/entry_values.c"
-#include "probes/timers.c"
-#include "probes/tracepoints.c"
 
 #endif /* _STPX_RUNTIME_H_ */

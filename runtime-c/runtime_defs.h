@@ -5,7 +5,8 @@
  * be overridden with stapx -D NAME=VALUE) and the basic value types.
  *
  * Include order of a generated module:
- *   runtime_defs.h, generated frame types, runtime.h, generated globals,
+ *   runtime_defs.h, generated frame types, runtime.h, the probe families'
+ *   runtime files (probes/), generated globals,
  *   functions, probe bodies and tables, module.c
  */
 #ifndef _STPX_RUNTIME_DEFS_H_

@@ -72,6 +72,17 @@ TEST(Codegen, ProbesLockOnlyTheGlobalsTheyTouch) {
   EXPECT_NE(local.find(".locks = NULL, .nlocks = 0"), std::string::npos);
 }
 
+TEST(Codegen, EachFamilysRuntimeFollowsRuntimeH) {
+  std::string c = c_for("probe begin { }");
+  size_t at = c.find("#include \"runtime.h\"\n");
+  ASSERT_NE(at, std::string::npos) << c;
+  EXPECT_NE(c.find("#include \"probes/timers.c\"\n#include \"probes/kprobes.c\"\n"
+                   "#include \"probes/entry_values.c\"\n#include \"probes/tracepoints.c\"\n", at),
+            std::string::npos) << c;
+  // Two families share timers.c: it is included once.
+  EXPECT_EQ(c.find("probes/timers.c"), c.rfind("probes/timers.c"));
+}
+
 TEST(Codegen, KprobeTableAndArming) {
   std::string c = c_for("probe kprobe.function(\"vfs_read\").return { }");
   EXPECT_NE(c.find(".symbol = \"vfs_read\", .is_return = 1"), std::string::npos) << c;

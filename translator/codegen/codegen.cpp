@@ -1,7 +1,8 @@
 // Pass 3: emits the module's C. Decisions are made here; behaviour lives in
 // runtime-c. Layout of the output (the runtime's include order):
 //   tunables, runtime_defs.h, frame structs and union _stpx_frame,
-//   runtime.h, globals, function prototypes, function and probe bodies,
+//   runtime.h and each probe family's runtime files, globals, function
+//   prototypes, function and probe bodies,
 //   probe table, family tables, globals init/exit, arm/disarm,
 //   runtime_tail.h.
 // Expressions become C expressions (GNU statement expressions where they
@@ -119,6 +120,11 @@ std::string Codegen::run() {
   }
   out_.blank();
   out_.line("#include \"runtime.h\"");
+  // Each probe family's own runtime, once.
+  std::set<std::string_view> runtime_files;
+  for (const ProbeFamily* fam : probe_families())
+    for (const char* file : fam->runtime_files())
+      if (runtime_files.insert(file).second) out_.line("#include \"{}\"", file);
   out_.blank();
   for (const Script* script : prog_.scripts)
     for (const EmbeddedDecl* e : script->embedded) {

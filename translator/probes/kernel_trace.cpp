@@ -26,6 +26,7 @@ struct Tracepoint : ProbeData {
 class KernelTraceFamily : public ProbeFamily {
  public:
   const char* name() const override { return "kernel.trace"; }
+  std::vector<const char*> runtime_files() const override { return {"probes/tracepoints.c"}; }
 
   std::vector<PointPattern> patterns() const override { return {{"kernel.trace(string)"}}; }
 

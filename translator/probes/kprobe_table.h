@@ -37,6 +37,9 @@ void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes,
 // A family whose probes are the entries of one such table, named table().
 class KprobeTableFamily : public ProbeFamily {
  public:
+  std::vector<const char*> runtime_files() const override {
+    return {"probes/kprobes.c", "probes/entry_values.c"};
+  }
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     emit_kprobe_table(w, probes, table());
   }

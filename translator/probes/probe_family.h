@@ -88,6 +88,9 @@ class ProbeFamily {
   // C statements that arm (return an errno on failure) and disarm them.
   virtual void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
   virtual void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const = 0;
+  // The family's part of the runtime (under runtime-c/), included by every
+  // module after runtime.h: "probes/timers.c".
+  virtual std::vector<const char*> runtime_files() const { return {}; }
   // Probe handlers run in this runtime state (begin: Starting, end: Stopping).
   virtual RunState run_state() const { return RunState::Running; }
   // May a script checked with --privilege=stapusr use this family's points?

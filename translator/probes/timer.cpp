@@ -43,6 +43,7 @@ class TimerFamily : public ProbeFamily {
   }
   bool unprivileged() const override { return true; }
   const char* name() const override { return "timer"; }
+  std::vector<const char*> runtime_files() const override { return {"probes/timers.c"}; }
 
   std::vector<PointPattern> patterns() const override {
     std::vector<PointPattern> out;
@@ -127,6 +128,7 @@ class TimerFamily : public ProbeFamily {
 class ProfileFamily : public ProbeFamily {
  public:
   const char* name() const override { return "timer.profile"; }
+  std::vector<const char*> runtime_files() const override { return {"probes/timers.c"}; }
   std::vector<PointPattern> patterns() const override { return {{"timer.profile"}, {"timer.profile.tick"}}; }
   void expand(const PointMatch&, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
               DiagSink&) const override {
