@@ -26,7 +26,10 @@ std::string dump(LibraryDump what) {
                                    "function s:long(v) { return v + 1 }\n"
                                    "probe myalias = begin { }\n"
                                    "probe my.two = timer.ms(10), end { }\n"
-                                   "probe my.three += begin { }\n";
+                                   "probe my.three += begin { }\n"
+                                   // A library probe whose point does not
+                                   // resolve here stops no inference.
+                                   "probe nosuch.point { g(\"\") }\n";
   SourceManager sm;
   PreprocessFacts facts;
   MacroTable macros;
