@@ -140,7 +140,7 @@ TEST(Elaborate, ProbePointsAreResolvedByTheirFamily) {
   EXPECT_NE(unit.diag_text.str().find("probe point mismatch (similar: "), std::string::npos)
       << unit.diag_text.str();
   Elaborated noarg("probe kprobe.function { }");
-  EXPECT_NE(noarg.diag_text.str().find("probe point mismatch (similar: function, module)"), std::string::npos)
+  EXPECT_NE(noarg.diag_text.str().find("probe point mismatch (similar: function, module, statement)"), std::string::npos)
       << noarg.diag_text.str();
   Elaborated suffix("probe timer.ms(5).every { }");
   EXPECT_NE(suffix.diag_text.str().find("invalid suffix for probe: identifier 'every'"), std::string::npos)

@@ -1,0 +1,71 @@
+// stap's kernel-side probe point shapes that stapx does not implement yet.
+// Matching them here lets a script that uses one hear that plainly ("...
+// is not implemented in this stapx version") instead of "probe point
+// mismatch"; none is listed by --dump-probe-types. A family that comes to
+// implement a shape takes its line out of this list.
+#include <iterator>
+
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+namespace {
+
+constexpr const char* kShapes[] = {
+    "kernel.data(number).length(number).rw",
+    "kernel.data(number).length(number).write",
+    "kernel.data(number).rw",
+    "kernel.data(number).write",
+    "kernel.data(string).rw",
+    "kernel.data(string).write",
+    "kernel.function(number)",
+    "kernel.function(number).call",
+    "kernel.function(number).exported",
+    "kernel.function(number).return",
+    "kernel.function(number).return.maxactive(number)",
+    "kernel.function(string).return.maxactive(number)",
+    "kernel.mark(string)",
+    "kernel.mark(string).format(string)",
+    "kernel.statement(number).nearest",
+    "kernel.statement(string).nearest",
+    "kprobe.function(string).call",
+    "kprobe.function(string).return.maxactive(number)",
+    "kprobe.module(string).function(string).call",
+    "kprobe.module(string).function(string).return.maxactive(number)",
+    "kprobe.statement(number).absolute",
+    "module(string).function(number)",
+    "module(string).function(number).call",
+    "module(string).function(number).exported",
+    "module(string).function(number).return",
+    "module(string).function(number).return.maxactive(number)",
+    "module(string).function(string).return.maxactive(number)",
+    "module(string).statement(number).nearest",
+    "module(string).statement(string).nearest",
+};
+
+class UnsupportedFamily : public ProbeFamily {
+ public:
+  const char* name() const override { return "unsupported"; }
+  std::vector<PointPattern> patterns() const override {
+    std::vector<PointPattern> out;
+    for (size_t i = 0; i < std::size(kShapes); ++i) out.push_back({kShapes[i], static_cast<int>(i), false});
+    return out;
+  }
+  void expand(const PointMatch& m, const ProbeSpec&, const ProbeContext&, std::vector<ProbeSpec>&,
+              DiagSink& diags) const override {
+    if (m.point->optional) return;  // "?": a point that does not resolve is left out
+    diags.report(DiagId::SemUnsupported, m.point->loc, std::string("probe point ") + kShapes[m.tag]);
+  }
+  void emit_tables(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
+  void emit_arm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
+  void emit_disarm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
+};
+
+}  // namespace
+
+const ProbeFamily& unsupported_family() {
+  static const UnsupportedFamily f;
+  return f;
+}
+
+}  // namespace stapx
