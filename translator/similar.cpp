@@ -6,26 +6,30 @@
 
 namespace stapx {
 
+size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
+  std::vector<size_t> row(b.size() + 1), prev(b.size() + 1);
+  // One row at a time, given up past the limit.
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  size_t row_min = 0;
+  for (size_t i = 1; i <= a.size() && row_min <= limit; ++i) {
+    row[0] = i;
+    row_min = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row_min = std::min(row_min, row[j]);
+    }
+    std::swap(row, prev);
+  }
+  return row_min > limit ? limit + 1 : prev[b.size()];
+}
+
 std::vector<std::string> similar_names(const std::vector<std::string_view>& candidates, std::string_view name,
                                        size_t n) {
   size_t limit = std::max<size_t>(1, name.size() / 3);
   std::vector<std::pair<size_t, std::string_view>> best;
-  std::vector<size_t> row(name.size() + 1), prev(name.size() + 1);
   for (std::string_view s : candidates) {
     if (s.size() + limit < name.size() || s.size() > name.size() + limit) continue;
-    // Levenshtein distance, one row at a time, given up past the limit.
-    for (size_t j = 0; j <= name.size(); ++j) prev[j] = j;
-    size_t row_min = 0;
-    for (size_t i = 1; i <= s.size() && row_min <= limit; ++i) {
-      row[0] = i;
-      row_min = i;
-      for (size_t j = 1; j <= name.size(); ++j) {
-        row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (s[i - 1] == name[j - 1] ? 0 : 1)});
-        row_min = std::min(row_min, row[j]);
-      }
-      std::swap(row, prev);
-    }
-    size_t d = row_min > limit ? limit + 1 : prev[name.size()];
+    size_t d = edit_distance(s, name, limit);
     if (d == 0 || d > limit) continue;
     best.emplace_back(d, s);
   }

@@ -3,6 +3,7 @@
 // error with the names nearest the one no family knows.
 #include "translator/elaborate/elaboration.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ class ProbePoints {
 
  private:
   void split_for_targets(Script* script, std::vector<ProbeSpec>& specs);
+  std::vector<std::string> alias_names() const;
   std::vector<std::string> similar_components(const ProbePoint& point) const;
   Elaboration& elab_;
 };
@@ -80,16 +82,12 @@ void ProbePoints::resolve_probes() {
         elab_.diags.set_context(DiagId::SemWhileResolving, point->loc);
         size_t first_spec = specs.size();
         PointMatch m;
-        auto alias_names = [this] {
-          std::vector<std::string> names;
-          if (elab_.library)
-            for (std::string_view name : elab_.library->alias_names()) names.emplace_back(name.substr(0, name.find('.')));
-          for (const Script* s : elab_.prog.scripts)
-            for (const AliasDecl* a : s->aliases)
-              for (const ProbePoint* name : a->names) names.push_back(name->components[0].name.str());
+        auto alias_first_names = [this] {
+          std::vector<std::string> names = alias_names();
+          for (std::string& n : names) n.resize(std::min(n.size(), n.find('.')));
           return names;
         };
-        switch (probe_grammar().match(*point, m, elab_.diags, alias_names)) {
+        switch (probe_grammar().match(*point, m, elab_.diags, alias_first_names)) {
           case PointGrammar::Result::Unknown: break;
           case PointGrammar::Result::Mismatch: claimed = true; break;
           case PointGrammar::Result::Matched:
@@ -125,12 +123,10 @@ void ProbePoints::resolve_probes() {
     if (ret) elab_.return_decls.insert(decl);
 }
 
-// For a point no family or alias takes: the names nearest the first of
-// its components that no probe family or alias name has at that place,
-// among the names that do (syscall.opn: open).
-std::vector<std::string> ProbePoints::similar_components(const ProbePoint& point) const {
+// Every probe alias's name, dotted ("syscall.open"): the library's and
+// the scripts'.
+std::vector<std::string> ProbePoints::alias_names() const {
   std::vector<std::string> dotted;
-  for (std::string_view name : probe_grammar().first_names()) dotted.emplace_back(name);
   if (elab_.library)
     for (std::string_view name : elab_.library->alias_names()) dotted.emplace_back(name);
   for (const Script* script : elab_.prog.scripts)
@@ -140,6 +136,16 @@ std::vector<std::string> ProbePoints::similar_components(const ProbePoint& point
         for (const ProbePointComponent& c : name->components) d += (d.empty() ? "" : ".") + c.name;
         dotted.push_back(std::move(d));
       }
+  return dotted;
+}
+
+// For a point no family or alias takes: the names nearest the first of
+// its components that no probe family or alias name has at that place,
+// among the names that do (syscall.opn: open).
+std::vector<std::string> ProbePoints::similar_components(const ProbePoint& point) const {
+  std::vector<std::string> dotted;
+  for (std::string_view name : probe_grammar().first_names()) dotted.emplace_back(name);
+  for (std::string& name : alias_names()) dotted.push_back(std::move(name));
   std::vector<std::vector<std::string>> split;
   for (const std::string& d : dotted) {
     std::vector<std::string> parts;

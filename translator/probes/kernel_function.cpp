@@ -102,13 +102,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
         if (!check.keep(site)) continue;
         ProbeSpec spec = tmpl;
         spec.family = this;
-        auto at = std::make_shared<KprobeAddress>();
-        at->symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
-        at->offset = site.symbol_offset;
-        if (!site.anchor.empty()) {
-          at->attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
-          at->attach_offset = site.anchor_offset;
-        }
+        std::shared_ptr<KprobeAddress> at = site_address(mod, site);
         spec.ppfunc = site.function;
         spec.probefunc = at->symbol;
         set_kprobe_address(spec, std::move(at));

@@ -43,7 +43,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       arg.absolute = m.tag == kAbsolute;
     }
     SourceLoc at = point.components[1].arg->loc;
-    if (module_ && (arg.is_address || arg.absolute)) {
+    if (module_ && arg.is_address) {
       diags.report(DiagId::SemProbeArg, at, "module(...).statement", "\"function@file:line\"");
       return;
     }
@@ -91,14 +91,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       if (!check.keep(site)) continue;
       ProbeSpec spec = tmpl;
       spec.family = this;
-      auto address = std::make_shared<KprobeAddress>();
-      address->symbol = mod.empty() ? site.symbol : mod + ":" + site.symbol;
-      address->offset = site.symbol_offset;
-      if (!site.anchor.empty()) {
-        address->attach = mod.empty() ? site.anchor : mod + ":" + site.anchor;
-        address->attach_offset = site.anchor_offset;
-      }
-      set_kprobe_address(spec, std::move(address));
+      set_kprobe_address(spec, site_address(mod, site));
       std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
         spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");

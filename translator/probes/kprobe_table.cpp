@@ -20,6 +20,18 @@ void set_kprobe_address(ProbeSpec& spec, std::shared_ptr<KprobeAddress> at) {
   spec.data = std::move(at);
 }
 
+std::shared_ptr<KprobeAddress> site_address(const std::string& module, const debug::ProbeSite& site) {
+  auto in_module = [&](const std::string& symbol) { return module.empty() ? symbol : module + ":" + symbol; };
+  auto at = std::make_shared<KprobeAddress>();
+  at->symbol = in_module(site.symbol);
+  at->offset = site.symbol_offset;
+  if (!site.anchor.empty()) {
+    at->attach = in_module(site.anchor);
+    at->attach_offset = site.anchor_offset;
+  }
+  return at;
+}
+
 void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* name) {
   if (probes.empty()) return;
   // The first entry probe of each declaration stands for all of them: its

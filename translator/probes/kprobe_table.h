@@ -26,6 +26,14 @@ struct KprobeAddress : ProbeData {
 // function (the symbol, or the same address from `attach`).
 void set_kprobe_address(ProbeSpec& spec, std::shared_ptr<KprobeAddress> at);
 
+namespace debug {
+struct ProbeSite;
+}
+
+// The address of a DWARF or BTF site, in the kernel (`module` empty) or
+// in a module.
+std::shared_ptr<KprobeAddress> site_address(const std::string& module, const debug::ProbeSite& site);
+
 // The table: one entry per probe, and before it one generated entry point
 // per declaration of its entry (not .return) probes, so that each hit runs
 // that declaration's handler with its locks and flags known at compile
@@ -53,10 +61,6 @@ class KprobeTableFamily : public ProbeFamily {
  protected:
   virtual const char* table() const = 0;
 };
-
-namespace debug {
-struct ProbeSite;
-}
 
 // Kernel code inlined into functions the kernel will not kprobe (the kprobe
 // blacklist, noinstr and entry code): such inlined sites are left out of a

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "support/strings.h"
+#include "translator/similar.h"
 #include "translator/probes/probe_family.h"
 
 namespace stapx {
@@ -33,18 +34,6 @@ ArgKind kind_of(const ast::ProbePointComponent& c) {
   std::fprintf(stderr, "stapx: internal error: probe point pattern '%.*s': %s\n", static_cast<int>(text.size()),
                text.data(), why);
   std::abort();
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(row, prev);
-  }
-  return prev[b.size()];
 }
 
 }  // namespace
