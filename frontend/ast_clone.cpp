@@ -1,191 +1,193 @@
 // Deep copy of expressions and statements (see ast_clone.h).
 #include "frontend/ast_clone.h"
 
+#include "frontend/ast_visitor.h"
+
 namespace stapx::ast {
 
 namespace {
 
-template <typename T>
-T* copy_node(Arena& arena, const T* from) {
-  // Fields first; children are replaced by the caller (and a copied List
-  // shares its elements: the caller gives it a list of its own).
-  return arena.make<T>(from->loc, *from);
-}
+// Each visit_X copies its node's fields, then replaces the children with
+// copies of their own (a copied List shares its elements, so each gets a
+// list of its own).
+class Cloner : public Visitor<Cloner, true, Expr*, Stmt*> {
+ public:
+  static constexpr bool kEveryNode = true;
 
-VarRef* clone_var(Arena& arena, const VarRef* v) {
-  if (!v) return nullptr;
-  VarRef* c = copy_node(arena, v);
-  c->sym = nullptr;
-  return c;
-}
+  explicit Cloner(Arena& arena) : arena_(arena) {}
 
-// A list of its own, each element cloned by `one`.
-template <typename T, typename One>
-List<T> clone_each(Arena& arena, const List<T>& from, One one) {
-  List<T> out;
-  out.reserve(arena, from.size());
-  for (const T& x : from) out.push_back(arena, one(arena, x));
-  return out;
-}
+  Expr* visit_number(const NumberLit* n) { return copy(n); }
+  Expr* visit_string(const StringLit* n) { return copy(n); }
+  Expr* visit_embedded(const EmbeddedExpr* n) { return copy(n); }
+  Expr* visit_wildcard(const WildcardExpr* n) { return copy(n); }
+  Expr* visit_var(const VarRef* v) { return var(v); }
+  Expr* visit_index(const IndexExpr* n) {
+    auto* c = copy(n);
+    c->array = var(c->array);
+    c->keys = all(c->keys);
+    return c;
+  }
+  Expr* visit_call(const CallExpr* n) {
+    auto* c = copy(n);
+    c->args = all(c->args);
+    c->fn = nullptr;
+    c->builtin = Builtin::None;
+    return c;
+  }
+  Expr* visit_unary(const UnaryExpr* n) {
+    auto* c = copy(n);
+    c->operand = visit(c->operand);
+    return c;
+  }
+  Expr* visit_binary(const BinaryExpr* n) {
+    auto* c = copy(n);
+    c->lhs = visit(c->lhs);
+    c->rhs = visit(c->rhs);
+    return c;
+  }
+  Expr* visit_ternary(const TernaryExpr* n) {
+    auto* c = copy(n);
+    c->cond = visit(c->cond);
+    c->then = visit(c->then);
+    c->els = visit(c->els);
+    return c;
+  }
+  Expr* visit_assign(const AssignExpr* n) {
+    auto* c = copy(n);
+    c->lhs = visit(c->lhs);
+    c->rhs = visit(c->rhs);
+    return c;
+  }
+  Expr* visit_in_array(const InArrayExpr* n) {
+    auto* c = copy(n);
+    c->keys = all(c->keys);
+    c->array = var(c->array);
+    return c;
+  }
+  Expr* visit_target(const TargetExpr* n) {
+    auto* c = copy(n);
+    c->components = components(c->components);
+    return c;
+  }
+  Expr* visit_at_op(const AtOpExpr* n) {
+    auto* c = copy(n);
+    c->args = all(c->args);
+    c->components = components(c->components);
+    return c;
+  }
+  Expr* visit_member(const MemberExpr* n) {
+    auto* c = copy(n);
+    c->base = visit(c->base);
+    c->components = components(c->components);
+    return c;
+  }
 
-List<Expr*> clone_all(Arena& arena, const List<Expr*>& es) {
-  return clone_each(arena, es, [](Arena& a, const Expr* e) { return clone(a, e); });
-}
+  Stmt* visit_block(const BlockStmt* b) { return block(b); }
+  Stmt* visit_expr_stmt(const ExprStmt* n) {
+    auto* c = copy(n);
+    c->expr = visit(c->expr);
+    return c;
+  }
+  Stmt* visit_if(const IfStmt* n) {
+    auto* c = copy(n);
+    c->cond = visit(c->cond);
+    c->then = visit(c->then);
+    c->els = visit(c->els);
+    return c;
+  }
+  Stmt* visit_while(const WhileStmt* n) {
+    auto* c = copy(n);
+    c->cond = visit(c->cond);
+    c->body = visit(c->body);
+    return c;
+  }
+  Stmt* visit_for(const ForStmt* n) {
+    auto* c = copy(n);
+    c->init = visit(c->init);
+    c->cond = visit(c->cond);
+    c->incr = visit(c->incr);
+    c->body = visit(c->body);
+    return c;
+  }
+  Stmt* visit_foreach(const ForeachStmt* n) {
+    auto* c = copy(n);
+    c->value = var(c->value);
+    c->keys = each(c->keys, [this](const VarRef* v) { return var(v); });
+    c->array = var(c->array);
+    c->histogram = visit(c->histogram);
+    c->slice = all(c->slice);
+    c->limit = visit(c->limit);
+    c->body = visit(c->body);
+    return c;
+  }
+  Stmt* visit_return(const ReturnStmt* n) {
+    auto* c = copy(n);
+    c->value = visit(c->value);
+    return c;
+  }
+  Stmt* visit_delete(const DeleteStmt* n) {
+    auto* c = copy(n);
+    c->target = visit(c->target);
+    return c;
+  }
+  Stmt* visit_try(const TryStmt* n) {
+    auto* c = copy(n);
+    c->body = block(c->body);
+    c->var = var(c->var);
+    c->handler = block(c->handler);
+    return c;
+  }
+  Stmt* visit_next(const SimpleStmt* n) { return copy(n); }
+  Stmt* visit_break(const SimpleStmt* n) { return copy(n); }
+  Stmt* visit_continue(const SimpleStmt* n) { return copy(n); }
+  Stmt* visit_null(const SimpleStmt* n) { return copy(n); }
 
-List<TargetComponent> clone_components(Arena& arena, const List<TargetComponent>& cs) {
-  List<TargetComponent> out;
-  out.assign(arena, cs);
-  for (TargetComponent& c : out)
-    if (c.index) c.index = clone(arena, c.index);
-  return out;
-}
+  BlockStmt* block(const BlockStmt* b) {
+    if (!b) return nullptr;
+    auto* c = copy(b);
+    c->stmts = each(b->stmts, [this](const Stmt* s) { return visit(s); });
+    return c;
+  }
+
+ private:
+  template <typename T>
+  T* copy(const T* from) {
+    return arena_.make<T>(from->loc, *from);
+  }
+
+  // A variable's copy is bound afresh by name resolution.
+  VarRef* var(const VarRef* v) {
+    if (!v) return nullptr;
+    VarRef* c = copy(v);
+    c->sym = nullptr;
+    return c;
+  }
+
+  template <typename T, typename One>
+  List<T> each(const List<T>& from, One one) {
+    List<T> out;
+    out.reserve(arena_, from.size());
+    for (const T& x : from) out.push_back(arena_, one(x));
+    return out;
+  }
+  List<Expr*> all(const List<Expr*>& es) {
+    return each(es, [this](const Expr* e) { return visit(e); });
+  }
+  List<TargetComponent> components(const List<TargetComponent>& cs) {
+    List<TargetComponent> out;
+    out.assign(arena_, cs);
+    for (TargetComponent& c : out)
+      if (c.index) c.index = visit(c.index);
+    return out;
+  }
+
+  Arena& arena_;
+};
 
 }  // namespace
 
-Expr* clone(Arena& arena, const Expr* e) {
-  if (!e) return nullptr;
-  switch (e->kind) {
-    case ExprKind::Number: return copy_node(arena, static_cast<const NumberLit*>(e));
-    case ExprKind::String: return copy_node(arena, static_cast<const StringLit*>(e));
-    case ExprKind::Embedded: return copy_node(arena, static_cast<const EmbeddedExpr*>(e));
-    case ExprKind::Wildcard: return copy_node(arena, static_cast<const WildcardExpr*>(e));
-    case ExprKind::Var: return clone_var(arena, static_cast<const VarRef*>(e));
-    case ExprKind::Index: {
-      auto* c = copy_node(arena, static_cast<const IndexExpr*>(e));
-      c->array = clone_var(arena, c->array);
-      c->keys = clone_all(arena, c->keys);
-      return c;
-    }
-    case ExprKind::Call: {
-      auto* c = copy_node(arena, static_cast<const CallExpr*>(e));
-      c->args = clone_all(arena, c->args);
-      c->fn = nullptr;
-      c->builtin = Builtin::None;
-      return c;
-    }
-    case ExprKind::Unary: {
-      auto* c = copy_node(arena, static_cast<const UnaryExpr*>(e));
-      c->operand = clone(arena, c->operand);
-      return c;
-    }
-    case ExprKind::Binary: {
-      auto* c = copy_node(arena, static_cast<const BinaryExpr*>(e));
-      c->lhs = clone(arena, c->lhs);
-      c->rhs = clone(arena, c->rhs);
-      return c;
-    }
-    case ExprKind::Ternary: {
-      auto* c = copy_node(arena, static_cast<const TernaryExpr*>(e));
-      c->cond = clone(arena, c->cond);
-      c->then = clone(arena, c->then);
-      c->els = clone(arena, c->els);
-      return c;
-    }
-    case ExprKind::Assign: {
-      auto* c = copy_node(arena, static_cast<const AssignExpr*>(e));
-      c->lhs = clone(arena, c->lhs);
-      c->rhs = clone(arena, c->rhs);
-      return c;
-    }
-    case ExprKind::InArray: {
-      auto* c = copy_node(arena, static_cast<const InArrayExpr*>(e));
-      c->keys = clone_all(arena, c->keys);
-      c->array = clone_var(arena, c->array);
-      return c;
-    }
-    case ExprKind::Target: {
-      auto* c = copy_node(arena, static_cast<const TargetExpr*>(e));
-      c->components = clone_components(arena, c->components);
-      return c;
-    }
-    case ExprKind::AtOp: {
-      auto* c = copy_node(arena, static_cast<const AtOpExpr*>(e));
-      c->args = clone_all(arena, c->args);
-      c->components = clone_components(arena, c->components);
-      return c;
-    }
-    case ExprKind::Member: {
-      auto* c = copy_node(arena, static_cast<const MemberExpr*>(e));
-      c->base = clone(arena, c->base);
-      c->components = clone_components(arena, c->components);
-      return c;
-    }
-  }
-  return nullptr;
-}
-
-BlockStmt* clone(Arena& arena, const BlockStmt* b) {
-  if (!b) return nullptr;
-  auto* c = copy_node(arena, b);
-  c->stmts = clone_each(arena, b->stmts, [](Arena& a, const Stmt* s) { return clone(a, s); });
-  return c;
-}
-
-Stmt* clone(Arena& arena, const Stmt* s) {
-  if (!s) return nullptr;
-  switch (s->kind) {
-    case StmtKind::Block: return clone(arena, static_cast<const BlockStmt*>(s));
-    case StmtKind::Expr: {
-      auto* c = copy_node(arena, static_cast<const ExprStmt*>(s));
-      c->expr = clone(arena, c->expr);
-      return c;
-    }
-    case StmtKind::If: {
-      auto* c = copy_node(arena, static_cast<const IfStmt*>(s));
-      c->cond = clone(arena, c->cond);
-      c->then = clone(arena, c->then);
-      c->els = clone(arena, c->els);
-      return c;
-    }
-    case StmtKind::While: {
-      auto* c = copy_node(arena, static_cast<const WhileStmt*>(s));
-      c->cond = clone(arena, c->cond);
-      c->body = clone(arena, c->body);
-      return c;
-    }
-    case StmtKind::For: {
-      auto* c = copy_node(arena, static_cast<const ForStmt*>(s));
-      c->init = clone(arena, c->init);
-      c->cond = clone(arena, c->cond);
-      c->incr = clone(arena, c->incr);
-      c->body = clone(arena, c->body);
-      return c;
-    }
-    case StmtKind::Foreach: {
-      auto* c = copy_node(arena, static_cast<const ForeachStmt*>(s));
-      c->value = clone_var(arena, c->value);
-      c->keys = clone_each(arena, c->keys, clone_var);
-      c->array = clone_var(arena, c->array);
-      c->histogram = clone(arena, c->histogram);
-      c->slice = clone_all(arena, c->slice);
-      c->limit = clone(arena, c->limit);
-      c->body = clone(arena, c->body);
-      return c;
-    }
-    case StmtKind::Return: {
-      auto* c = copy_node(arena, static_cast<const ReturnStmt*>(s));
-      c->value = clone(arena, c->value);
-      return c;
-    }
-    case StmtKind::Delete: {
-      auto* c = copy_node(arena, static_cast<const DeleteStmt*>(s));
-      c->target = clone(arena, c->target);
-      return c;
-    }
-    case StmtKind::Try: {
-      auto* c = copy_node(arena, static_cast<const TryStmt*>(s));
-      c->body = clone(arena, c->body);
-      c->var = clone_var(arena, c->var);
-      c->handler = clone(arena, c->handler);
-      return c;
-    }
-    case StmtKind::Next:
-    case StmtKind::Break:
-    case StmtKind::Continue:
-    case StmtKind::Null:
-      return copy_node(arena, static_cast<const SimpleStmt*>(s));
-  }
-  return nullptr;
-}
+Expr* clone(Arena& arena, const Expr* e) { return Cloner(arena).visit(e); }
+Stmt* clone(Arena& arena, const Stmt* s) { return Cloner(arena).visit(s); }
+BlockStmt* clone(Arena& arena, const BlockStmt* b) { return Cloner(arena).block(b); }
 
 }  // namespace stapx::ast

@@ -16,8 +16,12 @@
 // StmtKind and missed here does not compile either.
 //
 // visit(nullptr) does nothing and returns R() (many children "may be null").
-// A visit_X that returns R gives the value of visit() on that node; its
-// default returns R() after walking the children.
+// A visit_X that returns R (RS for statements: code generation gives a C
+// expression for an expression and writes a statement) gives the value of
+// visit() on that node; its default returns R() after walking the children.
+// The walk reaches children through self().visit(), so a walk that must act
+// before and after every node defines its own visit() (with `using
+// Visitor::visit;`) and calls Visitor::visit() in between.
 #pragma once
 
 #include <type_traits>
@@ -60,7 +64,7 @@ namespace stapx::ast {
   X(StmtKind::Null, SimpleStmt, null)           \
   X(StmtKind::Try, TryStmt, try)
 
-template <typename Derived, bool Const = false, typename R = void>
+template <typename Derived, bool Const = false, typename R = void, typename RS = R>
 class Visitor {
  public:
   template <typename T>
@@ -71,7 +75,7 @@ class Visitor {
     switch (e->kind) {
 #define STAPX_CASE(K, T, N) \
   case K:                   \
-    check_own<&Derived::visit_##N, T>(); \
+    check_own<&Derived::visit_##N, R, T>(); \
     return self().visit_##N(static_cast<Ptr<T>>(e));
       STAPX_AST_EXPRS(STAPX_CASE)
 #undef STAPX_CASE
@@ -79,26 +83,32 @@ class Visitor {
     return R();
   }
 
-  R visit(Ptr<Stmt> s) {
-    if (!s) return R();
+  RS visit(Ptr<Stmt> s) {
+    if (!s) return RS();
     switch (s->kind) {
 #define STAPX_CASE(K, T, N) \
   case K:                   \
-    check_own<&Derived::visit_##N, T>(); \
+    check_own<&Derived::visit_##N, RS, T>(); \
     return self().visit_##N(static_cast<Ptr<T>>(s));
       STAPX_AST_STMTS(STAPX_CASE)
 #undef STAPX_CASE
     }
-    return R();
+    return RS();
   }
 
-  // Defaults: walk the children, give R().
+  // Defaults: walk the children, give R() (RS() for a statement).
 #define STAPX_DEFAULT(K, T, N) \
   R visit_##N(Ptr<T> n) {      \
     walk(n);                   \
     return R();                \
   }
   STAPX_AST_EXPRS(STAPX_DEFAULT)
+#undef STAPX_DEFAULT
+#define STAPX_DEFAULT(K, T, N) \
+  RS visit_##N(Ptr<T> n) {     \
+    walk(n);                   \
+    return RS();               \
+  }
   STAPX_AST_STMTS(STAPX_DEFAULT)
 #undef STAPX_DEFAULT
 
@@ -109,81 +119,81 @@ class Visitor {
   void walk(Ptr<WildcardExpr>) {}
   void walk(Ptr<EmbeddedExpr>) {}
   void walk(Ptr<IndexExpr> n) {
-    visit(as_expr(n->array));
-    visit_all(n->keys);
+    self().visit(as_expr(n->array));
+    self().visit_all(n->keys);
   }
-  void walk(Ptr<CallExpr> n) { visit_all(n->args); }
-  void walk(Ptr<UnaryExpr> n) { visit(n->operand); }
+  void walk(Ptr<CallExpr> n) { self().visit_all(n->args); }
+  void walk(Ptr<UnaryExpr> n) { self().visit(n->operand); }
   void walk(Ptr<BinaryExpr> n) {
-    visit(n->lhs);
-    visit(n->rhs);
+    self().visit(n->lhs);
+    self().visit(n->rhs);
   }
   void walk(Ptr<TernaryExpr> n) {
-    visit(n->cond);
-    visit(n->then);
-    visit(n->els);
+    self().visit(n->cond);
+    self().visit(n->then);
+    self().visit(n->els);
   }
   void walk(Ptr<AssignExpr> n) {
-    visit(n->lhs);
-    visit(n->rhs);
+    self().visit(n->lhs);
+    self().visit(n->rhs);
   }
   void walk(Ptr<InArrayExpr> n) {
-    visit_all(n->keys);
-    visit(as_expr(n->array));
+    self().visit_all(n->keys);
+    self().visit(as_expr(n->array));
   }
-  void walk(Ptr<TargetExpr> n) { visit_components(n->components); }
+  void walk(Ptr<TargetExpr> n) { self().visit_components(n->components); }
   void walk(Ptr<AtOpExpr> n) {
-    visit_all(n->args);
-    visit_components(n->components);
+    self().visit_all(n->args);
+    self().visit_components(n->components);
   }
   void walk(Ptr<MemberExpr> n) {
-    visit(n->base);
-    visit_components(n->components);
+    self().visit(n->base);
+    self().visit_components(n->components);
   }
 
   void walk(Ptr<BlockStmt> n) {
-    for (auto s : n->stmts) visit(as_stmt(s));
+    for (auto s : n->stmts) self().visit(as_stmt(s));
   }
-  void walk(Ptr<ExprStmt> n) { visit(n->expr); }
+  void walk(Ptr<ExprStmt> n) { self().visit(n->expr); }
   void walk(Ptr<IfStmt> n) {
-    visit(n->cond);
-    visit(n->then);
-    visit(n->els);
+    self().visit(n->cond);
+    self().visit(n->then);
+    self().visit(n->els);
   }
   void walk(Ptr<WhileStmt> n) {
-    visit(n->cond);
-    visit(n->body);
+    self().visit(n->cond);
+    self().visit(n->body);
   }
   void walk(Ptr<ForStmt> n) {
-    visit(n->init);
-    visit(n->cond);
-    visit(n->incr);
-    visit(n->body);
+    self().visit(n->init);
+    self().visit(n->cond);
+    self().visit(n->incr);
+    self().visit(n->body);
   }
   // foreach ([value =] [keys] in array[slice] | histogram [limit n]) body
   void walk(Ptr<ForeachStmt> n) {
-    visit(as_expr(n->value));
-    for (auto k : n->keys) visit(as_expr(k));
-    visit(as_expr(n->array));
-    visit(n->histogram);
-    visit_all(n->slice);
-    visit(n->limit);
-    visit(n->body);
+    self().visit(as_expr(n->value));
+    for (auto k : n->keys) self().visit(as_expr(k));
+    self().visit(as_expr(n->array));
+    self().visit(n->histogram);
+    self().visit_all(n->slice);
+    self().visit(n->limit);
+    self().visit(n->body);
   }
   void walk(Ptr<SimpleStmt>) {}
-  void walk(Ptr<ReturnStmt> n) { visit(n->value); }
-  void walk(Ptr<DeleteStmt> n) { visit(n->target); }
+  void walk(Ptr<ReturnStmt> n) { self().visit(n->value); }
+  void walk(Ptr<DeleteStmt> n) { self().visit(n->target); }
   void walk(Ptr<TryStmt> n) {
-    visit(as_stmt(n->body));
-    visit(as_expr(n->var));
-    visit(as_stmt(n->handler));
+    self().visit(as_stmt(n->body));
+    self().visit(as_expr(n->var));
+    self().visit(as_stmt(n->handler));
   }
 
   void visit_all(const List<Expr*>& es) {
-    for (auto e : es) visit(as_expr(e));
+    for (auto e : es) self().visit(as_expr(e));
   }
   void visit_components(const List<TargetComponent>& cs) {
-    for (const TargetComponent& c : cs) visit(as_expr(c.index));
+    for (const TargetComponent& c : cs) self().visit(as_expr(c.index));
   }
 
  protected:
@@ -201,10 +211,10 @@ class Visitor {
       return false;
   }
   // With kEveryNode, each visit_X must be Derived's own.
-  template <auto Mine, typename T>
+  template <auto Mine, typename Ret, typename T>
   static constexpr void check_own() {
     if constexpr (every_node<Derived>())
-      static_assert(std::is_same_v<decltype(Mine), R (Derived::*)(Ptr<T>)>,
+      static_assert(std::is_same_v<decltype(Mine), Ret (Derived::*)(Ptr<T>)>,
                     "a walk with kEveryNode must define visit_X for every node kind X");
   }
 };

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/ast_visitor.h"
+
 namespace stapx {
 
 using namespace ast;
@@ -29,121 +31,95 @@ std::string escape_string(std::string_view s) {
 
 namespace {
 
-class Printer {
+class Printer : public Visitor<Printer, true> {
  public:
+  static constexpr bool kEveryNode = true;
+
   explicit Printer(std::ostream& out) : out_(out) {}
 
-  void expr(const Expr* e) {
-    switch (e->kind) {
-      case ExprKind::Number: {
-        // A negative literal (from "-N" in a global initializer, or a
-        // 64-bit hex constant) prints in hex: it reads back as the same
-        // literal, where "-N" would read back as a negation.
-        int64_t v = static_cast<const NumberLit*>(e)->value;
-        if (v < 0)
-          out_ << fmt::format("{:#x}", static_cast<uint64_t>(v));
-        else
-          out_ << v;
-        break;
-      }
-      case ExprKind::String: out_ << escape_string(static_cast<const StringLit*>(e)->value); break;
-      case ExprKind::Var: out_ << static_cast<const VarRef*>(e)->name; break;
-      case ExprKind::Index: {
-        auto* ix = static_cast<const IndexExpr*>(e);
-        out_ << ix->array->name << "[";
-        list(ix->keys);
-        out_ << "]";
-        break;
-      }
-      case ExprKind::Call: {
-        auto* c = static_cast<const CallExpr*>(e);
-        out_ << c->name << "(";
-        list(c->args);
-        out_ << ")";
-        break;
-      }
-      case ExprKind::Unary: {
-        auto* u = static_cast<const UnaryExpr*>(e);
-        bool post = u->op == Op::PostInc || u->op == Op::PostDec;
-        out_ << "(";
-        if (!post) out_ << op_text(u->op);
-        expr(u->operand);
-        if (post) out_ << op_text(u->op);
-        out_ << ")";
-        break;
-      }
-      case ExprKind::Binary: {
-        auto* b = static_cast<const BinaryExpr*>(e);
-        out_ << "(";
-        expr(b->lhs);
-        out_ << " " << op_text(b->op) << " ";
-        expr(b->rhs);
-        out_ << ")";
-        break;
-      }
-      case ExprKind::Ternary: {
-        auto* t = static_cast<const TernaryExpr*>(e);
-        out_ << "(";
-        expr(t->cond);
-        out_ << " ? ";
-        expr(t->then);
-        out_ << " : ";
-        expr(t->els);
-        out_ << ")";
-        break;
-      }
-      case ExprKind::Assign: {
-        auto* a = static_cast<const AssignExpr*>(e);
-        out_ << "(";
-        expr(a->lhs);
-        if (a->op == Op::Assign || a->op == Op::AggregateInto)
-          out_ << " " << op_text(a->op) << " ";
-        else
-          out_ << " " << op_text(a->op) << "= ";
-        expr(a->rhs);
-        out_ << ")";
-        break;
-      }
-      case ExprKind::InArray: {
-        auto* in = static_cast<const InArrayExpr*>(e);
-        out_ << "([";
-        list(in->keys);
-        out_ << "] in " << in->array->name << ")";
-        break;
-      }
-      case ExprKind::Target: {
-        auto* t = static_cast<const TargetExpr*>(e);
-        out_ << t->base;
-        components(t->components);
-        out_ << t->pretty;
-        break;
-      }
-      case ExprKind::AtOp: {
-        auto* a = static_cast<const AtOpExpr*>(e);
-        out_ << "@" << a->name << "(";
-        list(a->args);
-        out_ << ")";
-        components(a->components);
-        out_ << a->pretty;
-        break;
-      }
-      case ExprKind::Embedded:
-        out_ << "%{" << static_cast<const EmbeddedExpr*>(e)->code << "%}";
-        break;
-      case ExprKind::Member: {
-        auto* m = static_cast<const MemberExpr*>(e);
-        out_ << "(";
-        expr(m->base);
-        out_ << ")";
-        components(m->components);
-        out_ << m->pretty;
-        break;
-      }
-      case ExprKind::Wildcard:
-        out_ << "*";
-        break;
-    }
+  void expr(const Expr* e) { visit(e); }
+
+  // A negative literal (from "-N" in a global initializer, or a 64-bit hex
+  // constant) prints in hex: it reads back as the same literal, where "-N"
+  // would read back as a negation.
+  void visit_number(const NumberLit* n) {
+    if (n->value < 0)
+      out_ << fmt::format("{:#x}", static_cast<uint64_t>(n->value));
+    else
+      out_ << n->value;
   }
+  void visit_string(const StringLit* s) { out_ << escape_string(s->value); }
+  void visit_var(const VarRef* v) { out_ << v->name; }
+  void visit_index(const IndexExpr* ix) {
+    out_ << ix->array->name << "[";
+    list(ix->keys);
+    out_ << "]";
+  }
+  void visit_call(const CallExpr* c) {
+    out_ << c->name << "(";
+    list(c->args);
+    out_ << ")";
+  }
+  void visit_unary(const UnaryExpr* u) {
+    bool post = u->op == Op::PostInc || u->op == Op::PostDec;
+    out_ << "(";
+    if (!post) out_ << op_text(u->op);
+    expr(u->operand);
+    if (post) out_ << op_text(u->op);
+    out_ << ")";
+  }
+  void visit_binary(const BinaryExpr* b) {
+    out_ << "(";
+    expr(b->lhs);
+    out_ << " " << op_text(b->op) << " ";
+    expr(b->rhs);
+    out_ << ")";
+  }
+  void visit_ternary(const TernaryExpr* t) {
+    out_ << "(";
+    expr(t->cond);
+    out_ << " ? ";
+    expr(t->then);
+    out_ << " : ";
+    expr(t->els);
+    out_ << ")";
+  }
+  void visit_assign(const AssignExpr* a) {
+    out_ << "(";
+    expr(a->lhs);
+    if (a->op == Op::Assign || a->op == Op::AggregateInto)
+      out_ << " " << op_text(a->op) << " ";
+    else
+      out_ << " " << op_text(a->op) << "= ";
+    expr(a->rhs);
+    out_ << ")";
+  }
+  void visit_in_array(const InArrayExpr* in) {
+    out_ << "([";
+    list(in->keys);
+    out_ << "] in " << in->array->name << ")";
+  }
+  void visit_target(const TargetExpr* t) {
+    out_ << t->base;
+    components(t->components);
+    out_ << t->pretty;
+  }
+  void visit_at_op(const AtOpExpr* a) {
+    out_ << "@" << a->name << "(";
+    list(a->args);
+    out_ << ")";
+    components(a->components);
+    out_ << a->pretty;
+  }
+  void visit_embedded(const EmbeddedExpr* e) { out_ << "%{" << e->code << "%}"; }
+  void visit_member(const MemberExpr* m) {
+    out_ << "(";
+    expr(m->base);
+    out_ << ")";
+    components(m->components);
+    out_ << m->pretty;
+  }
+  void visit_wildcard(const WildcardExpr*) { out_ << "*"; }
 
   void components(std::span<const TargetComponent> cs) {
     for (const TargetComponent& c : cs) {
@@ -157,114 +133,109 @@ class Printer {
     }
   }
 
+  // A statement at `depth` levels, on lines of its own.
   void stmt(const Stmt* s, int depth) {
+    int outer = depth_;
+    depth_ = depth;
     indent(depth);
-    switch (s->kind) {
-      case StmtKind::Block: block(static_cast<const BlockStmt*>(s), depth); out_ << "\n"; break;
-      case StmtKind::Expr:
-        expr(static_cast<const ExprStmt*>(s)->expr);
-        out_ << ";\n";
-        break;
-      case StmtKind::If: {
-        auto* i = static_cast<const IfStmt*>(s);
-        out_ << "if (";
-        expr(i->cond);
-        out_ << ")\n";
-        stmt(i->then, depth + 1);
-        if (i->els) {
-          indent(depth);
-          out_ << "else\n";
-          stmt(i->els, depth + 1);
-        }
-        break;
-      }
-      case StmtKind::While: {
-        auto* w = static_cast<const WhileStmt*>(s);
-        out_ << "while (";
-        expr(w->cond);
-        out_ << ")\n";
-        stmt(w->body, depth + 1);
-        break;
-      }
-      case StmtKind::For: {
-        auto* f = static_cast<const ForStmt*>(s);
-        out_ << "for (";
-        if (f->init) expr(f->init);
-        out_ << "; ";
-        if (f->cond) expr(f->cond);
-        out_ << "; ";
-        if (f->incr) expr(f->incr);
-        out_ << ")\n";
-        stmt(f->body, depth + 1);
-        break;
-      }
-      case StmtKind::Foreach: {
-        auto* f = static_cast<const ForeachStmt*>(s);
-        auto mark = [&](int column) {
-          if (f->sort_column == column) out_ << (f->sort_descending ? "-" : "+");
-        };
-        out_ << "foreach (";
-        if (f->value) {
-          out_ << f->value->name;
-          mark(-1);
-          out_ << " = ";
-        }
-        out_ << "[";
-        for (size_t i = 0; i < f->keys.size(); ++i) {
-          if (i) out_ << ", ";
-          out_ << f->keys[i]->name;
-          mark(static_cast<int>(i) + 1);
-        }
-        out_ << "] in ";
-        if (f->histogram)
-          expr(f->histogram);
-        else
-          out_ << f->array->name;
-        if (!f->slice.empty()) {
-          out_ << "[";
-          list(f->slice);
-          out_ << "]";
-        }
-        if (!f->aggregate.empty()) out_ << " @" << f->aggregate;
-        if (!f->value) mark(-1);
-        if (f->limit) {
-          out_ << " limit ";
-          expr(f->limit);
-        }
-        out_ << ")\n";
-        stmt(f->body, depth + 1);
-        break;
-      }
-      case StmtKind::Next: out_ << "next;\n"; break;
-      case StmtKind::Break: out_ << "break;\n"; break;
-      case StmtKind::Continue: out_ << "continue;\n"; break;
-      case StmtKind::Try: {
-        auto* t = static_cast<const TryStmt*>(s);
-        out_ << "try ";
-        block(t->body, depth);
-        out_ << " catch ";
-        if (t->var) out_ << "(" << t->var->name << ") ";
-        block(t->handler, depth);
-        out_ << "\n";
-        break;
-      }
-      case StmtKind::Return: {
-        auto* r = static_cast<const ReturnStmt*>(s);
-        out_ << "return";
-        if (r->value) {
-          out_ << " ";
-          expr(r->value);
-        }
-        out_ << ";\n";
-        break;
-      }
-      case StmtKind::Delete:
-        out_ << "delete ";
-        expr(static_cast<const DeleteStmt*>(s)->target);
-        out_ << ";\n";
-        break;
-      case StmtKind::Null: out_ << ";\n"; break;
+    visit(s);
+    depth_ = outer;
+  }
+
+  void visit_block(const BlockStmt* b) {
+    block(b, depth_);
+    out_ << "\n";
+  }
+  void visit_expr_stmt(const ExprStmt* s) {
+    expr(s->expr);
+    out_ << ";\n";
+  }
+  void visit_if(const IfStmt* i) {
+    out_ << "if (";
+    expr(i->cond);
+    out_ << ")\n";
+    stmt(i->then, depth_ + 1);
+    if (i->els) {
+      indent(depth_);
+      out_ << "else\n";
+      stmt(i->els, depth_ + 1);
     }
+  }
+  void visit_while(const WhileStmt* w) {
+    out_ << "while (";
+    expr(w->cond);
+    out_ << ")\n";
+    stmt(w->body, depth_ + 1);
+  }
+  void visit_for(const ForStmt* f) {
+    out_ << "for (";
+    if (f->init) expr(f->init);
+    out_ << "; ";
+    if (f->cond) expr(f->cond);
+    out_ << "; ";
+    if (f->incr) expr(f->incr);
+    out_ << ")\n";
+    stmt(f->body, depth_ + 1);
+  }
+  void visit_foreach(const ForeachStmt* f) {
+    auto mark = [&](int column) {
+      if (f->sort_column == column) out_ << (f->sort_descending ? "-" : "+");
+    };
+    out_ << "foreach (";
+    if (f->value) {
+      out_ << f->value->name;
+      mark(-1);
+      out_ << " = ";
+    }
+    out_ << "[";
+    for (size_t i = 0; i < f->keys.size(); ++i) {
+      if (i) out_ << ", ";
+      out_ << f->keys[i]->name;
+      mark(static_cast<int>(i) + 1);
+    }
+    out_ << "] in ";
+    if (f->histogram)
+      expr(f->histogram);
+    else
+      out_ << f->array->name;
+    if (!f->slice.empty()) {
+      out_ << "[";
+      list(f->slice);
+      out_ << "]";
+    }
+    if (!f->aggregate.empty()) out_ << " @" << f->aggregate;
+    if (!f->value) mark(-1);
+    if (f->limit) {
+      out_ << " limit ";
+      expr(f->limit);
+    }
+    out_ << ")\n";
+    stmt(f->body, depth_ + 1);
+  }
+  void visit_next(const SimpleStmt*) { out_ << "next;\n"; }
+  void visit_break(const SimpleStmt*) { out_ << "break;\n"; }
+  void visit_continue(const SimpleStmt*) { out_ << "continue;\n"; }
+  void visit_null(const SimpleStmt*) { out_ << ";\n"; }
+  void visit_try(const TryStmt* t) {
+    out_ << "try ";
+    block(t->body, depth_);
+    out_ << " catch ";
+    if (t->var) out_ << "(" << t->var->name << ") ";
+    block(t->handler, depth_);
+    out_ << "\n";
+  }
+  void visit_return(const ReturnStmt* r) {
+    out_ << "return";
+    if (r->value) {
+      out_ << " ";
+      expr(r->value);
+    }
+    out_ << ";\n";
+  }
+  void visit_delete(const DeleteStmt* d) {
+    out_ << "delete ";
+    expr(d->target);
+    out_ << ";\n";
   }
 
   void block(const BlockStmt* b, int depth) {
@@ -350,6 +321,7 @@ class Printer {
   }
 
   std::ostream& out_;
+  int depth_ = 0;  // of the statement being printed
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // grammar parses every binary level as one flat chain), decodes number and
 // string literals, and turns raw positions into SourceLocs.
 #include "frontend/parse/lower.h"
+#include "frontend/ast_visitor.h"
 
 #include <cctype>
 #include <charconv>
@@ -398,66 +399,44 @@ void Lowerer::flush_node(const Node* n, bool before) {
     }
 }
 
-// Operands in the order the parser met them.
-void Lowerer::flush(const Expr* e) {
-  if (!e || deferred_.empty()) return;
-  flush_node(e, true);
-  auto comps = [&](std::span<const TargetComponent> cs) {
-    for (auto& c : cs) flush(c.index);
-  };
-  switch (e->kind) {
-    case ExprKind::Index: {
-      auto* x = static_cast<const IndexExpr*>(e);
-      flush(x->array);
-      for (auto* k : x->keys) flush(k);
-      break;
-    }
-    case ExprKind::Call:
-      for (auto* a : static_cast<const CallExpr*>(e)->args) flush(a);
-      break;
-    case ExprKind::Unary: flush(static_cast<const UnaryExpr*>(e)->operand); break;
-    case ExprKind::Binary:
-      flush(static_cast<const BinaryExpr*>(e)->lhs);
-      flush(static_cast<const BinaryExpr*>(e)->rhs);
-      break;
-    case ExprKind::Ternary: {
-      auto* t = static_cast<const TernaryExpr*>(e);
-      flush(t->cond);
-      flush(t->then);
-      flush(t->els);
-      break;
-    }
-    case ExprKind::Assign:
-      flush(static_cast<const AssignExpr*>(e)->lhs);
-      flush(static_cast<const AssignExpr*>(e)->rhs);
-      break;
-    case ExprKind::InArray: {
-      auto* x = static_cast<const InArrayExpr*>(e);
-      for (auto* k : x->keys) flush(k);
-      flush(x->array);
-      break;
-    }
-    case ExprKind::Target: comps(static_cast<const TargetExpr*>(e)->components); break;
-    case ExprKind::AtOp: {
-      auto* x = static_cast<const AtOpExpr*>(e);
-      for (auto* a : x->args) flush(a);
-      comps(x->components);
-      break;
-    }
-    case ExprKind::Member: {
-      auto* x = static_cast<const MemberExpr*>(e);
-      flush(x->base);
-      comps(x->components);
-      break;
-    }
-    case ExprKind::Number:
-    case ExprKind::String:
-    case ExprKind::Var:
-    case ExprKind::Embedded:
-    case ExprKind::Wildcard: break;  // leaves
+// The held diagnostics of a subtree, in the order the parser met them (see
+// lower.h): a node's "before" ones, its children's, then its "after" ones.
+class Lowerer::Flush : public ast::Visitor<Flush, true> {
+ public:
+  explicit Flush(Lowerer& lower) : lower_(lower) {}
+
+  using Visitor::visit;
+  void visit(const Expr* e) {
+    if (!e || lower_.deferred_.empty()) return;
+    lower_.flush_node(e, true);
+    Visitor::visit(e);
+    lower_.flush_node(e, false);
   }
-  flush_node(e, false);
-}
+  void visit(const Stmt* s) {
+    if (!s || lower_.deferred_.empty()) return;
+    Visitor::visit(s);
+  }
+
+  // A second sort marker is reported where it was met: on the value, a key
+  // or the array (before), or on the aggregate (after the slice).
+  void visit_foreach(const ForeachStmt* f) {
+    lower_.flush_node(f, true);
+    visit(f->histogram);
+    visit_all(f->slice);
+    lower_.flush_node(f, false);
+    visit(f->limit);
+    visit(f->body);
+  }
+  void visit_try(const TryStmt* t) {
+    visit(static_cast<const Stmt*>(t->body));
+    visit(static_cast<const Stmt*>(t->handler));
+  }
+
+ private:
+  Lowerer& lower_;
+};
+
+void Lowerer::flush(const Expr* e) { Flush(*this).visit(e); }
 
 BlockStmt* Lowerer::block(const x3ast::Block& b) {
   auto* blk = arena_.make<BlockStmt>(loc(b.pos));
@@ -474,61 +453,7 @@ BlockStmt* Lowerer::adopt(const x3ast::Block& b) {
   return blk;
 }
 
-// Statements in the order the parser met them (see lower.h).
-void Lowerer::flush(const Stmt* s) {
-  if (!s || deferred_.empty()) return;
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) flush(st);
-      break;
-    case StmtKind::Expr: flush(static_cast<const ExprStmt*>(s)->expr); break;
-    case StmtKind::Return: flush(static_cast<const ReturnStmt*>(s)->value); break;
-    case StmtKind::Delete: flush(static_cast<const DeleteStmt*>(s)->target); break;
-    case StmtKind::Try: {
-      auto* t = static_cast<const TryStmt*>(s);
-      flush(t->body);
-      flush(t->handler);
-      break;
-    }
-    case StmtKind::If: {
-      auto* i = static_cast<const IfStmt*>(s);
-      flush(i->cond);
-      flush(i->then);
-      flush(i->els);
-      break;
-    }
-    case StmtKind::While: {
-      auto* w = static_cast<const WhileStmt*>(s);
-      flush(w->cond);
-      flush(w->body);
-      break;
-    }
-    case StmtKind::For: {
-      auto* f = static_cast<const ForStmt*>(s);
-      flush(f->init);
-      flush(f->cond);
-      flush(f->incr);
-      flush(f->body);
-      break;
-    }
-    case StmtKind::Foreach: {
-      // A second sort marker is reported where it was met: on the value,
-      // a key or the array (before), or on the aggregate (after the slice).
-      auto* f = static_cast<const ForeachStmt*>(s);
-      flush_node(f, true);
-      flush(f->histogram);
-      for (const Expr* k : f->slice) flush(k);
-      flush_node(f, false);
-      flush(f->limit);
-      flush(f->body);
-      break;
-    }
-    case StmtKind::Next:
-    case StmtKind::Break:
-    case StmtKind::Continue:
-    case StmtKind::Null: break;  // next, break, continue
-  }
-}
+void Lowerer::flush(const Stmt* s) { Flush(*this).visit(s); }
 
 Stmt* Lowerer::build(const x3ast::Simple& s) {
   StmtKind k = s.keyword == "next" ? StmtKind::Next : s.keyword == "break" ? StmtKind::Break : StmtKind::Continue;

@@ -72,6 +72,7 @@ class Lowerer {
  private:
   ast::Expr* adopt(const x3ast::Operand& op);
   ast::BlockStmt* adopt(const x3ast::Block& b);
+  class Flush;  // the walk of flush()
   void flush(const ast::Expr* e);
   void flush(const ast::Stmt* s);
   void flush_node(const ast::Node* n, bool before);
