@@ -9,6 +9,7 @@
 
 #include "translator/builtins/builtins.h"
 #include "translator/builtins/format.h"
+#include "frontend/ast_visitor.h"
 
 namespace stapx::elab {
 
@@ -16,21 +17,67 @@ using namespace ast;
 
 namespace {
 
-class TypeInference {
+// infer(e) gives e's type and records it on e; visit_X does the work for
+// one kind of node, typing its children through infer() and unify().
+// Statements are typed for the function whose body they are in (fn_, null
+// in a probe).
+class TypeInference : public Visitor<TypeInference, false, Type, void> {
  public:
+  static constexpr bool kEveryNode = true;
+
   explicit TypeInference(Elaboration& elab) : elab_(elab) {}
   void infer_all();
 
+  Type visit_number(NumberLit*) { return Type::Long; }
+  Type visit_string(StringLit*) { return Type::String; }
+  Type visit_var(VarRef* v) { return v->sym ? v->sym->type : Type::Unknown; }
+  Type visit_index(IndexExpr* ix);
+  Type visit_call(CallExpr* c);
+  Type visit_unary(UnaryExpr* u);
+  Type visit_binary(BinaryExpr* b);
+  Type visit_ternary(TernaryExpr* te);
+  Type visit_assign(AssignExpr* a);
+  Type visit_in_array(InArrayExpr* in);
+  Type visit_target(TargetExpr* t) {
+    infer_indices(t->components);
+    return t->type;  // set when resolved; Unknown after an error
+  }
+  Type visit_at_op(AtOpExpr* a);
+  // Reported as unsupported during resolution.
+  Type visit_embedded(EmbeddedExpr*) { return Type::Unknown; }
+  Type visit_member(MemberExpr*) { return Type::Unknown; }
+  Type visit_wildcard(WildcardExpr*) { return Type::Unknown; }
+
+  void visit_block(BlockStmt* b) {
+    for (Stmt* st : b->stmts) visit(st);
+  }
+  void visit_expr_stmt(ExprStmt* s) { infer(s->expr); }
+  void visit_if(IfStmt* i);
+  void visit_while(WhileStmt* w);
+  void visit_for(ForStmt* f);
+  void visit_foreach(ForeachStmt* f);
+  void visit_return(ReturnStmt* r);
+  void visit_delete(DeleteStmt* d) {
+    if (d->target->kind == ExprKind::Index) infer(d->target);
+  }
+  void visit_try(TryStmt* t);
+  void visit_next(SimpleStmt*) {}
+  void visit_break(SimpleStmt*) {}
+  void visit_continue(SimpleStmt*) {}
+  void visit_null(SimpleStmt*) {}
+
  private:
   Type infer(Expr* e);
-  void infer_stmt(Stmt* s, FunctionDecl* fn);
+  Type infer_keys(Symbol* sym, List<Expr*>& keys);
+  void infer_long(Expr* e);
   void infer_indices(std::span<TargetComponent> components);
   void unify(Expr* e, Type t);
   void unify_symbol(Symbol* sym, Type t, SourceLoc site);
   void unify_key(Symbol* sym, size_t i, Type t, SourceLoc site);
   void compile_regex(const BinaryExpr* b);
   Elaboration& elab_;
-  bool changed_ = false;  // this round typed something new
+  FunctionDecl* fn_ = nullptr;  // whose body is being typed
+  bool changed_ = false;        // this round typed something new
 };
 
 }  // namespace
@@ -146,304 +193,224 @@ void TypeInference::compile_regex(const BinaryExpr* b) {
 
 void TypeInference::infer_indices(std::span<TargetComponent> components) {
   for (TargetComponent& c : components)
-    if (c.index && c.index->kind != ExprKind::Number) {
-      infer(c.index);
-      unify(c.index, Type::Long);
-    }
+    if (c.index && c.index->kind != ExprKind::Number) infer_long(c.index);
 }
 
 Type TypeInference::infer(Expr* e) {
-  Type t = Type::Unknown;
-  switch (e->kind) {
-    case ExprKind::AtOp: {
-      auto* a = static_cast<AtOpExpr*>(e);
-      if (a->op == At::Entry && !a->args.empty() && a->args[0]->kind != ExprKind::Target) {
-        t = infer(a->args[0]);  // a number or a string, saved at entry
-        break;
-      }
-      if (a->op == At::Entry || a->op == At::Defined) {
-        t = e->type;  // set when resolved
-        break;
-      }
-      if (a->op == At::Cast) {
-        if (!a->args.empty()) unify(a->args[0], Type::Long);
-        infer_indices(a->components);
-        t = e->type;
-        break;
-      }
-      if (a->op == At::Var) {
-        infer_indices(a->components);
-        t = e->type;
-        break;
-      }
-      if (!is_stat_read(a) && !is_histogram(a)) break;  // reported as unsupported during resolution
-      infer(a->args[0]);
-      unify(a->args[0], Type::Stats);
-      // A histogram is printed, or one bucket of it read.
-      t = is_histogram(a) && !is_bucket_read(a) ? Type::Void : Type::Long;
-      if (is_bucket_read(a)) {
-        infer(a->components[0].index);
-        unify(a->components[0].index, Type::Long);
-      }
-      break;
-    }
-    case ExprKind::Target:
-      infer_indices(static_cast<TargetExpr*>(e)->components);
-      t = e->type;  // set when resolved; Unknown after an error
-      break;
-    case ExprKind::Embedded:
-    case ExprKind::Member:
-    case ExprKind::Wildcard:
-      break;  // reported as unsupported during resolution
-    case ExprKind::Number:
-      t = Type::Long;
-      break;
-    case ExprKind::String:
-      t = Type::String;
-      break;
-    case ExprKind::Var: {
-      auto* v = static_cast<VarRef*>(e);
-      t = v->sym ? v->sym->type : Type::Unknown;
-      break;
-    }
-    case ExprKind::Index: {
-      auto* ix = static_cast<IndexExpr*>(e);
-      Symbol* sym = ix->array->sym;
-      for (size_t i = 0; i < ix->keys.size(); ++i) {
-        Type kt = infer(ix->keys[i]);
-        unify_key(sym, i, kt, ix->keys[i]->loc);
-        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
-          unify(ix->keys[i], sym->key_types[i]);
-      }
-      t = sym ? sym->type : Type::Unknown;
-      break;
-    }
-    case ExprKind::InArray: {
-      auto* in = static_cast<InArrayExpr*>(e);
-      Symbol* sym = in->array->sym;
-      for (size_t i = 0; i < in->keys.size(); ++i) {
-        Type kt = infer(in->keys[i]);
-        unify_key(sym, i, kt, in->keys[i]->loc);
-        if (sym && i < sym->key_types.size() && kt == Type::Unknown)
-          unify(in->keys[i], sym->key_types[i]);
-      }
-      t = Type::Long;
-      break;
-    }
-    case ExprKind::Call: {
-      auto* c = static_cast<CallExpr*>(e);
-      if (c->builtin != Builtin::None) {
-        for (Expr* a : c->args) infer(a);
-        // The format, or the delimiter, is a string.
-        if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
-            c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
-          if (!c->args.empty()) unify(c->args[0], Type::String);
-        }
-        t = find_builtin(c->name)->result;
-      } else if (c->fn) {
-        for (size_t i = 0; i < c->args.size() && i < c->fn->param_syms.size(); ++i) {
-          Symbol* p = c->fn->param_syms[i];
-          unify_symbol(p, infer(c->args[i]), c->args[i]->loc);
-          unify(c->args[i], p->type);
-        }
-        t = c->fn->type;
-      }
-      break;
-    }
-    case ExprKind::Unary: {
-      auto* u = static_cast<UnaryExpr*>(e);
-      infer(u->operand);
-      unify(u->operand, Type::Long);
-      t = Type::Long;
-      break;
-    }
-    case ExprKind::Binary: {
-      auto* b = static_cast<BinaryExpr*>(e);
-      Type l = infer(b->lhs), r = infer(b->rhs);
-      switch (b->op) {
-        case Op::Concat:
-          unify(b->lhs, Type::String);
-          unify(b->rhs, Type::String);
-          t = Type::String;
-          break;
-        case Op::Eq:
-        case Op::Ne:
-        case Op::Lt:
-        case Op::Le:
-        case Op::Gt:
-        case Op::Ge:
-          if (r != Type::Unknown) l = r;  // stap checks the left against the right
-          unify(b->lhs, l);
-          unify(b->rhs, l);
-          t = Type::Long;
-          break;
-        case Op::RegexMatch:
-        case Op::RegexNoMatch:
-          unify(b->lhs, Type::String);
-          compile_regex(b);
-          t = Type::Long;
-          break;
-        default:
-          unify(b->lhs, Type::Long);
-          unify(b->rhs, Type::Long);
-          t = Type::Long;
-      }
-      break;
-    }
-    case ExprKind::Ternary: {
-      auto* te = static_cast<TernaryExpr*>(e);
-      infer(te->cond);
-      unify(te->cond, Type::Long);
-      Type a = infer(te->then), b = infer(te->els);
-      t = a != Type::Unknown ? a : b;
-      unify(te->then, t);
-      unify(te->els, t);
-      break;
-    }
-    case ExprKind::Assign: {
-      auto* a = static_cast<AssignExpr*>(e);
-      Type r = infer(a->rhs), l = infer(a->lhs);
-      if (a->op == Op::AggregateInto) {
-        unify(a->lhs, Type::Stats);
-        unify(a->rhs, Type::Long);
-        t = Type::Long;
-        break;
-      }
-      if (a->op == Op::Assign) {
-        // A statistic is not a value: it does not type what it is assigned to.
-        t = l != Type::Unknown ? l : r == Type::Stats ? Type::Unknown : r;
-        const Symbol* target = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)->sym
-                               : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array->sym
-                                                                 : nullptr;
-        if (l != Type::Unknown && r != Type::Unknown && l != r && target && r != Type::Void &&
-            r != Type::Stats && elab_.reported.insert(a->rhs).second) {
-          elab_.reported.insert(target);
-          if (target->fixed_type) {
-            elab_.diags.report(DiagId::SemTypeExpected, a->lhs->loc, type_name(r), type_name(l));
-          } else {
-            elab_.diags.report(DiagId::SemTypeMismatch, a->lhs->loc, type_name(r));
-            elab_.diags.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
-          }
-        }
-      } else {
-        t = a->op == Op::Concat ? Type::String : Type::Long;
-      }
-      unify(a->lhs, t);
-      unify(a->rhs, t);
-      break;
-    }
-  }
+  Type t = visit(e);
   if (t == Type::Void && e->type != Type::Void) changed_ = true;
   e->type = t;
   return t;
 }
 
-void TypeInference::infer_stmt(Stmt* s, FunctionDecl* fn) {
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) infer_stmt(st, fn);
-      break;
-    case StmtKind::Expr:
-      infer(static_cast<ExprStmt*>(s)->expr);
-      break;
-    case StmtKind::If: {
-      auto* i = static_cast<IfStmt*>(s);
-      infer(i->cond);
-      unify(i->cond, Type::Long);
-      infer_stmt(i->then, fn);
-      if (i->els) infer_stmt(i->els, fn);
-      break;
+// infer(e), which must be a number.
+void TypeInference::infer_long(Expr* e) {
+  infer(e);
+  unify(e, Type::Long);
+}
+
+// The keys of an index into sym (an array): each types sym's key, or takes
+// the key's type when it has none of its own.
+Type TypeInference::infer_keys(Symbol* sym, List<Expr*>& keys) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Type kt = infer(keys[i]);
+    unify_key(sym, i, kt, keys[i]->loc);
+    if (sym && i < sym->key_types.size() && kt == Type::Unknown) unify(keys[i], sym->key_types[i]);
+  }
+  return sym ? sym->type : Type::Unknown;
+}
+
+Type TypeInference::visit_at_op(AtOpExpr* a) {
+  if (a->op == At::Entry && !a->args.empty() && a->args[0]->kind != ExprKind::Target)
+    return infer(a->args[0]);  // a number or a string, saved at entry
+  if (a->op == At::Entry || a->op == At::Defined) return a->type;  // set when resolved
+  if (a->op == At::Cast) {
+    if (!a->args.empty()) unify(a->args[0], Type::Long);
+    infer_indices(a->components);
+    return a->type;
+  }
+  if (a->op == At::Var) {
+    infer_indices(a->components);
+    return a->type;
+  }
+  if (!is_stat_read(a) && !is_histogram(a)) return Type::Unknown;  // reported as unsupported during resolution
+  infer(a->args[0]);
+  unify(a->args[0], Type::Stats);
+  // A histogram is printed, or one bucket of it read.
+  if (!is_bucket_read(a)) return is_histogram(a) ? Type::Void : Type::Long;
+  infer_long(a->components[0].index);
+  return Type::Long;
+}
+
+Type TypeInference::visit_index(IndexExpr* ix) { return infer_keys(ix->array->sym, ix->keys); }
+
+Type TypeInference::visit_in_array(InArrayExpr* in) {
+  infer_keys(in->array->sym, in->keys);
+  return Type::Long;
+}
+
+Type TypeInference::visit_call(CallExpr* c) {
+  if (c->builtin != Builtin::None) {
+    for (Expr* a : c->args) infer(a);
+    // The format, or the delimiter, is a string.
+    if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
+        c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
+      if (!c->args.empty()) unify(c->args[0], Type::String);
     }
-    case StmtKind::While: {
-      auto* w = static_cast<WhileStmt*>(s);
-      infer(w->cond);
-      unify(w->cond, Type::Long);
-      infer_stmt(w->body, fn);
-      break;
-    }
-    case StmtKind::For: {
-      auto* f = static_cast<ForStmt*>(s);
-      if (f->init) infer(f->init);
-      if (f->cond) {
-        infer(f->cond);
-        unify(f->cond, Type::Long);
+    return find_builtin(c->name)->result;
+  }
+  if (!c->fn) return Type::Unknown;
+  for (size_t i = 0; i < c->args.size() && i < c->fn->param_syms.size(); ++i) {
+    Symbol* p = c->fn->param_syms[i];
+    unify_symbol(p, infer(c->args[i]), c->args[i]->loc);
+    unify(c->args[i], p->type);
+  }
+  return c->fn->type;
+}
+
+Type TypeInference::visit_unary(UnaryExpr* u) {
+  infer_long(u->operand);
+  return Type::Long;
+}
+
+Type TypeInference::visit_binary(BinaryExpr* b) {
+  Type l = infer(b->lhs), r = infer(b->rhs);
+  switch (b->op) {
+    case Op::Concat:
+      unify(b->lhs, Type::String);
+      unify(b->rhs, Type::String);
+      return Type::String;
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      if (r != Type::Unknown) l = r;  // stap checks the left against the right
+      unify(b->lhs, l);
+      unify(b->rhs, l);
+      return Type::Long;
+    case Op::RegexMatch:
+    case Op::RegexNoMatch:
+      unify(b->lhs, Type::String);
+      compile_regex(b);
+      return Type::Long;
+    default:
+      unify(b->lhs, Type::Long);
+      unify(b->rhs, Type::Long);
+      return Type::Long;
+  }
+}
+
+Type TypeInference::visit_ternary(TernaryExpr* te) {
+  infer_long(te->cond);
+  Type a = infer(te->then), b = infer(te->els);
+  Type t = a != Type::Unknown ? a : b;
+  unify(te->then, t);
+  unify(te->els, t);
+  return t;
+}
+
+Type TypeInference::visit_assign(AssignExpr* a) {
+  Type r = infer(a->rhs), l = infer(a->lhs);
+  if (a->op == Op::AggregateInto) {
+    unify(a->lhs, Type::Stats);
+    unify(a->rhs, Type::Long);
+    return Type::Long;
+  }
+  Type t;
+  if (a->op == Op::Assign) {
+    // A statistic is not a value: it does not type what it is assigned to.
+    t = l != Type::Unknown ? l : r == Type::Stats ? Type::Unknown : r;
+    const Symbol* target = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)->sym
+                           : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array->sym
+                                                             : nullptr;
+    if (l != Type::Unknown && r != Type::Unknown && l != r && target && r != Type::Void && r != Type::Stats &&
+        elab_.reported.insert(a->rhs).second) {
+      elab_.reported.insert(target);
+      if (target->fixed_type) {
+        elab_.diags.report(DiagId::SemTypeExpected, a->lhs->loc, type_name(r), type_name(l));
+      } else {
+        elab_.diags.report(DiagId::SemTypeMismatch, a->lhs->loc, type_name(r));
+        elab_.diags.report(DiagId::SemTypeMismatchHere, target->type_site, type_name(l));
       }
-      if (f->incr) infer(f->incr);
-      infer_stmt(f->body, fn);
-      break;
     }
-    case StmtKind::Return: {
-      auto* r = static_cast<ReturnStmt*>(s);
-      if (!fn || !r->value) break;
-      Type t = infer(r->value);
-      if (fn->type == Type::Unknown && t != Type::Unknown) {
-        fn->type = t;
-        fn->type_site = r->value->loc;
-        changed_ = true;
-      } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void &&
-                 elab_.reported.insert(r->value).second) {
-        // The function's type is the symbol in conflict: name this value's type.
-        elab_.reported.insert(fn);
-        if (fn->declared != Type::Unknown) {
-          elab_.diags.report(DiagId::SemTypeExpected, r->value->loc, type_name(t), type_name(fn->type));
-        } else {
-          elab_.diags.report(DiagId::SemTypeMismatch, r->value->loc, type_name(t));
-          elab_.diags.report(DiagId::SemTypeMismatchHere, fn->type_site, type_name(fn->type));
-        }
-      }
-      unify(r->value, fn->type);
-      break;
+  } else {
+    t = a->op == Op::Concat ? Type::String : Type::Long;
+  }
+  unify(a->lhs, t);
+  unify(a->rhs, t);
+  return t;
+}
+
+void TypeInference::visit_if(IfStmt* i) {
+  infer_long(i->cond);
+  visit(i->then);
+  visit(i->els);
+}
+
+void TypeInference::visit_while(WhileStmt* w) {
+  infer_long(w->cond);
+  visit(w->body);
+}
+
+void TypeInference::visit_for(ForStmt* f) {
+  if (f->init) infer(f->init);
+  if (f->cond) infer_long(f->cond);
+  if (f->incr) infer(f->incr);
+  visit(f->body);
+}
+
+void TypeInference::visit_return(ReturnStmt* r) {
+  FunctionDecl* fn = fn_;
+  if (!fn || !r->value) return;
+  Type t = infer(r->value);
+  if (fn->type == Type::Unknown && t != Type::Unknown) {
+    fn->type = t;
+    fn->type_site = r->value->loc;
+    changed_ = true;
+  } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void && elab_.reported.insert(r->value).second) {
+    // The function's type is the symbol in conflict: name this value's type.
+    elab_.reported.insert(fn);
+    if (fn->declared != Type::Unknown) {
+      elab_.diags.report(DiagId::SemTypeExpected, r->value->loc, type_name(t), type_name(fn->type));
+    } else {
+      elab_.diags.report(DiagId::SemTypeMismatch, r->value->loc, type_name(t));
+      elab_.diags.report(DiagId::SemTypeMismatchHere, fn->type_site, type_name(fn->type));
     }
-    case StmtKind::Delete: {
-      auto* d = static_cast<DeleteStmt*>(s);
-      if (d->target->kind == ExprKind::Index) infer(d->target);
-      break;
-    }
-    case StmtKind::Try: {
-      auto* t = static_cast<TryStmt*>(s);
-      infer_stmt(t->body, fn);
-      if (t->var && t->var->sym) unify_symbol(t->var->sym, Type::String, t->var->loc);
-      infer_stmt(t->handler, fn);
-      break;
-    }
-    case StmtKind::Foreach: {
-      auto* f = static_cast<ForeachStmt*>(s);
-      if (f->histogram) {
-        infer(f->histogram);
-        if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
-        if (f->limit) {
-          infer(f->limit);
-          unify(f->limit, Type::Long);
-        }
-        infer_stmt(f->body, fn);
-        break;
-      }
-      Symbol* a = f->array ? f->array->sym : nullptr;
-      if (!a) break;
-      for (size_t i = 0; i < f->keys.size() && i < a->key_types.size(); ++i) {
-        Symbol* k = f->keys[i]->sym;
-        if (!k) continue;
-        unify_key(a, i, k->type, f->keys[i]->loc);
-        unify_symbol(k, a->key_types[i], f->keys[i]->loc);
-      }
-      if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
-      if (f->limit) {
-        infer(f->limit);
-        unify(f->limit, Type::Long);
-      }
-      infer_stmt(f->body, fn);
-      // stap binds the value variable after typing the body.
-      if (f->value && f->value->sym) {
-        unify_symbol(f->value->sym, a->type, f->value->loc);
-        unify_symbol(a, f->value->sym->type, f->value->loc);
-      }
-      break;
-    }
-    case StmtKind::Next:
-    case StmtKind::Break:
-    case StmtKind::Continue:
-    case StmtKind::Null:
-      break;
+  }
+  unify(r->value, fn->type);
+}
+
+void TypeInference::visit_try(TryStmt* t) {
+  visit(static_cast<Stmt*>(t->body));
+  if (t->var && t->var->sym) unify_symbol(t->var->sym, Type::String, t->var->loc);
+  visit(static_cast<Stmt*>(t->handler));
+}
+
+void TypeInference::visit_foreach(ForeachStmt* f) {
+  if (f->histogram) {
+    infer(f->histogram);
+    if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
+    if (f->limit) infer_long(f->limit);
+    visit(f->body);
+    return;
+  }
+  Symbol* a = f->array ? f->array->sym : nullptr;
+  if (!a) return;
+  for (size_t i = 0; i < f->keys.size() && i < a->key_types.size(); ++i) {
+    Symbol* k = f->keys[i]->sym;
+    if (!k) continue;
+    unify_key(a, i, k->type, f->keys[i]->loc);
+    unify_symbol(k, a->key_types[i], f->keys[i]->loc);
+  }
+  if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
+  if (f->limit) infer_long(f->limit);
+  visit(f->body);
+  // stap binds the value variable after typing the body.
+  if (f->value && f->value->sym) {
+    unify_symbol(f->value->sym, a->type, f->value->loc);
+    unify_symbol(a, f->value->sym->type, f->value->loc);
   }
 }
 
@@ -455,9 +422,13 @@ void TypeInference::infer_all() {
       infer(const_cast<Expr*>(c));
       unify(const_cast<Expr*>(c), Type::Long);
     }
-    for (FunctionDecl* f : elab_.prog.functions) infer_stmt(f->body, f);
+    for (FunctionDecl* f : elab_.prog.functions) {
+      fn_ = f;
+      visit(f->body);
+    }
+    fn_ = nullptr;
     for (Script* script : elab_.prog.scripts)
-      for (ProbeDecl* p : script->probes) infer_stmt(p->body, nullptr);
+      for (ProbeDecl* p : script->probes) visit(p->body);
     if (!changed_) break;
   }
 }

@@ -193,385 +193,398 @@ void Resolver::check_foreach_modification(VarRef* v) {
 }
 
 void Resolver::resolve_expr(Expr* e, Scope& sc, bool) {
-  switch (e->kind) {
-    case ExprKind::Number:
-    case ExprKind::String:
-      break;
-    case ExprKind::Target:
-      note_kernel_memory(e, "a target variable", sc);
-      resolve_indices(static_cast<TargetExpr*>(e)->components, sc);
-      resolve_target_expr(static_cast<TargetExpr*>(e), sc);
-      break;
-    case ExprKind::AtOp: {
-      auto* a = static_cast<AtOpExpr*>(e);
-      if (a->op == At::Cast || a->op == At::Var) {
-        note_kernel_memory(e, "@" + a->name, sc);
-        resolve_indices(a->components, sc);
+  Scope* outer = sc_;
+  sc_ = &sc;
+  visit(e);
+  sc_ = outer;
+}
+
+void Resolver::visit_number(NumberLit*) {}
+void Resolver::visit_string(StringLit*) {}
+
+void Resolver::visit_target(TargetExpr* e) {
+  Scope& sc = *sc_;
+  note_kernel_memory(e, "a target variable", sc);
+  resolve_indices(e->components, sc);
+  resolve_target_expr(e, sc);
+}
+
+void Resolver::visit_at_op(AtOpExpr* a) {
+  Scope& sc = *sc_;
+  if (a->op == At::Cast || a->op == At::Var) {
+    note_kernel_memory(a, "@" + a->name, sc);
+    resolve_indices(a->components, sc);
+  }
+  if (a->op == At::Entry) {
+    resolve_entry_expr(a, sc);
+    return;
+  }
+  if (a->op == At::Defined) {
+    resolve_defined(a, sc);
+    return;
+  }
+  if (a->op == At::Cast || a->op == At::Var) {
+    bool address = taking_address_;
+    taking_address_ = false;
+    if (a->op == At::Cast && !a->args.empty()) resolve_expr(a->args[0], sc);
+    if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags)) {
+      std::optional<TargetAccess> access =
+          a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address)
+                            : resolve_var(*a, *di, elab_.diags, address);
+      if (access) {
+        a->type = access->yields_string() ? Type::String : Type::Long;
+        elab_.prog.targets[a] = std::move(*access);
       }
-      if (a->op == At::Entry) {
-        resolve_entry_expr(a, sc);
-        break;
-      }
-      if (a->op == At::Defined) {
-        resolve_defined(a, sc);
-        break;
-      }
-      if (a->op == At::Cast || a->op == At::Var) {
-        bool address = taking_address_;
-        taking_address_ = false;
-        if (a->op == At::Cast && !a->args.empty()) resolve_expr(a->args[0], sc);
-        if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags)) {
-          std::optional<TargetAccess> access =
-              a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address)
-                                : resolve_var(*a, *di, elab_.diags, address);
-          if (access) {
-            a->type = access->yields_string() ? Type::String : Type::Long;
-            elab_.prog.targets[a] = std::move(*access);
-          }
-        }
-        break;
-      }
-      if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
-        elab_.diags.report(DiagId::SemHistOnlyPrinted, e->loc, a->name, a->name);
-        break;
-      }
-      if (!is_stat_read(a) && !is_histogram(a)) {
-        elab_.diags.report(DiagId::SemUnsupported, e->loc, "@" + a->name);
-        break;
-      }
-      if (is_bucket_read(a))
-        resolve_expr(a->components[0].index, sc);
-      else if (!a->components.empty() || !a->pretty.empty())
-        elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->', '[' or '$' after @" + a->name);
-      Expr* arg = a->args[0];
-      if (arg->kind != ExprKind::Var && arg->kind != ExprKind::Index) {
-        elab_.diags.report(DiagId::SemStatOperand, arg->loc, a->name);
-        break;
-      }
-      resolve_expr(arg, sc);
-      // Reading a statistic merges every CPU's part: exclusive access.
-      VarRef* v = arg->kind == ExprKind::Var ? static_cast<VarRef*>(arg) : static_cast<IndexExpr*>(arg)->array;
-      // A local here is reported by inference: it is not a statistic.
-      touch(v->sym, sc, true);
-      if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
-      if (a->op == At::Variance && v->sym) variance_of(a, v->sym);
-      break;
     }
-    case ExprKind::Embedded:
-      elab_.diags.report(DiagId::SemUnsupported, e->loc, "embedded C");
-      break;
-    case ExprKind::Member:
-      elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
-      break;
-    case ExprKind::Wildcard:
-      elab_.diags.report(DiagId::SemUnsupported, e->loc, "a '*' array key");
-      break;
-    case ExprKind::Var: {
-      auto* v = static_cast<VarRef*>(e);
-      v->sym = lookup(v, sc, false);
-      if (v->sym) {
-        set_arity(v->sym, 0, v->loc);
-        v->sym->used = true;
-        touch(v->sym, sc, false);
-      }
-      break;
-    }
-    case ExprKind::Index: {
-      auto* ix = static_cast<IndexExpr*>(e);
-      if (ix->keys.size() > kMaxKeys) elab_.diags.report(DiagId::SemTooManyKeys, ix->loc, kMaxKeys);
-      ix->array->sym = lookup(ix->array, sc, true, static_cast<int>(ix->keys.size()));
-      if (ix->array->sym) {
-        set_arity(ix->array->sym, static_cast<int>(ix->keys.size()), ix->loc);
-        ix->array->sym->used = true;
-        touch(ix->array->sym, sc, false);
-      }
-      for (Expr* k : ix->keys) resolve_expr(k, sc);
-      break;
-    }
-    case ExprKind::InArray: {
-      auto* in = static_cast<InArrayExpr*>(e);
-      in->array->sym = lookup(in->array, sc, true, static_cast<int>(in->keys.size()));
-      if (in->array->sym) {
-        set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->array->loc);
-        touch(in->array->sym, sc, false);
-      }
-      for (Expr* k : in->keys) resolve_expr(k, sc);
-      break;
-    }
-    case ExprKind::Call: {
-      auto* c = static_cast<CallExpr*>(e);
-      if (const BuiltinInfo* b = find_builtin(c->name)) {
-        c->builtin = b->id;
-        int n = static_cast<int>(c->args.size());
-        if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
-          elab_.diags.report(DiagId::SemArgCount, c->loc, c->name,
-                        b->max_args == b->min_args ? std::to_string(b->min_args)
-                                                   : "at least " + std::to_string(b->min_args),
-                        n);
-      } else if (auto it = elab_.overloads.find(c->name); it != elab_.overloads.end() && !it->second.empty()) {
-        // By argument count; a count no overload takes is reported against
-        // the one with the most parameters.
-        auto fit = it->second.find(c->args.size());
-        c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
-        if (c->args.size() != c->fn->params.size())
-          elab_.diags.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
-        // Tapset functions marked /* guru */ act on the kernel directly:
-        // only guru mode, or other tapset code, may call them.
-        if (!elab_.probe_ctx.guru && elab_.in_user_code(c->loc) && c->fn->has_pragma("guru"))
-          elab_.diags.report(DiagId::SemFunctionNeedsGuru, c->loc);
-        if (elab_.stapusr) check_unprivileged_call(c, sc.fn);
-        sc.fn->callees.push_back(c->fn);
-        if (!foreach_arrays_.empty()) elab_.foreach_calls.push_back({c, foreach_arrays_});
-      } else if (is_user_stack_function(c->name)) {
-        elab_.diags.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
-      } else {
-        std::vector<std::string_view> names = builtin_names();
-        if (elab_.library) {
-          std::vector<std::string_view> lib = elab_.library->function_names();
-          names.insert(names.end(), lib.begin(), lib.end());
-        }
-        for (const auto& [name, by_arity] : elab_.overloads) names.push_back(name);
-        std::string similar = support::join(similar_names(names, c->name, 5));
-        if (similar.empty())
-          elab_.diags.report(DiagId::SemUnknownFunction, c->loc, c->name);
-        else
-          elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
-      }
-      // Histograms may only be printed: print(@hist_log(s)).
-      for (Expr* a : c->args) {
-        printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println;
-        resolve_expr(a, sc);
-        printing_ = false;
-      }
-      break;
-    }
-    case ExprKind::Unary: {
-      auto* u = static_cast<UnaryExpr*>(e);
-      if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Target) {
-        resolve_address_of(u, sc);
-        break;
-      }
-      auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
-      if (u->op == Op::AddressOf && at && (at->op == At::Cast || at->op == At::Var)) {
-        // &@cast(...)->field: the access resolved for its address moves to the '&'.
-        taking_address_ = true;
-        resolve_expr(u->operand, sc);
-        taking_address_ = false;
-        if (auto it = elab_.prog.targets.find(u->operand); it != elab_.prog.targets.end()) {
-          elab_.prog.targets[u] = std::move(it->second);
-          elab_.prog.targets.erase(it);
-          u->type = u->operand->type = Type::Long;
-        }
-        break;
-      }
-      resolve_expr(u->operand, sc);
-      if (u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec)
-        mark_write(u->operand, sc);
-      break;
-    }
-    case ExprKind::Binary: {
-      auto* b = static_cast<BinaryExpr*>(e);
-      resolve_expr(b->lhs, sc);
-      // @defined($x) && $x->y: a constant left side that decides alone
-      // drops the right side unresolved (it may name what does not exist).
-      if (b->op == Op::LogAnd || b->op == Op::LogOr) {
-        int known = constant_condition(b->lhs);
-        if (known == (b->op == Op::LogAnd ? 0 : 1)) {
-          b->rhs = b->lhs;
-          break;
-        }
-      }
-      resolve_expr(b->rhs, sc);
-      break;
-    }
-    case ExprKind::Ternary: {
-      auto* t = static_cast<TernaryExpr*>(e);
-      resolve_expr(t->cond, sc);
-      // @defined($x) ? $x : 0: the branch a constant condition never takes
-      // is dropped unresolved (it may name what does not exist).
-      int known = constant_condition(t->cond);
-      if (known == 0) t->then = t->els;
-      if (known == 1) t->els = t->then;
-      resolve_expr(t->then, sc);
-      if (t->els != t->then) resolve_expr(t->els, sc);
-      break;
-    }
-    case ExprKind::Assign: {
-      auto* a = static_cast<AssignExpr*>(e);
-      resolve_expr(a->rhs, sc);
-      if (a->op == Op::AggregateInto) {
-        // "<<<" adds to this CPU's part of a statistic: shared access.
-        resolve_expr(a->lhs, sc);
-        VarRef* v = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)
-                    : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
-                                                      : nullptr;
-        if (!v)
-          elab_.diags.report(DiagId::SemNotLvalue, a->lhs->loc);
-        else if (v->sym && v->sym->scope != Symbol::Scope::Global)
-          elab_.diags.report(DiagId::SemStatLocal, v->loc);
-        else if (v->sym) {
-          v->sym->assigned = true;
-          if (sc.fn) sc.fn->global_adds.push_back(v->sym->index);
-          check_foreach_modification(v);
-        }
-        break;
-      }
-      if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
-        // A plain store does not read its target.
-        auto* v = static_cast<VarRef*>(a->lhs);
-        v->sym = lookup(v, sc, false);
-        if (v->sym) set_arity(v->sym, 0, v->loc);
-      } else {
-        resolve_expr(a->lhs, sc);
-      }
-      mark_write(a->lhs, sc, a->op_loc);
-      break;
-    }
+    return;
+  }
+  if (is_histogram(a) && !printing_ && !is_bucket_read(a)) {
+    elab_.diags.report(DiagId::SemHistOnlyPrinted, a->loc, a->name, a->name);
+    return;
+  }
+  if (!is_stat_read(a) && !is_histogram(a)) {
+    elab_.diags.report(DiagId::SemUnsupported, a->loc, "@" + a->name);
+    return;
+  }
+  if (is_bucket_read(a))
+    resolve_expr(a->components[0].index, sc);
+  else if (!a->components.empty() || !a->pretty.empty())
+    elab_.diags.report(DiagId::SemUnsupported, a->loc, "'->', '[' or '$' after @" + a->name);
+  Expr* arg = a->args[0];
+  if (arg->kind != ExprKind::Var && arg->kind != ExprKind::Index) {
+    elab_.diags.report(DiagId::SemStatOperand, arg->loc, a->name);
+    return;
+  }
+  resolve_expr(arg, sc);
+  // Reading a statistic merges every CPU's part: exclusive access.
+  VarRef* v = arg->kind == ExprKind::Var ? static_cast<VarRef*>(arg) : static_cast<IndexExpr*>(arg)->array;
+  // A local here is reported by inference: it is not a statistic.
+  touch(v->sym, sc, true);
+  if (is_histogram(a) && v->sym) histogram_of(a, v->sym);
+  if (a->op == At::Variance && v->sym) variance_of(a, v->sym);
+}
+
+void Resolver::visit_embedded(EmbeddedExpr* e) {
+  elab_.diags.report(DiagId::SemUnsupported, e->loc, "embedded C");
+}
+
+void Resolver::visit_member(MemberExpr* e) {
+  elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
+}
+
+void Resolver::visit_wildcard(WildcardExpr* e) {
+  elab_.diags.report(DiagId::SemUnsupported, e->loc, "a '*' array key");
+}
+
+void Resolver::visit_var(VarRef* v) {
+  Scope& sc = *sc_;
+  v->sym = lookup(v, sc, false);
+  if (v->sym) {
+    set_arity(v->sym, 0, v->loc);
+    v->sym->used = true;
+    touch(v->sym, sc, false);
   }
 }
 
-void Resolver::resolve_stmt(Stmt* s, Scope& sc) {
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (Stmt* st : static_cast<BlockStmt*>(s)->stmts) resolve_stmt(st, sc);
-      break;
-    case StmtKind::Expr:
-      resolve_expr(static_cast<ExprStmt*>(s)->expr, sc);
-      break;
-    case StmtKind::If: {
-      auto* i = static_cast<IfStmt*>(s);
-      bool guard = i->cond->kind == ExprKind::Unary && elab_.conditions.count(static_cast<UnaryExpr*>(i->cond)->operand);
-      in_condition_ = guard;
-      resolve_expr(i->cond, sc);
-      in_condition_ = false;
-      int known = constant_condition(i->cond);
-      if (known == 0) i->then = elab_.arena.make<BlockStmt>(i->then->loc);
-      if (known == 1) i->els = nullptr;
-      resolve_stmt(i->then, sc);
-      if (i->els) resolve_stmt(i->els, sc);
-      break;
+void Resolver::visit_index(IndexExpr* ix) {
+  Scope& sc = *sc_;
+  if (ix->keys.size() > kMaxKeys) elab_.diags.report(DiagId::SemTooManyKeys, ix->loc, kMaxKeys);
+  ix->array->sym = lookup(ix->array, sc, true, static_cast<int>(ix->keys.size()));
+  if (ix->array->sym) {
+    set_arity(ix->array->sym, static_cast<int>(ix->keys.size()), ix->loc);
+    ix->array->sym->used = true;
+    touch(ix->array->sym, sc, false);
+  }
+  for (Expr* k : ix->keys) resolve_expr(k, sc);
+}
+
+void Resolver::visit_in_array(InArrayExpr* in) {
+  Scope& sc = *sc_;
+  in->array->sym = lookup(in->array, sc, true, static_cast<int>(in->keys.size()));
+  if (in->array->sym) {
+    set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->array->loc);
+    touch(in->array->sym, sc, false);
+  }
+  for (Expr* k : in->keys) resolve_expr(k, sc);
+}
+
+void Resolver::visit_call(CallExpr* c) {
+  Scope& sc = *sc_;
+  if (const BuiltinInfo* b = find_builtin(c->name)) {
+    c->builtin = b->id;
+    int n = static_cast<int>(c->args.size());
+    if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+      elab_.diags.report(DiagId::SemArgCount, c->loc, c->name,
+                    b->max_args == b->min_args ? std::to_string(b->min_args)
+                                               : "at least " + std::to_string(b->min_args),
+                    n);
+  } else if (auto it = elab_.overloads.find(c->name); it != elab_.overloads.end() && !it->second.empty()) {
+    // By argument count; a count no overload takes is reported against
+    // the one with the most parameters.
+    auto fit = it->second.find(c->args.size());
+    c->fn = fit != it->second.end() ? fit->second : std::prev(it->second.end())->second;
+    if (c->args.size() != c->fn->params.size())
+      elab_.diags.report(DiagId::SemFnArity, c->loc, c->name, c->fn->params.size());
+    // Tapset functions marked /* guru */ act on the kernel directly:
+    // only guru mode, or other tapset code, may call them.
+    if (!elab_.probe_ctx.guru && elab_.in_user_code(c->loc) && c->fn->has_pragma("guru"))
+      elab_.diags.report(DiagId::SemFunctionNeedsGuru, c->loc);
+    if (elab_.stapusr) check_unprivileged_call(c, sc.fn);
+    sc.fn->callees.push_back(c->fn);
+    if (!foreach_arrays_.empty()) elab_.foreach_calls.push_back({c, foreach_arrays_});
+  } else if (is_user_stack_function(c->name)) {
+    elab_.diags.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
+  } else {
+    std::vector<std::string_view> names = builtin_names();
+    if (elab_.library) {
+      std::vector<std::string_view> lib = elab_.library->function_names();
+      names.insert(names.end(), lib.begin(), lib.end());
     }
-    case StmtKind::While: {
-      auto* w = static_cast<WhileStmt*>(s);
-      resolve_expr(w->cond, sc);
-      ++sc.loop_depth;
-      resolve_stmt(w->body, sc);
-      --sc.loop_depth;
-      break;
-    }
-    case StmtKind::For: {
-      auto* f = static_cast<ForStmt*>(s);
-      if (f->init) resolve_expr(f->init, sc);
-      if (f->cond) resolve_expr(f->cond, sc);
-      if (f->incr) resolve_expr(f->incr, sc);
-      ++sc.loop_depth;
-      resolve_stmt(f->body, sc);
-      --sc.loop_depth;
-      break;
-    }
-    case StmtKind::Foreach: {
-      auto* f = static_cast<ForeachStmt*>(s);
-      if (f->histogram) {
-        // foreach (b in @hist_log(s)): b runs over the bucket indices.
-        auto* h = f->histogram->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(f->histogram) : nullptr;
-        if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || f->value ||
-            !f->aggregate.empty() || f->sort_column < 0) {
-          elab_.diags.report(DiagId::SemUnsupported, f->histogram->loc,
-                        "this form of foreach over a histogram (use foreach (b in @hist_log(s)))");
-          break;
-        }
-        printing_ = true;  // the histogram is not read here: its buckets are counted
-        resolve_expr(h, sc);
-        printing_ = false;
-        VarRef* k = f->keys[0];
-        k->sym = lookup(k, sc, false);
-        if (k->sym) {
-          set_arity(k->sym, 0, k->loc);
-          k->sym->assigned = true;
-          touch(k->sym, sc, true);
-        }
-        if (f->limit) resolve_expr(f->limit, sc);
-        ++sc.loop_depth;
-        resolve_stmt(f->body, sc);
-        --sc.loop_depth;
-        break;
-      }
-      if (!f->slice.empty()) elab_.diags.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
-      f->array->sym = lookup(f->array, sc, true, static_cast<int>(f->keys.size()));
-      if (f->array->sym) {
-        set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
-        f->array->sym->used = true;
-        // Exclusive: a statistics array is merged into a shared view first.
-        touch(f->array->sym, sc, true);
-      }
-      auto bind = [&](VarRef* v) {
-        v->sym = lookup(v, sc, false);
-        if (!v->sym) return;
-        set_arity(v->sym, 0, v->loc);
-        v->sym->assigned = true;
-        touch(v->sym, sc, true);
-      };
-      for (VarRef* k : f->keys) bind(k);
-      if (f->value) bind(f->value);
-      if (f->limit) resolve_expr(f->limit, sc);
-      if (sc.fn && sc.fn->name.size() && f->array->sym) elab_.foreach_in_functions.insert(sc.fn);
-      foreach_arrays_.push_back(f->array->sym);
-      ++sc.loop_depth;
-      resolve_stmt(f->body, sc);
-      --sc.loop_depth;
-      foreach_arrays_.pop_back();
-      break;
-    }
-    case StmtKind::Try: {
-      auto* t = static_cast<TryStmt*>(s);
-      resolve_stmt(t->body, sc);
-      if (t->var) {
-        t->var->sym = lookup(t->var, sc, false);
-        if (t->var->sym) {
-          set_arity(t->var->sym, 0, t->var->loc);
-          t->var->sym->assigned = true;
-          touch(t->var->sym, sc, true);
-        }
-      }
-      resolve_stmt(t->handler, sc);
-      break;
-    }
-    case StmtKind::Next:
-      if (!sc.probe) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
-      break;
-    case StmtKind::Break:
-    case StmtKind::Continue:
-      if (sc.loop_depth == 0)
-        elab_.diags.report(DiagId::SemJumpOutside, s->loc, s->kind == StmtKind::Break ? "break" : "continue",
-                      "a loop");
-      break;
-    case StmtKind::Return: {
-      auto* r = static_cast<ReturnStmt*>(s);
-      if (sc.probe) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "return", "a function");
-      if (r->value) resolve_expr(r->value, sc);
-      break;
-    }
-    case StmtKind::Delete: {
-      auto* d = static_cast<DeleteStmt*>(s);
-      if (d->target->kind == ExprKind::Var) {
-        // "delete a" clears a whole array or resets a scalar.
-        auto* v = static_cast<VarRef*>(d->target);
-        v->sym = lookup(v, sc, false);
-        if (v->sym) v->sym->assigned = true;
-        touch(v->sym, sc, true);
-        if (v->sym) check_foreach_modification(v);
-      } else if (d->target->kind == ExprKind::Index) {
-        resolve_expr(d->target, sc);
-        mark_write(d->target, sc);
-      } else {
-        elab_.diags.report(DiagId::SemDeleteOperand, d->target->loc);
-      }
-      break;
-    }
-    case StmtKind::Null:
-      break;
+    for (const auto& [name, by_arity] : elab_.overloads) names.push_back(name);
+    std::string similar = support::join(similar_names(names, c->name, 5));
+    if (similar.empty())
+      elab_.diags.report(DiagId::SemUnknownFunction, c->loc, c->name);
+    else
+      elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
+  }
+  // Histograms may only be printed: print(@hist_log(s)).
+  for (Expr* a : c->args) {
+    printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println;
+    resolve_expr(a, sc);
+    printing_ = false;
   }
 }
+
+void Resolver::visit_unary(UnaryExpr* u) {
+  Scope& sc = *sc_;
+  if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Target) {
+    resolve_address_of(u, sc);
+    return;
+  }
+  auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
+  if (u->op == Op::AddressOf && at && (at->op == At::Cast || at->op == At::Var)) {
+    // &@cast(...)->field: the access resolved for its address moves to the '&'.
+    taking_address_ = true;
+    resolve_expr(u->operand, sc);
+    taking_address_ = false;
+    if (auto it = elab_.prog.targets.find(u->operand); it != elab_.prog.targets.end()) {
+      elab_.prog.targets[u] = std::move(it->second);
+      elab_.prog.targets.erase(it);
+      u->type = u->operand->type = Type::Long;
+    }
+    return;
+  }
+  resolve_expr(u->operand, sc);
+  if (u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec)
+    mark_write(u->operand, sc);
+}
+
+void Resolver::visit_binary(BinaryExpr* b) {
+  Scope& sc = *sc_;
+  resolve_expr(b->lhs, sc);
+  // @defined($x) && $x->y: a constant left side that decides alone
+  // drops the right side unresolved (it may name what does not exist).
+  if (b->op == Op::LogAnd || b->op == Op::LogOr) {
+    int known = constant_condition(b->lhs);
+    if (known == (b->op == Op::LogAnd ? 0 : 1)) {
+      b->rhs = b->lhs;
+      return;
+    }
+  }
+  resolve_expr(b->rhs, sc);
+}
+
+void Resolver::visit_ternary(TernaryExpr* t) {
+  Scope& sc = *sc_;
+  resolve_expr(t->cond, sc);
+  // @defined($x) ? $x : 0: the branch a constant condition never takes
+  // is dropped unresolved (it may name what does not exist).
+  int known = constant_condition(t->cond);
+  if (known == 0) t->then = t->els;
+  if (known == 1) t->els = t->then;
+  resolve_expr(t->then, sc);
+  if (t->els != t->then) resolve_expr(t->els, sc);
+}
+
+void Resolver::visit_assign(AssignExpr* a) {
+  Scope& sc = *sc_;
+  resolve_expr(a->rhs, sc);
+  if (a->op == Op::AggregateInto) {
+    // "<<<" adds to this CPU's part of a statistic: shared access.
+    resolve_expr(a->lhs, sc);
+    VarRef* v = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)
+                : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
+                                                  : nullptr;
+    if (!v)
+      elab_.diags.report(DiagId::SemNotLvalue, a->lhs->loc);
+    else if (v->sym && v->sym->scope != Symbol::Scope::Global)
+      elab_.diags.report(DiagId::SemStatLocal, v->loc);
+    else if (v->sym) {
+      v->sym->assigned = true;
+      if (sc.fn) sc.fn->global_adds.push_back(v->sym->index);
+      check_foreach_modification(v);
+    }
+    return;
+  }
+  if (a->op == Op::Assign && a->lhs->kind == ExprKind::Var) {
+    // A plain store does not read its target.
+    auto* v = static_cast<VarRef*>(a->lhs);
+    v->sym = lookup(v, sc, false);
+    if (v->sym) set_arity(v->sym, 0, v->loc);
+  } else {
+    resolve_expr(a->lhs, sc);
+  }
+  mark_write(a->lhs, sc, a->op_loc);
+}
+
+void Resolver::resolve_stmt(Stmt* s, Scope& sc) {
+  Scope* outer = sc_;
+  sc_ = &sc;
+  visit(s);
+  sc_ = outer;
+}
+
+void Resolver::visit_block(BlockStmt* b) {
+  for (Stmt* st : b->stmts) visit(st);
+}
+
+void Resolver::visit_expr_stmt(ExprStmt* s) { resolve_expr(s->expr, *sc_); }
+
+void Resolver::visit_if(IfStmt* i) {
+  Scope& sc = *sc_;
+  bool guard = i->cond->kind == ExprKind::Unary && elab_.conditions.count(static_cast<UnaryExpr*>(i->cond)->operand);
+  in_condition_ = guard;
+  resolve_expr(i->cond, sc);
+  in_condition_ = false;
+  int known = constant_condition(i->cond);
+  if (known == 0) i->then = elab_.arena.make<BlockStmt>(i->then->loc);
+  if (known == 1) i->els = nullptr;
+  resolve_stmt(i->then, sc);
+  if (i->els) resolve_stmt(i->els, sc);
+}
+
+void Resolver::visit_while(WhileStmt* w) {
+  Scope& sc = *sc_;
+  resolve_expr(w->cond, sc);
+  ++sc.loop_depth;
+  resolve_stmt(w->body, sc);
+  --sc.loop_depth;
+}
+
+void Resolver::visit_for(ForStmt* f) {
+  Scope& sc = *sc_;
+  if (f->init) resolve_expr(f->init, sc);
+  if (f->cond) resolve_expr(f->cond, sc);
+  if (f->incr) resolve_expr(f->incr, sc);
+  ++sc.loop_depth;
+  resolve_stmt(f->body, sc);
+  --sc.loop_depth;
+}
+
+void Resolver::visit_foreach(ForeachStmt* f) {
+  Scope& sc = *sc_;
+  if (f->histogram) {
+    // foreach (b in @hist_log(s)): b runs over the bucket indices.
+    auto* h = f->histogram->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(f->histogram) : nullptr;
+    if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || f->value ||
+        !f->aggregate.empty() || f->sort_column < 0) {
+      elab_.diags.report(DiagId::SemUnsupported, f->histogram->loc,
+                    "this form of foreach over a histogram (use foreach (b in @hist_log(s)))");
+      return;
+    }
+    printing_ = true;  // the histogram is not read here: its buckets are counted
+    resolve_expr(h, sc);
+    printing_ = false;
+    VarRef* k = f->keys[0];
+    k->sym = lookup(k, sc, false);
+    if (k->sym) {
+      set_arity(k->sym, 0, k->loc);
+      k->sym->assigned = true;
+      touch(k->sym, sc, true);
+    }
+    if (f->limit) resolve_expr(f->limit, sc);
+    ++sc.loop_depth;
+    resolve_stmt(f->body, sc);
+    --sc.loop_depth;
+    return;
+  }
+  if (!f->slice.empty()) elab_.diags.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
+  f->array->sym = lookup(f->array, sc, true, static_cast<int>(f->keys.size()));
+  if (f->array->sym) {
+    set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
+    f->array->sym->used = true;
+    // Exclusive: a statistics array is merged into a shared view first.
+    touch(f->array->sym, sc, true);
+  }
+  auto bind = [&](VarRef* v) {
+    v->sym = lookup(v, sc, false);
+    if (!v->sym) return;
+    set_arity(v->sym, 0, v->loc);
+    v->sym->assigned = true;
+    touch(v->sym, sc, true);
+  };
+  for (VarRef* k : f->keys) bind(k);
+  if (f->value) bind(f->value);
+  if (f->limit) resolve_expr(f->limit, sc);
+  if (sc.fn && sc.fn->name.size() && f->array->sym) elab_.foreach_in_functions.insert(sc.fn);
+  foreach_arrays_.push_back(f->array->sym);
+  ++sc.loop_depth;
+  resolve_stmt(f->body, sc);
+  --sc.loop_depth;
+  foreach_arrays_.pop_back();
+}
+
+void Resolver::visit_try(TryStmt* t) {
+  Scope& sc = *sc_;
+  resolve_stmt(t->body, sc);
+  if (t->var) {
+    t->var->sym = lookup(t->var, sc, false);
+    if (t->var->sym) {
+      set_arity(t->var->sym, 0, t->var->loc);
+      t->var->sym->assigned = true;
+      touch(t->var->sym, sc, true);
+    }
+  }
+  resolve_stmt(t->handler, sc);
+}
+
+void Resolver::visit_next(SimpleStmt* s) {
+  Scope& sc = *sc_;
+  if (!sc.probe) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "next", "a probe handler");
+}
+
+void Resolver::visit_break(SimpleStmt* s) {
+  if (sc_->loop_depth == 0) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "break", "a loop");
+}
+
+void Resolver::visit_continue(SimpleStmt* s) {
+  if (sc_->loop_depth == 0) elab_.diags.report(DiagId::SemJumpOutside, s->loc, "continue", "a loop");
+}
+
+void Resolver::visit_return(ReturnStmt* r) {
+  Scope& sc = *sc_;
+  if (sc.probe) elab_.diags.report(DiagId::SemJumpOutside, r->loc, "return", "a function");
+  if (r->value) resolve_expr(r->value, sc);
+}
+
+void Resolver::visit_delete(DeleteStmt* d) {
+  Scope& sc = *sc_;
+  if (d->target->kind == ExprKind::Var) {
+    // "delete a" clears a whole array or resets a scalar.
+    auto* v = static_cast<VarRef*>(d->target);
+    v->sym = lookup(v, sc, false);
+    if (v->sym) v->sym->assigned = true;
+    touch(v->sym, sc, true);
+    if (v->sym) check_foreach_modification(v);
+  } else if (d->target->kind == ExprKind::Index) {
+    resolve_expr(d->target, sc);
+    mark_write(d->target, sc);
+  } else {
+    elab_.diags.report(DiagId::SemDeleteOperand, d->target->loc);
+  }
+}
+
+void Resolver::visit_null(SimpleStmt*) {}
 
 void Resolver::run() {
   // Function parameters are symbols before any body is resolved, so that

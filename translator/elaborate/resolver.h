@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/ast_visitor.h"
 #include "translator/elaborate/elaboration.h"
 
 namespace stapx::debug {
@@ -22,8 +23,9 @@ class DebugInfo;
 
 namespace stapx::elab {
 
-class Resolver {
+class Resolver : public ast::Visitor<Resolver> {
  public:
+  static constexpr bool kEveryNode = true;
   explicit Resolver(Elaboration& elab) : elab_(elab) {}
 
   // Parameters become symbols, then probe bodies and functions resolve.
@@ -39,9 +41,40 @@ class Resolver {
     bool probe = false;
   };
 
-  // resolve_names.cpp
+  friend class ast::Visitor<Resolver>;
+
+  // resolve_names.cpp: resolve_stmt/resolve_expr walk a subtree in scope
+  // sc, one visit_X for each kind of node.
   void resolve_stmt(ast::Stmt* s, Scope& sc);
   void resolve_expr(ast::Expr* e, Scope& sc, bool as_array = false);
+  void visit_number(ast::NumberLit*);
+  void visit_string(ast::StringLit*);
+  void visit_target(ast::TargetExpr*);
+  void visit_at_op(ast::AtOpExpr*);
+  void visit_embedded(ast::EmbeddedExpr*);
+  void visit_member(ast::MemberExpr*);
+  void visit_wildcard(ast::WildcardExpr*);
+  void visit_var(ast::VarRef*);
+  void visit_index(ast::IndexExpr*);
+  void visit_in_array(ast::InArrayExpr*);
+  void visit_call(ast::CallExpr*);
+  void visit_unary(ast::UnaryExpr*);
+  void visit_binary(ast::BinaryExpr*);
+  void visit_ternary(ast::TernaryExpr*);
+  void visit_assign(ast::AssignExpr*);
+  void visit_block(ast::BlockStmt*);
+  void visit_expr_stmt(ast::ExprStmt*);
+  void visit_if(ast::IfStmt*);
+  void visit_while(ast::WhileStmt*);
+  void visit_for(ast::ForStmt*);
+  void visit_foreach(ast::ForeachStmt*);
+  void visit_try(ast::TryStmt*);
+  void visit_next(ast::SimpleStmt*);
+  void visit_break(ast::SimpleStmt*);
+  void visit_continue(ast::SimpleStmt*);
+  void visit_return(ast::ReturnStmt*);
+  void visit_delete(ast::DeleteStmt*);
+  void visit_null(ast::SimpleStmt*);
   ast::Symbol* lookup(ast::VarRef* v, Scope& sc, bool as_array, int arity = 1);
   void set_arity(ast::Symbol* sym, int arity, SourceLoc loc);
   void mark_write(ast::Expr* lvalue, Scope& sc, SourceLoc op = {});
@@ -67,6 +100,7 @@ class Resolver {
   void note_kernel_memory(ast::Expr* e, const std::string& what, Scope& sc);
 
   Elaboration& elab_;
+  Scope* sc_ = nullptr;          // of the subtree being resolved
   bool in_condition_ = false;    // resolving a probe point's condition
   bool printing_ = false;        // resolving the arguments of print/println
   bool taking_address_ = false;  // resolving X of &@cast(...)/&@var(...)
