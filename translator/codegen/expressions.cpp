@@ -93,87 +93,86 @@ std::string Codegen::map_ref(const IndexExpr* ix, std::string& pre) {
   return v;
 }
 
-std::string Codegen::expr(const Expr* e) {
-  switch (e->kind) {
-    case ExprKind::Number: {
-      int64_t v = static_cast<const NumberLit*>(e)->value;
-      if (v == INT64_MIN) return "((int64_t)(-9223372036854775807LL - 1))";
-      return fmt::format("((int64_t){}LL)", v);
-    }
-    case ExprKind::String:
-      return c_string(static_cast<const StringLit*>(e)->value);
-    case ExprKind::Var:
-      return lvalue_scalar(static_cast<const VarRef*>(e));
-    case ExprKind::Index: {
-      auto* ix = static_cast<const IndexExpr*>(e);
-      std::string pre;
-      if (std::string one = one_key(ix->array->sym); !one.empty()) {
-        std::string n = uniq();
-        std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
-        pre += fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
-                           ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym), key);
-        if (ix->type == Type::String)
-          return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
-        return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
-      }
-      std::string k = keys(ix->keys, ix->array->sym, pre);
-      if (ix->type == Type::String)
-        return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
-                           string_temp(), global(ix->array->sym), k);
-      return fmt::format("({{ {}_stpx_map_get_l({}, {}); }})", pre, global(ix->array->sym), k);
-    }
-    case ExprKind::InArray: {
-      auto* in = static_cast<const InArrayExpr*>(e);
-      std::string pre;
-      if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
-        std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
-        return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,
-                           global(in->array->sym), key);
-      }
-      std::string k = keys(in->keys, in->array->sym, pre);
-      if (is_stat(in->array->sym))
-        return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
-      return fmt::format("({{ {}(int64_t)(_stpx_map_get({}, {}) != NULL); }})", pre,
-                         global(in->array->sym), k);
-    }
-    case ExprKind::Call:
-      return call(static_cast<const CallExpr*>(e));
-    case ExprKind::Unary: {
-      auto* u = static_cast<const UnaryExpr*>(e);
-      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // &$var
-        return target(it->second, e);
-      switch (u->op) {
-        case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
-        case Op::Plus: return fmt::format("({})", expr(u->operand));
-        case Op::Not: return fmt::format("((int64_t)!{})", expr(u->operand));
-        case Op::BitNot: return fmt::format("(~{})", expr(u->operand));
-        default: return incdec(u);
-      }
-    }
-    case ExprKind::Binary:
-      return binary(static_cast<const BinaryExpr*>(e));
-    case ExprKind::Ternary: {
-      auto* t = static_cast<const TernaryExpr*>(e);
-      return fmt::format("({} ? {} : {})", expr(t->cond), expr(t->then), expr(t->els));
-    }
-    case ExprKind::Assign:
-      return assign(static_cast<const AssignExpr*>(e));
-    case ExprKind::AtOp:
-      if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
-        return target(it->second, e);
-      return stat_read(static_cast<const AtOpExpr*>(e));
-    case ExprKind::Target: {
-      auto it = prog_.targets.find(e);
-      if (it == prog_.targets.end()) break;
-      return target(it->second, e);
-    }
-    case ExprKind::Embedded:
-    case ExprKind::Member:
-    case ExprKind::Wildcard:
-      break;  // elaboration rejects these for now
-  }
-  return "0";
+std::string Codegen::expr(const Expr* e) { return visit(e); }
+
+std::string Codegen::visit_number(const NumberLit* e) {
+  int64_t v = e->value;
+  if (v == INT64_MIN) return "((int64_t)(-9223372036854775807LL - 1))";
+  return fmt::format("((int64_t){}LL)", v);
 }
+
+std::string Codegen::visit_string(const StringLit* e) { return c_string(e->value); }
+std::string Codegen::visit_var(const VarRef* e) { return lvalue_scalar(e); }
+
+std::string Codegen::visit_index(const IndexExpr* ix) {
+  std::string pre;
+  if (std::string one = one_key(ix->array->sym); !one.empty()) {
+    std::string n = uniq();
+    std::string key = one_key_arg(ix->array->sym, ix->keys[0], one, pre);
+    pre += fmt::format("const {} *p_{} = _stpx_map_get_{}({}, {}); ",
+                       ix->type == Type::String ? "char" : "int64_t", n, one, global(ix->array->sym), key);
+    if (ix->type == Type::String)
+      return fmt::format("({{ {}_stpx_strcpy({}, p_{} ? p_{} : \"\"); }})", pre, string_temp(), n, n);
+    return fmt::format("({{ {}p_{} ? *p_{} : 0; }})", pre, n, n);
+  }
+  std::string k = keys(ix->keys, ix->array->sym, pre);
+  if (ix->type == Type::String)
+    return fmt::format("({{ {}_stpx_strcpy({}, _stpx_map_get_s({}, {})); }})", pre,
+                       string_temp(), global(ix->array->sym), k);
+  return fmt::format("({{ {}_stpx_map_get_l({}, {}); }})", pre, global(ix->array->sym), k);
+}
+
+std::string Codegen::visit_in_array(const InArrayExpr* in) {
+  std::string pre;
+  if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
+    std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
+    return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,
+                       global(in->array->sym), key);
+  }
+  std::string k = keys(in->keys, in->array->sym, pre);
+  if (is_stat(in->array->sym))
+    return fmt::format("({{ {}(int64_t)_stpx_pmap_exists({}, {}); }})", pre, global(in->array->sym), k);
+  return fmt::format("({{ {}(int64_t)(_stpx_map_get({}, {}) != NULL); }})", pre,
+                     global(in->array->sym), k);
+}
+
+std::string Codegen::visit_call(const CallExpr* e) { return call(e); }
+
+std::string Codegen::visit_unary(const UnaryExpr* u) {
+  if (auto it = prog_.targets.find(u); it != prog_.targets.end())  // &$var
+    return target(it->second, u);
+  switch (u->op) {
+    case Op::Neg: return fmt::format("((int64_t)(0 - (uint64_t){}))", expr(u->operand));
+    case Op::Plus: return fmt::format("({})", expr(u->operand));
+    case Op::Not: return fmt::format("((int64_t)!{})", expr(u->operand));
+    case Op::BitNot: return fmt::format("(~{})", expr(u->operand));
+    default: return incdec(u);
+  }
+}
+
+std::string Codegen::visit_binary(const BinaryExpr* e) { return binary(e); }
+
+std::string Codegen::visit_ternary(const TernaryExpr* t) {
+  return fmt::format("({} ? {} : {})", expr(t->cond), expr(t->then), expr(t->els));
+}
+
+std::string Codegen::visit_assign(const AssignExpr* e) { return assign(e); }
+
+std::string Codegen::visit_at_op(const AtOpExpr* e) {
+  if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
+    return target(it->second, e);
+  return stat_read(e);
+}
+
+std::string Codegen::visit_target(const TargetExpr* e) {
+  auto it = prog_.targets.find(e);
+  return it == prog_.targets.end() ? "0" : target(it->second, e);
+}
+
+// Elaboration rejects these for now.
+std::string Codegen::visit_embedded(const EmbeddedExpr*) { return "0"; }
+std::string Codegen::visit_member(const MemberExpr*) { return "0"; }
+std::string Codegen::visit_wildcard(const WildcardExpr*) { return "0"; }
 
 std::string Codegen::target(const TargetAccess& t, const Expr* e) {
   uses_context_ = true;

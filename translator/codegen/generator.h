@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/ast_visitor.h"
 #include "frontend/source.h"
 #include "translator/codegen/codegen.h"
 #include "translator/codegen/cwriter.h"
@@ -21,8 +22,6 @@ namespace stapx::codegen {
 
 using namespace ast;
 
-// The function name of a probe point's function("NAME[@FILE[:LINE]]")
-// component, or "" when it has none.
 // A C string literal of `s`.
 std::string c_string(std::string_view s);
 // The C type of a script value.
@@ -39,8 +38,10 @@ struct Frame {
   Type ret = Type::Void;
 };
 
-class Codegen {
+class Codegen : public Visitor<Codegen, true, std::string, void> {
  public:
+  static constexpr bool kEveryNode = true;
+
   Codegen(const Program& prog, const SourceManager& sm, const CodegenOptions& opts)
       : prog_(prog), sm_(sm), opts_(opts) {}
 
@@ -53,8 +54,39 @@ class Codegen {
   void entry_function(const ProbeDecl* p, int index);
   void zero_locals(const Frame& frame);
   void embedded_function(const FunctionDecl* f, const Frame& frame);
+  friend class Visitor<Codegen, true, std::string, void>;
+  // A statement's C, with its action accounting (statements.cpp), and an
+  // expression's C (expressions.cpp): one visit_X for each kind of node.
   void stmt(const Stmt* s);
   std::string expr(const Expr* e);
+  std::string visit_number(const NumberLit*);
+  std::string visit_string(const StringLit*);
+  std::string visit_var(const VarRef*);
+  std::string visit_index(const IndexExpr*);
+  std::string visit_in_array(const InArrayExpr*);
+  std::string visit_call(const CallExpr*);
+  std::string visit_unary(const UnaryExpr*);
+  std::string visit_binary(const BinaryExpr*);
+  std::string visit_ternary(const TernaryExpr*);
+  std::string visit_assign(const AssignExpr*);
+  std::string visit_at_op(const AtOpExpr*);
+  std::string visit_target(const TargetExpr*);
+  std::string visit_embedded(const EmbeddedExpr*);
+  std::string visit_member(const MemberExpr*);
+  std::string visit_wildcard(const WildcardExpr*);
+  void visit_block(const BlockStmt*);
+  void visit_expr_stmt(const ExprStmt*);
+  void visit_if(const IfStmt*);
+  void visit_while(const WhileStmt*);
+  void visit_for(const ForStmt*);
+  void visit_next(const SimpleStmt*);
+  void visit_break(const SimpleStmt*);
+  void visit_continue(const SimpleStmt*);
+  void visit_return(const ReturnStmt*);
+  void visit_delete(const DeleteStmt*);
+  void visit_foreach(const ForeachStmt*);
+  void visit_try(const TryStmt*);
+  void visit_null(const SimpleStmt*);
   std::string target(const TargetAccess& t, const Expr* e);  // $var, &$var, @entry: read c->regs
   // The values the probe being written saves at entry (Program::entry_saves),
   // and where save `slot` lives among them: C for its word offset.

@@ -9,124 +9,116 @@
 namespace stapx::codegen {
 
 void Codegen::stmt(const Stmt* s) {
-  CWriter& w = *w_;
   if (s->kind != StmtKind::Block) {
-    w.line("STPX_ACTION({});", where(s->loc));
+    w_->line("STPX_ACTION({});", where(s->loc));
     ++action_sites_;
   }
-  switch (s->kind) {
-    case StmtKind::Block: {
-      auto b = w.block("");
-      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts) stmt(st);
-      break;
-    }
-    case StmtKind::Expr:
-      w.line("(void){};", expr(static_cast<const ExprStmt*>(s)->expr));
-      break;
-    case StmtKind::If: {
-      auto* i = static_cast<const IfStmt*>(s);
-      {
-        auto b = w.block(fmt::format("if ({})", expr(i->cond)));
-        stmt(i->then);
-      }
-      if (i->els) {
-        auto b = w.block("else");
-        stmt(i->els);
-      }
-      break;
-    }
-    case StmtKind::While: {
-      auto* wh = static_cast<const WhileStmt*>(s);
-      auto b = w.block(fmt::format("while ({})", expr(wh->cond)));
-      w.line("STPX_ACTION({});", where(s->loc));
-      actions_unbounded_ = true;
-      stmt(wh->body);
-      break;
-    }
-    case StmtKind::For: {
-      auto* f = static_cast<const ForStmt*>(s);
-      auto b = w.block(fmt::format("for ({}; {}; {})", f->init ? "(void)" + expr(f->init) : "",
-                                   f->cond ? expr(f->cond) : "", f->incr ? "(void)" + expr(f->incr) : ""));
-      w.line("STPX_ACTION({});", where(s->loc));
-      actions_unbounded_ = true;
-      stmt(f->body);
-      break;
-    }
-    case StmtKind::Next:
-      w.line("goto out;");
-      break;
-    case StmtKind::Break:
-      w.line("break;");
-      break;
-    case StmtKind::Continue:
-      w.line("continue;");
-      break;
-    case StmtKind::Return: {
-      auto* r = static_cast<const ReturnStmt*>(s);
-      if (r->value && frame_->ret == Type::String)
-        w.line("_stpx_strcpy(l->__retvalue, {});", expr(r->value));
-      else if (r->value && frame_->ret == Type::Long)
-        w.line("l->__retvalue = {};", expr(r->value));
-      else if (r->value)
-        w.line("(void){};", expr(r->value));
-      w.line("goto out;");
-      break;
-    }
-    case StmtKind::Delete: {
-      auto* d = static_cast<const DeleteStmt*>(s);
-      if (d->target->kind == ExprKind::Var) {
-        auto* v = static_cast<const VarRef*>(d->target);
-        if (v->sym->arity > 0 && is_stat(v->sym))
-          w.line("_stpx_pmap_clear({});", global(v->sym));
-        else if (is_stat(v->sym))
-          w.line("_stpx_stat_clear({}, {});", global(v->sym), hist(v->sym));
-        else if (v->sym->arity > 0)
-          w.line("_stpx_map_clear({});", global(v->sym));
-        else if (v->sym->type == Type::String)
-          w.line("{}[0] = '\\0';", lvalue_scalar(v));
-        else
-          w.line("{} = 0;", lvalue_scalar(v));
-      } else {
-        auto* ix = static_cast<const IndexExpr*>(d->target);
-        std::string pre;
-        std::string k = keys(ix->keys, ix->array->sym, pre);
-        w.line("({{ {}{}({}, {}); }});", pre, is_stat(ix->array->sym) ? "_stpx_pmap_delete" : "_stpx_map_delete",
-               global(ix->array->sym), k);
-      }
-      break;
-    }
-    case StmtKind::Foreach:
-      foreach(static_cast<const ForeachStmt*>(s));
-      break;
-    case StmtKind::Try: {
-      // Errors in the body jump to its local "err" label; the handler runs
-      // outside that scope, so its own errors go to the enclosing one.
-      auto* t = static_cast<const TryStmt*>(s);
-      std::string n = uniq();
-      {
-        auto outer = w.block("");
-        {
-          auto inner = w.block("");
-          w.line("__label__ err;");
-          stmt(t->body);
-          w.line("goto try_ok_{};", n);
-          w.line("err: __attribute__((unused));");
-          w.line(";");
-        }
-        // abort() is no error to catch: on to the enclosing "err".
-        w.line("if (unlikely(c->last_error == _stpx_abort_msg)) goto err;");
-        if (t->var) w.line("_stpx_strcpy({}, c->last_error);", lvalue_scalar(t->var));
-        w.line("c->last_error = NULL;");
-        w.line("c->last_loc = NULL;");
-        stmt(t->handler);
-      }
-      w.line("try_ok_{}: ;", n);
-      break;
-    }
-    case StmtKind::Null:
-      break;
+  visit(s);
+}
+
+void Codegen::visit_block(const BlockStmt* s) {
+  CWriter& w = *w_;
+  auto b = w.block("");
+  for (const Stmt* st : s->stmts) stmt(st);
+}
+
+void Codegen::visit_expr_stmt(const ExprStmt* s) { w_->line("(void){};", expr(s->expr)); }
+
+void Codegen::visit_if(const IfStmt* i) {
+  CWriter& w = *w_;
+  {
+    auto b = w.block(fmt::format("if ({})", expr(i->cond)));
+    stmt(i->then);
+  }
+  if (i->els) {
+    auto b = w.block("else");
+    stmt(i->els);
   }
 }
+
+void Codegen::visit_while(const WhileStmt* wh) {
+  CWriter& w = *w_;
+  auto b = w.block(fmt::format("while ({})", expr(wh->cond)));
+  w.line("STPX_ACTION({});", where(wh->loc));
+  actions_unbounded_ = true;
+  stmt(wh->body);
+}
+
+void Codegen::visit_for(const ForStmt* f) {
+  CWriter& w = *w_;
+  auto b = w.block(fmt::format("for ({}; {}; {})", f->init ? "(void)" + expr(f->init) : "",
+                               f->cond ? expr(f->cond) : "", f->incr ? "(void)" + expr(f->incr) : ""));
+  w.line("STPX_ACTION({});", where(f->loc));
+  actions_unbounded_ = true;
+  stmt(f->body);
+}
+
+void Codegen::visit_next(const SimpleStmt*) { w_->line("goto out;"); }
+void Codegen::visit_break(const SimpleStmt*) { w_->line("break;"); }
+void Codegen::visit_continue(const SimpleStmt*) { w_->line("continue;"); }
+
+void Codegen::visit_return(const ReturnStmt* r) {
+  CWriter& w = *w_;
+  if (r->value && frame_->ret == Type::String)
+    w.line("_stpx_strcpy(l->__retvalue, {});", expr(r->value));
+  else if (r->value && frame_->ret == Type::Long)
+    w.line("l->__retvalue = {};", expr(r->value));
+  else if (r->value)
+    w.line("(void){};", expr(r->value));
+  w.line("goto out;");
+}
+
+void Codegen::visit_delete(const DeleteStmt* d) {
+  CWriter& w = *w_;
+  if (d->target->kind == ExprKind::Var) {
+    auto* v = static_cast<const VarRef*>(d->target);
+    if (v->sym->arity > 0 && is_stat(v->sym))
+      w.line("_stpx_pmap_clear({});", global(v->sym));
+    else if (is_stat(v->sym))
+      w.line("_stpx_stat_clear({}, {});", global(v->sym), hist(v->sym));
+    else if (v->sym->arity > 0)
+      w.line("_stpx_map_clear({});", global(v->sym));
+    else if (v->sym->type == Type::String)
+      w.line("{}[0] = '\\0';", lvalue_scalar(v));
+    else
+      w.line("{} = 0;", lvalue_scalar(v));
+  } else {
+    auto* ix = static_cast<const IndexExpr*>(d->target);
+    std::string pre;
+    std::string k = keys(ix->keys, ix->array->sym, pre);
+    w.line("({{ {}{}({}, {}); }});", pre, is_stat(ix->array->sym) ? "_stpx_pmap_delete" : "_stpx_map_delete",
+           global(ix->array->sym), k);
+  }
+}
+
+void Codegen::visit_foreach(const ForeachStmt* s) { foreach(s); }
+
+void Codegen::visit_try(const TryStmt* t) {
+  CWriter& w = *w_;
+  // Errors in the body jump to its local "err" label; the handler runs
+  // outside that scope, so its own errors go to the enclosing one.
+  std::string n = uniq();
+  {
+    auto outer = w.block("");
+    {
+      auto inner = w.block("");
+      w.line("__label__ err;");
+      stmt(t->body);
+      w.line("goto try_ok_{};", n);
+      w.line("err: __attribute__((unused));");
+      w.line(";");
+    }
+    // abort() is no error to catch: on to the enclosing "err".
+    w.line("if (unlikely(c->last_error == _stpx_abort_msg)) goto err;");
+    if (t->var) w.line("_stpx_strcpy({}, c->last_error);", lvalue_scalar(t->var));
+    w.line("c->last_error = NULL;");
+    w.line("c->last_loc = NULL;");
+    stmt(t->handler);
+  }
+  w.line("try_ok_{}: ;", n);
+}
+
+void Codegen::visit_null(const SimpleStmt*) {}
 
 void Codegen::zero_locals(const Frame& frame) {
   for (const Symbol* s : frame.locals) {
