@@ -347,8 +347,11 @@ std::string ProbePoint::to_string() const {
       s += ")";
     }
   }
-  if (optional) s += "?";
-  if (sufficient) s += "!";
+  // "!" implies "?": a point shows the one it was written with.
+  if (sufficient)
+    s += "!";
+  else if (optional)
+    s += "?";
   return s;
 }
 

@@ -626,7 +626,7 @@ List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
     // Most points have no brace group: built as they were parsed.
     if (ProbePoint* point = pp.built) {
       for (const ProbePointComponent& c : point->components) flush(c.arg);
-      point->optional = pp.suffix == "?";
+      point->optional = !pp.suffix.empty();  // "!" implies "?"
       point->sufficient = pp.suffix == "!";
       point->condition = pp.condition ? adopt(*pp.condition) : nullptr;
       out.push_back(arena_, point);
@@ -641,7 +641,7 @@ List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
     Expr* cond = pp.condition ? adopt(*pp.condition) : nullptr;
     for (auto& comps : expanded) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
-      point->optional = pp.suffix == "?";
+      point->optional = !pp.suffix.empty();  // "!" implies "?"
       point->sufficient = pp.suffix == "!";
       point->components.assign(arena_, comps);
       point->condition = cond;

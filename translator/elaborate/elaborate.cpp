@@ -2,6 +2,8 @@
 // sub-passes below, in this order (elaboration.h says what each hands on):
 //
 //   collect_declarations     globals and functions (duplicates are errors)
+//   cut_after_sufficient     a list's points after the first "!" one that
+//                            resolves are dropped, unresolved
 //   expand_aliases           probes on aliases become probes on their points
 //   lower_probe_conditions   "probe P if (cond)": a guard at the body's start
 //   resolve_probe_points     points through the probe families; a point that
@@ -50,6 +52,7 @@ namespace {
 
 void run(Elaboration& elab) {
   collect_declarations(elab);
+  cut_after_sufficient(elab);
   expand_aliases(elab);
   lower_probe_conditions(elab);
   size_t errors = elab.diags.errors();

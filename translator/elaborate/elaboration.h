@@ -87,6 +87,7 @@ struct Elaboration {
 
 // The sub-passes, in the order elaborate.cpp runs them.
 void collect_declarations(Elaboration& elab);     // declarations.cpp
+void cut_after_sufficient(Elaboration& elab);     // sufficient_points.cpp
 void expand_aliases(Elaboration& elab);           // probe_aliases.cpp
 void lower_probe_conditions(Elaboration& elab);   // probe_aliases.cpp
 void resolve_probe_points(Elaboration& elab);     // probe_points.cpp
@@ -103,6 +104,9 @@ void check_entry_exprs(Elaboration& elab);        // target_checks.cpp
 void relocate_link_addresses(Elaboration& elab);  // target_checks.cpp
 void compile_submatches(Elaboration& elab);       // infer_types.cpp
 void bound_call_depth(Elaboration& elab);         // recursion.cpp
+
+// Whether a probe point written in a probe names an alias (probe_aliases.cpp).
+bool matches_alias(const ast::ProbePoint& point, const ast::ProbePoint& name);
 
 // Statistics operators (resolve_names.cpp), shared by the passes above.
 bool is_histogram(const ast::AtOpExpr* a);    // @hist_log(s), @hist_linear(s, lo, hi, step)

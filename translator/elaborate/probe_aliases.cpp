@@ -14,6 +14,17 @@ using namespace ast;
 
 namespace {
 
+class AliasExpander {
+ public:
+  explicit AliasExpander(Elaboration& elab) : elab_(elab) {}
+  void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
+
+ private:
+  Elaboration& elab_;
+};
+
+}  // namespace
+
 // Does a probe point written in a probe match an alias's name? Component
 // by component: names may use wildcards in the probe, arguments must agree.
 bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
@@ -33,17 +44,6 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
   }
   return true;
 }
-
-class AliasExpander {
- public:
-  explicit AliasExpander(Elaboration& elab) : elab_(elab) {}
-  void expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth);
-
- private:
-  Elaboration& elab_;
-};
-
-}  // namespace
 
 // A probe on an alias becomes a probe on the alias's points whose body is
 // the alias prologue, the probe's body, then the alias epilogue (each a
