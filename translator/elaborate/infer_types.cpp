@@ -114,8 +114,6 @@ void TypeInference::unify_key(Symbol* sym, size_t i, Type t, SourceLoc site) {
   }
 }
 
-// Pushes an expected type down into an expression whose type comes from a
-// symbol or function.
 // Pushes an expected type t down into e: symbols and functions whose type
 // is still unknown take it; a conflict is reported at e (see unify_symbol).
 void TypeInference::unify(Expr* e, Type t) {
@@ -172,7 +170,10 @@ void TypeInference::unify(Expr* e, Type t) {
     case ExprKind::Wildcard:
       break;
   }
-  Type have = infer(e);
+  // Every caller has just inferred e, and these kinds' types do not depend
+  // on any symbol's: inferring e again would only walk its subtree again
+  // (twice per level of a chain like a + b + c + ..., exponential).
+  Type have = e->type;
   if (have != Type::Unknown && have != Type::Void && have != t && elab_.reported.insert(e).second)
     elab_.diags.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(have));
 }
@@ -225,7 +226,7 @@ Type TypeInference::visit_at_op(AtOpExpr* a) {
     return infer(a->args[0]);  // a number or a string, saved at entry
   if (a->op == At::Entry || a->op == At::Defined) return a->type;  // set when resolved
   if (a->op == At::Cast) {
-    if (!a->args.empty()) unify(a->args[0], Type::Long);
+    if (!a->args.empty()) infer_long(a->args[0]);
     infer_indices(a->components);
     return a->type;
   }
