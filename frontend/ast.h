@@ -414,6 +414,11 @@ struct WildcardExpr : Expr {
 struct EmbeddedExpr : Expr {
   EmbeddedExpr() : Expr(ExprKind::Embedded) {}
   Text code;
+  // The marker `/* NAME */` in the code: string (the value is a const
+  // char *, else a 64-bit number), pure (no effect but its value).
+  bool has_pragma(std::string_view pragma) const {
+    return code.find("/* " + std::string(pragma) + " */") != std::string_view::npos;
+  }
 };
 
 // ---- Statements ----

@@ -169,8 +169,25 @@ std::string Codegen::visit_target(const TargetExpr* e) {
   return it == prog_.targets.end() ? "0" : target(it->second, e);
 }
 
+// %{ CODE %} as a value (guru mode, or a tapset), on lines of its own so
+// that a // comment or a preprocessor line in it ends there; CONTEXT is
+// the probe's context, as in an embedded-C function. A string's
+// characters are copied before anything can change them.
+std::string Codegen::visit_embedded(const EmbeddedExpr* e) {
+  std::string code(e->code.view());
+  if (code.find("CONTEXT") != std::string::npos) {
+    uses_context_ = true;
+    code = "\n#define CONTEXT c\n" + code + "\n#undef CONTEXT\n";
+  } else {
+    code = "\n" + code + "\n";
+  }
+  if (e->type == Type::String)
+    return fmt::format("({{ const char *e_{0} = ({1}); _stpx_strcpy({2}, e_{0} ? e_{0} : \"\"); }})", uniq(), code,
+                       string_temp());
+  return fmt::format("((int64_t)({}))", code);
+}
+
 // Elaboration rejects these for now.
-std::string Codegen::visit_embedded(const EmbeddedExpr*) { return "0"; }
 std::string Codegen::visit_member(const MemberExpr*) { return "0"; }
 std::string Codegen::visit_wildcard(const WildcardExpr*) { return "0"; }
 

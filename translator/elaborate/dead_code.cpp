@@ -57,11 +57,13 @@ bool side_effect_free(const Expr* e, bool pure_calls) {
         if (!side_effect_free(a, pure_calls)) return false;
       return true;
     }
+    case ExprKind::Embedded:
+      // As an embedded-C function: /* pure */ counts in library code only.
+      return pure_calls && static_cast<const EmbeddedExpr*>(e)->has_pragma("pure");
     case ExprKind::Assign:
     case ExprKind::InArray:
     case ExprKind::Target:
     case ExprKind::AtOp:
-    case ExprKind::Embedded:
     case ExprKind::Member:
     case ExprKind::Wildcard:
       return false;

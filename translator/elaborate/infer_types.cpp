@@ -43,8 +43,8 @@ class TypeInference : public Visitor<TypeInference, false, Type, void> {
     return t->type;  // set when resolved; Unknown after an error
   }
   Type visit_at_op(AtOpExpr* a);
+  Type visit_embedded(EmbeddedExpr* e) { return e->type; }  // set when resolved
   // Reported as unsupported during resolution.
-  Type visit_embedded(EmbeddedExpr*) { return Type::Unknown; }
   Type visit_member(MemberExpr*) { return Type::Unknown; }
   Type visit_wildcard(WildcardExpr*) { return Type::Unknown; }
 

@@ -264,9 +264,9 @@ void Resolver::visit_at_op(AtOpExpr* a) {
   if (a->op == At::Variance && v->sym) variance_of(a, v->sym);
 }
 
-void Resolver::visit_embedded(EmbeddedExpr* e) {
-  elab_.diags.report(DiagId::SemUnsupported, e->loc, "embedded C");
-}
+// %{ CODE %} as a value (pass 1 admits it only with -g or in a tapset):
+// a number, or a string with /* string */.
+void Resolver::visit_embedded(EmbeddedExpr* e) { e->type = e->has_pragma("string") ? Type::String : Type::Long; }
 
 void Resolver::visit_member(MemberExpr* e) {
   elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
