@@ -3,6 +3,8 @@
 // over a histogram's buckets.
 #include "translator/codegen/generator.h"
 
+#include "support/strings.h"
+
 namespace stapx::codegen {
 
 // @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
@@ -111,6 +113,7 @@ void Codegen::foreach(const ForeachStmt* f) {
   if (f->sort_column != 0)
     w.line("_stpx_map_sort(m_{}, b_{}, n_{}, {}, {}, {});", n, n, n, f->sort_column > 0 ? f->sort_column : 0,
            f->sort_descending ? 1 : 0, aggs.at(f->aggregate.str()));
+  if (!f->slice.empty()) foreach_slice(f, n);
   std::string bound = fmt::format("i_{} < n_{}", n, n);
   if (f->limit) {
     w.line("int64_t lim_{} = {};", n, expr(f->limit));
@@ -130,6 +133,34 @@ void Codegen::foreach(const ForeachStmt* f) {
     bind(f->keys[i], fmt::format("_stpx_map_key(m_{}, e_{}, {})", n, n, i));
   if (f->value) bind(f->value, fmt::format("_stpx_map_value(m_{}, e_{})", n, n));
   stmt(f->body);
+}
+
+// foreach (... in a[k, *]): the snapshot keeps, in order, only the entries
+// whose keys equal the slice's values ('*' matches any), each value
+// computed once before the loop; a limit counts the kept ones.
+void Codegen::foreach_slice(const ForeachStmt* f, const std::string& n) {
+  CWriter& w = *w_;
+  const Symbol* a = f->array->sym;
+  std::vector<std::string> tests;
+  for (size_t i = 0; i < f->slice.size(); ++i) {
+    const Expr* k = f->slice[i];
+    if (k->kind == ExprKind::Wildcard) continue;
+    std::string key = fmt::format("_stpx_map_key(m_{}, b_{}[i_{}], {})", n, n, n, i);
+    if (a->key_types[i] == Type::String) {
+      w.line("const char *s{}_{} = {};", i, n, expr(k));
+      tests.push_back(fmt::format("strcmp((const char *){}, s{}_{}) == 0", key, i, n));
+    } else {
+      w.line("int64_t s{}_{} = {};", i, n, expr(k));
+      tests.push_back(fmt::format("*(int64_t *){} == s{}_{}", key, i, n));
+    }
+  }
+  if (tests.empty()) return;
+  w.line("size_t kept_{} = 0;", n);
+  {
+    auto each = w.block(fmt::format("for (i_{} = 0; i_{} < n_{}; i_{}++)", n, n, n, n));
+    w.line("if ({}) b_{}[kept_{}++] = b_{}[i_{}];", support::join(tests, " && "), n, n, n, n);
+  }
+  w.line("n_{} = kept_{};", n, n);
 }
 
 // foreach (b in @hist_log(s)): b runs over every bucket index, ascending

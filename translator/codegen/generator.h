@@ -116,6 +116,7 @@ class Codegen : public Visitor<Codegen, true, std::string, void> {
   std::string builtin(const CallExpr* c);
   std::string binary(const BinaryExpr* b);
   void foreach(const ForeachStmt* f);
+  void foreach_slice(const ForeachStmt* f, const std::string& n);
   std::string stat_read(const AtOpExpr* a);
   std::string bucket_read(const AtOpExpr* a);
   void foreach_bucket(const ForeachStmt* f);

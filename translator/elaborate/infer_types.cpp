@@ -406,6 +406,7 @@ void TypeInference::visit_foreach(ForeachStmt* f) {
     unify_symbol(k, a->key_types[i], f->keys[i]->loc);
   }
   if (!f->aggregate.empty()) unify_symbol(a, Type::Stats, f->loc);
+  infer_keys(a, f->slice);  // a '*' has no type, and takes none
   if (f->limit) infer_long(f->limit);
   visit(f->body);
   // stap binds the value variable after typing the body.

@@ -508,10 +508,11 @@ void Resolver::visit_foreach(ForeachStmt* f) {
     --sc.loop_depth;
     return;
   }
-  if (!f->slice.empty()) elab_.diags.report(DiagId::SemUnsupported, f->slice[0]->loc, "a foreach slice");
   f->array->sym = lookup(f->array, sc, true, static_cast<int>(f->keys.size()));
   if (f->array->sym) {
     set_arity(f->array->sym, static_cast<int>(f->keys.size()), f->array->loc);
+    // "in a[k, *]": only the entries whose keys match; '*' matches any.
+    if (!f->slice.empty()) set_arity(f->array->sym, static_cast<int>(f->slice.size()), f->array->loc);
     f->array->sym->used = true;
     // Exclusive: a statistics array is merged into a shared view first.
     touch(f->array->sym, sc, true);
@@ -525,6 +526,8 @@ void Resolver::visit_foreach(ForeachStmt* f) {
   };
   for (VarRef* k : f->keys) bind(k);
   if (f->value) bind(f->value);
+  for (Expr* k : f->slice)
+    if (k->kind != ExprKind::Wildcard) resolve_expr(k, sc);
   if (f->limit) resolve_expr(f->limit, sc);
   if (sc.fn && sc.fn->name.size() && f->array->sym) elab_.foreach_in_functions.insert(sc.fn);
   foreach_arrays_.push_back(f->array->sym);
