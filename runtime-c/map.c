@@ -537,6 +537,49 @@ static void _stpx_map_delete(struct _stpx_map *m, const union _stpx_key *keys)
 		_stpx_map_unlink(m, n);
 }
 
+/*
+ * Keys with '*' among them ("delete a[*, k]", "[*, k] in a"): key i takes
+ * part only where bit i of `some` is set; every entry is tried.
+ */
+static bool _stpx_map_match_some(const struct _stpx_map *m, struct _stpx_map_node *n,
+				 const union _stpx_key *keys, u32 some)
+{
+	u32 i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
+
+		if (!(some & (1u << i)))
+			continue;
+		if (m->key_types[i] == STPX_T_STRING) {
+			if (strncmp(slot, keys[i].s, MAXSTRINGLEN - 1) != 0)
+				return false;
+		} else if (*(int64_t *)slot != keys[i].l) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool _stpx_map_exists_some(const struct _stpx_map *m, const union _stpx_key *keys, u32 some)
+{
+	struct _stpx_map_node *n;
+
+	list_for_each_entry(n, &m->used, lnode)
+		if (_stpx_map_match_some(m, n, keys, some))
+			return true;
+	return false;
+}
+
+static void _stpx_map_delete_some(struct _stpx_map *m, const union _stpx_key *keys, u32 some)
+{
+	struct _stpx_map_node *n, *next;
+
+	list_for_each_entry_safe(n, next, &m->used, lnode)
+		if (_stpx_map_match_some(m, n, keys, some))
+			_stpx_map_unlink(m, n);
+}
+
 static void _stpx_map_clear(struct _stpx_map *m)
 {
 	while (!list_empty(&m->used))

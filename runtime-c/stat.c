@@ -381,6 +381,25 @@ static void _stpx_pmap_delete(struct _stpx_pmap *p, const union _stpx_key *keys)
 		_stpx_map_delete(p->cpu[cpu], keys);
 }
 
+/* The same with '*' keys (map.c's _stpx_map_match_some), on every CPU. */
+static bool _stpx_pmap_exists_some(struct _stpx_pmap *p, const union _stpx_key *keys, u32 some)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (_stpx_map_exists_some(p->cpu[cpu], keys, some))
+			return true;
+	return false;
+}
+
+static void _stpx_pmap_delete_some(struct _stpx_pmap *p, const union _stpx_key *keys, u32 some)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		_stpx_map_delete_some(p->cpu[cpu], keys, some);
+}
+
 static void _stpx_pmap_clear(struct _stpx_pmap *p)
 {
 	int cpu;

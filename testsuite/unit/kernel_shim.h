@@ -102,6 +102,10 @@ static inline int list_empty(const struct list_head *h) { return h->next == h; }
 #define list_for_each_entry(pos, head, member)                                          \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head); \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+#define list_for_each_entry_safe(pos, n, head, member)                                   \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member),                     \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member);                      \
+	     &pos->member != (head); pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
 {
 	n->next = h->first;

@@ -57,6 +57,14 @@ int64_t shim_map_get_l(struct _stpx_map *m, const union _stpx_key *k) { return _
 const char *shim_map_get_s(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_get_s(m, k); }
 int shim_map_exists(struct _stpx_map *m, const union _stpx_key *k) { return _stpx_map_get(m, k) != NULL; }
 void shim_map_delete(struct _stpx_map *m, const union _stpx_key *k) { _stpx_map_delete(m, k); }
+int shim_map_exists_some(struct _stpx_map *m, const union _stpx_key *k, unsigned some)
+{
+	return _stpx_map_exists_some(m, k, some);
+}
+void shim_map_delete_some(struct _stpx_map *m, const union _stpx_key *k, unsigned some)
+{
+	_stpx_map_delete_some(m, k, some);
+}
 void shim_map_clear(struct _stpx_map *m) { _stpx_map_clear(m); }
 unsigned shim_map_count(struct _stpx_map *m) { return m->count; }
 int64_t *shim_map_ref_l1(struct _stpx_map *m, int64_t k) { return _stpx_map_ref_l1(m, k); }

@@ -30,6 +30,9 @@ int64_t shim_map_get_l(struct _stpx_map *m, const union _stpx_key *k);
 const char *shim_map_get_s(struct _stpx_map *m, const union _stpx_key *k);
 int shim_map_exists(struct _stpx_map *m, const union _stpx_key *k);
 void shim_map_delete(struct _stpx_map *m, const union _stpx_key *k);
+// '*' keys: only the keys whose bit is set in `some` are compared.
+int shim_map_exists_some(struct _stpx_map *m, const union _stpx_key *k, unsigned some);
+void shim_map_delete_some(struct _stpx_map *m, const union _stpx_key *k, unsigned some);
 void shim_map_clear(struct _stpx_map *m);
 unsigned shim_map_count(struct _stpx_map *m);
 /* One-key maps through the inlined functions (same hashing as the above). */

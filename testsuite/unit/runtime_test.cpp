@@ -43,6 +43,32 @@ TEST(RuntimeMap, InsertLookupDeleteAndPoolLimit) {
   shim_map_free(m);
 }
 
+// '*' keys (delete a[*, k], [*, k] in a): only the masked keys compare,
+// every matching entry goes, and the others stay findable by hash.
+TEST(RuntimeMap, WildcardKeysMatchOnlyTheMaskedKeys) {
+  unsigned char types[] = {kLong, kLong};
+  _stpx_map* m = shim_map_alloc(2, types, kLong, 16);
+  ASSERT_NE(m, nullptr);
+  for (int i = 0; i < 6; ++i) {
+    union _stpx_key k[2] = {L(i), L(i % 2)};
+    *shim_map_ref_l(m, k) = i;
+  }
+  union _stpx_key odd[2] = {L(0), L(1)}, seven[2] = {L(7), L(0)};
+  EXPECT_TRUE(shim_map_exists_some(m, odd, 0b10)) << "[*, 1] in a";
+  EXPECT_FALSE(shim_map_exists_some(m, seven, 0b01)) << "[7, *] in a";
+  EXPECT_TRUE(shim_map_exists_some(m, seven, 0)) << "[*, *] in a: any entry";
+  shim_map_delete_some(m, odd, 0b10);
+  EXPECT_EQ(shim_map_count(m), 3u);
+  EXPECT_FALSE(shim_map_exists_some(m, odd, 0b10));
+  for (int i = 0; i < 6; ++i) {
+    union _stpx_key k[2] = {L(i), L(i % 2)};
+    EXPECT_EQ(shim_map_exists(m, k), i % 2 == 0) << i;
+  }
+  shim_map_delete_some(m, seven, 0);
+  EXPECT_EQ(shim_map_count(m), 0u) << "delete a[*, *] empties it";
+  shim_map_free(m);
+}
+
 // The one-key functions inlined into handlers hash and compare as the
 // generic ones: either finds what the other stored.
 TEST(RuntimeMap, OneKeyFunctionsAgreeWithGeneric) {

@@ -20,10 +20,28 @@ std::string Codegen::lvalue_scalar(const VarRef* v) {
 std::string Codegen::keys(std::span<Expr* const> ks, const Symbol*, std::string& decl) {
   std::string name = "k_" + uniq();
   decl += fmt::format("union _stpx_key {}[{}]; ", name, ks.size());
-  for (size_t i = 0; i < ks.size(); ++i)
-    decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
-                        key_expr(ks[i], i + 1 == ks.size()));
+  for (size_t i = 0; i < ks.size(); ++i) {
+    if (ks[i]->kind == ExprKind::Wildcard)  // '*': not compared (see wildcard_mask)
+      decl += fmt::format("{}[{}].l = 0; ", name, i);
+    else
+      decl += fmt::format("{}[{}].{} = {}; ", name, i, ks[i]->type == Type::String ? "s" : "l",
+                          key_expr(ks[i], i + 1 == ks.size()));
+  }
   return name;
+}
+
+// For keys with '*' among them, the bits of the keys that are compared
+// (map.c's _stpx_map_match_some); -1 when there is no '*'.
+int Codegen::wildcard_mask(std::span<Expr* const> ks) {
+  int some = 0;
+  bool any = false;
+  for (size_t i = 0; i < ks.size(); ++i) {
+    if (ks[i]->kind == ExprKind::Wildcard)
+      any = true;
+    else
+      some |= 1 << i;
+  }
+  return any ? some : -1;
 }
 
 // One key's value. The last key is used (by the map operation) before
@@ -124,6 +142,11 @@ std::string Codegen::visit_index(const IndexExpr* ix) {
 
 std::string Codegen::visit_in_array(const InArrayExpr* in) {
   std::string pre;
+  if (int some = wildcard_mask(in->keys); some >= 0) {
+    std::string k = keys(in->keys, in->array->sym, pre);
+    return fmt::format("({{ {}(int64_t)_stpx_{}map_exists_some({}, {}, {:#x}); }})", pre,
+                       is_stat(in->array->sym) ? "p" : "", global(in->array->sym), k, some);
+  }
   if (std::string one = one_key(in->array->sym); !one.empty() && !is_stat(in->array->sym)) {
     std::string key = one_key_arg(in->array->sym, in->keys[0], one, pre);
     return fmt::format("({{ {}(int64_t)(_stpx_map_get_{}({}, {}) != NULL); }})", pre, one,

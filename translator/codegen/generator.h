@@ -96,6 +96,7 @@ class Codegen : public Visitor<Codegen, true, std::string, void> {
   std::string lvalue_scalar(const VarRef* v);
   std::string keys(std::span<Expr* const> ks, const Symbol* sym, std::string& decl);
   std::string key_expr(const Expr* k, bool last);
+  static int wildcard_mask(std::span<Expr* const> ks);
   // "l1"/"s1" for an array of one long/string key, whose element
   // functions take that key by value (inlined in the runtime); else "".
   static std::string one_key(const Symbol* sym);

@@ -86,6 +86,11 @@ void Codegen::visit_delete(const DeleteStmt* d) {
     auto* ix = static_cast<const IndexExpr*>(d->target);
     std::string pre;
     std::string k = keys(ix->keys, ix->array->sym, pre);
+    if (int some = wildcard_mask(ix->keys); some >= 0) {  // delete a[*, k]
+      w.line("({{ {}_stpx_{}map_delete_some({}, {}, {:#x}); }});", pre, is_stat(ix->array->sym) ? "p" : "",
+             global(ix->array->sym), k, some);
+      return;
+    }
     w.line("({{ {}{}({}, {}); }});", pre, is_stat(ix->array->sym) ? "_stpx_pmap_delete" : "_stpx_map_delete",
            global(ix->array->sym), k);
   }

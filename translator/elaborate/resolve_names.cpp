@@ -295,7 +295,17 @@ void Resolver::visit_index(IndexExpr* ix) {
     ix->array->sym->used = true;
     touch(ix->array->sym, sc, false);
   }
-  for (Expr* k : ix->keys) resolve_expr(k, sc);
+  bool deleting = deleting_;  // delete a[*, k]: any first key
+  deleting_ = false;
+  bool reported = false;
+  for (Expr* k : ix->keys) {
+    if (k->kind != ExprKind::Wildcard)
+      resolve_expr(k, sc);
+    else if (!deleting && !reported) {  // a[*] reads no one value (stap says so at the array)
+      elab_.diags.report(DiagId::SemWildcardIndex, ix->array->loc);
+      reported = true;
+    }
+  }
 }
 
 void Resolver::visit_in_array(InArrayExpr* in) {
@@ -305,7 +315,8 @@ void Resolver::visit_in_array(InArrayExpr* in) {
     set_arity(in->array->sym, static_cast<int>(in->keys.size()), in->array->loc);
     touch(in->array->sym, sc, false);
   }
-  for (Expr* k : in->keys) resolve_expr(k, sc);
+  for (Expr* k : in->keys)
+    if (k->kind != ExprKind::Wildcard) resolve_expr(k, sc);  // [*, k] in a: any first key
 }
 
 void Resolver::visit_call(CallExpr* c) {
@@ -580,7 +591,9 @@ void Resolver::visit_delete(DeleteStmt* d) {
     touch(v->sym, sc, true);
     if (v->sym) check_foreach_modification(v);
   } else if (d->target->kind == ExprKind::Index) {
+    deleting_ = true;
     resolve_expr(d->target, sc);
+    deleting_ = false;
     mark_write(d->target, sc);
   } else {
     elab_.diags.report(DiagId::SemDeleteOperand, d->target->loc);

@@ -105,6 +105,7 @@ class Resolver : public ast::Visitor<Resolver> {
   bool printing_ = false;        // resolving the arguments of print/println
   bool taking_address_ = false;  // resolving X of &@cast(...)/&@var(...)
   bool in_entry_expr_ = false;   // resolving the expression of @entry(expr)
+  bool deleting_ = false;        // resolving a[...] of "delete a[...]" ('*' keys)
   std::vector<ast::Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
 };
 
