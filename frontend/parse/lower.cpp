@@ -540,6 +540,13 @@ Stmt* Lowerer::build(const x3ast::Foreach& f) {
     sorted(f.array, -1, true);
   }
   for (auto& k : f.slice) st->slice.push_back(arena_, k.node);
+  if (f.slice_sort) {  // a[k, *]+: by value, like a+
+    x3ast::SortedIdent marker;
+    marker.sort = f.slice_sort->sort;
+    marker.pos = f.slice_sort->pos;
+    marker.sort_pos = f.slice_sort->pos;
+    sorted(marker, -1, false);
+  }
   if (f.aggregate) {
     st->aggregate = Text::lasting(f.aggregate->name);
     if (!f.aggregate->sort.empty()) {

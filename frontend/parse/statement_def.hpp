@@ -25,7 +25,7 @@ const x3::rule<class foreach_class, Foreach> foreach_stmt = "foreach statement";
 const x3::rule<class try_class, Try> try_stmt = "try statement";
 const x3::rule<class foreach_agg_class, ForeachAggregate> foreach_aggregate = "aggregate";
 const x3::rule<class aggregate_name_class, NameRef> aggregate_name = "aggregate";
-const x3::rule<class foreach_slice_class, Vec<Operand>> foreach_slice = "array slice";
+const x3::rule<class foreach_slice_class, ForeachSlice> foreach_slice = "array slice";
 const x3::rule<class foreach_array_class, ForeachArray> foreach_array = "array";
 const x3::rule<class sorted_class, SortedIdent> sorted_ident = "identifier";
 const x3::rule<class sort_marker_class, SortMarker> sort_marker = "'+' or '-'";
@@ -124,7 +124,10 @@ const auto foreach_aggregate_def =
       }
     })];
 
-const auto foreach_slice_def = '[' > key_list_ref > ']';
+const auto foreach_slice_def = ('[' > key_list_ref > ']' >> -sort_marker)[([](auto& ctx) {
+  _val(ctx).keys = std::move(at_c<0>(_attr(ctx)));
+  _val(ctx).sort = std::move(at_c<1>(_attr(ctx)));
+})];
 
 // foreach (b in @hist_log(s)): iterate over a histogram's buckets.
 const auto foreach_array_def =
@@ -139,7 +142,10 @@ const auto foreach_stmt_def = mark >>
       _val(ctx).keys = std::move(at_c<1>(a));
       _val(ctx).array = std::move(at_c<2>(a).array);
       _val(ctx).histogram = std::move(at_c<2>(a).histogram);
-      if (auto& slice = at_c<3>(a)) _val(ctx).slice = std::move(*slice);
+      if (auto& slice = at_c<3>(a)) {
+        _val(ctx).slice = std::move(slice->keys);
+        _val(ctx).slice_sort = std::move(slice->sort);
+      }
       _val(ctx).aggregate = std::move(at_c<4>(a));
       _val(ctx).limit = std::move(at_c<5>(a));
       _val(ctx).body = std::move(at_c<6>(a));

@@ -198,12 +198,18 @@ struct ForeachArray : Tagged {
   SortedIdent array;
   boost::optional<Operand> histogram;  // @hist_log(s) instead of an array
 };
+// "in a[k, *]" and a sort marker after it ("a[k, *]+" sorts by value).
+struct ForeachSlice : Tagged {
+  Vec<Operand> keys;
+  boost::optional<SortMarker> sort;
+};
 struct Foreach : Tagged {
   boost::optional<SortedIdent> value;
   Vec<SortedIdent> keys;
   SortedIdent array;
   boost::optional<Operand> histogram;
   Vec<Operand> slice;  // "in a[k, *]": only matching keys
+  boost::optional<SortMarker> slice_sort;
   boost::optional<ForeachAggregate> aggregate;
   boost::optional<Operand> limit;
   Statement body;
