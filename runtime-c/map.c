@@ -242,14 +242,21 @@ static u32 _stpx_map_hash(const struct _stpx_map *m, const union _stpx_key *keys
 	return h;
 }
 
-static bool _stpx_map_match(const struct _stpx_map *m, struct _stpx_map_node *n,
-			    const union _stpx_key *keys)
+/*
+ * Whether node n has these keys. Only the keys whose bit is set in `some`
+ * are compared ('*' keys: "delete a[*, k]", "[*, k] in a"); a lookup
+ * compares all, and its constant mask folds away.
+ */
+static __always_inline bool _stpx_map_match_some(const struct _stpx_map *m, struct _stpx_map_node *n,
+						 const union _stpx_key *keys, u32 some)
 {
 	u32 i;
 
 	for (i = 0; i < m->nkeys; i++) {
 		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
 
+		if (!(some & (1u << i)))
+			continue;
 		if (m->key_types[i] == STPX_T_STRING) {
 			if (strncmp(slot, keys[i].s, MAXSTRINGLEN - 1) != 0)
 				return false;
@@ -258,6 +265,12 @@ static bool _stpx_map_match(const struct _stpx_map *m, struct _stpx_map_node *n,
 		}
 	}
 	return true;
+}
+
+static bool _stpx_map_match(const struct _stpx_map *m, struct _stpx_map_node *n,
+			    const union _stpx_key *keys)
+{
+	return _stpx_map_match_some(m, n, keys, ~0u);
 }
 
 static struct _stpx_map_node *_stpx_map_lookup(const struct _stpx_map *m,
@@ -535,30 +548,6 @@ static void _stpx_map_delete(struct _stpx_map *m, const union _stpx_key *keys)
 
 	if (n)
 		_stpx_map_unlink(m, n);
-}
-
-/*
- * Keys with '*' among them ("delete a[*, k]", "[*, k] in a"): key i takes
- * part only where bit i of `some` is set; every entry is tried.
- */
-static bool _stpx_map_match_some(const struct _stpx_map *m, struct _stpx_map_node *n,
-				 const union _stpx_key *keys, u32 some)
-{
-	u32 i;
-
-	for (i = 0; i < m->nkeys; i++) {
-		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
-
-		if (!(some & (1u << i)))
-			continue;
-		if (m->key_types[i] == STPX_T_STRING) {
-			if (strncmp(slot, keys[i].s, MAXSTRINGLEN - 1) != 0)
-				return false;
-		} else if (*(int64_t *)slot != keys[i].l) {
-			return false;
-		}
-	}
-	return true;
 }
 
 static bool _stpx_map_exists_some(const struct _stpx_map *m, const union _stpx_key *keys, u32 some)
