@@ -38,7 +38,7 @@
 #include "translator/elaborate/elaborate.h"
 #include "translator/probes/probe_env.h"
 #include "translator/elaborate/tapsets.h"
-#include "translator/pass1_checks.h"
+#include "frontend/pass1_checks.h"
 
 namespace stapx {
 

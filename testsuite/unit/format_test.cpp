@@ -1,7 +1,7 @@
 // printf format parsing and its rewriting for the kernel's vsnprintf.
 #include <gtest/gtest.h>
 
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 
 namespace stapx {
 namespace {

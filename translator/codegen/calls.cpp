@@ -4,7 +4,7 @@
 #include "translator/codegen/generator.h"
 
 #include "frontend/printer.h"
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 
 namespace stapx::codegen {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frontend/ast_visitor.h"
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 
 namespace stapx::elab {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "translator/builtins/builtins.h"
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 #include "frontend/ast_visitor.h"
 
 namespace stapx::elab {

@@ -1,10 +1,10 @@
-#include "translator/pass1_checks.h"
+#include "frontend/pass1_checks.h"
 
 #include <string_view>
 #include <unordered_map>
 
 #include "frontend/ast_visitor.h"
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 
 namespace stapx {
 

@@ -1,6 +1,6 @@
 // Parsing of stap format strings: %[flags][width][.precision]conv with
 // conv one of d i u o x X c s p b m M %.
-#include "translator/builtins/format.h"
+#include "frontend/format.h"
 
 #include <algorithm>
 #include <cctype>
