@@ -3,8 +3,6 @@
 // over a histogram's buckets.
 #include "translator/codegen/generator.h"
 
-#include "support/strings.h"
-
 namespace stapx::codegen {
 
 // @count(s), @sum(a[k]), ...: merge every CPU's part into a temporary.
@@ -136,29 +134,21 @@ void Codegen::foreach(const ForeachStmt* f) {
 }
 
 // foreach (... in a[k, *]): the snapshot keeps, in order, only the entries
-// whose keys equal the slice's values ('*' matches any), each value
-// computed once before the loop; a limit counts the kept ones.
+// whose keys equal the slice's values ('*' matches any), compared as
+// "delete a[k, *]" compares them (map.c's _stpx_map_match_some), each
+// value computed once before the loop; a limit counts the kept ones.
 void Codegen::foreach_slice(const ForeachStmt* f, const std::string& n) {
+  int some = wildcard_mask(f->slice);
+  if (some < 0) some = (1 << f->slice.size()) - 1;  // no '*': every key
+  if (some == 0) return;                              // only '*': every entry
   CWriter& w = *w_;
-  const Symbol* a = f->array->sym;
-  std::vector<std::string> tests;
-  for (size_t i = 0; i < f->slice.size(); ++i) {
-    const Expr* k = f->slice[i];
-    if (k->kind == ExprKind::Wildcard) continue;
-    std::string key = fmt::format("_stpx_map_key(m_{}, b_{}[i_{}], {})", n, n, n, i);
-    if (a->key_types[i] == Type::String) {
-      w.line("const char *s{}_{} = {};", i, n, expr(k));
-      tests.push_back(fmt::format("strcmp((const char *){}, s{}_{}) == 0", key, i, n));
-    } else {
-      w.line("int64_t s{}_{} = {};", i, n, expr(k));
-      tests.push_back(fmt::format("*(int64_t *){} == s{}_{}", key, i, n));
-    }
-  }
-  if (tests.empty()) return;
-  w.line("size_t kept_{} = 0;", n);
+  std::string pre;
+  std::string k = keys(f->slice, f->array->sym, pre);
+  w.line("{}size_t kept_{} = 0;", pre, n);
   {
     auto each = w.block(fmt::format("for (i_{} = 0; i_{} < n_{}; i_{}++)", n, n, n, n));
-    w.line("if ({}) b_{}[kept_{}++] = b_{}[i_{}];", support::join(tests, " && "), n, n, n, n);
+    w.line("if (_stpx_map_match_some(m_{}, b_{}[i_{}], {}, {:#x})) b_{}[kept_{}++] = b_{}[i_{}];", n, n, n, k, some,
+           n, n, n, n);
   }
   w.line("n_{} = kept_{};", n, n);
 }
