@@ -105,8 +105,10 @@ void relocate_link_addresses(Elaboration& elab);  // target_checks.cpp
 void compile_submatches(Elaboration& elab);       // infer_types.cpp
 void bound_call_depth(Elaboration& elab);         // recursion.cpp
 
-// Whether a probe point written in a probe names an alias (probe_aliases.cpp).
-bool matches_alias(const ast::ProbePoint& point, const ast::ProbePoint& name);
+// The aliases a probe point written in a probe names, each with the name
+// it matched (probe_aliases.cpp).
+std::vector<std::pair<ast::AliasDecl*, ast::ProbePoint*>> aliases_named(const Elaboration& elab,
+                                                                        const ast::ProbePoint& point);
 
 // Statistics operators (resolve_names.cpp), shared by the passes above.
 bool is_histogram(const ast::AtOpExpr* a);    // @hist_log(s), @hist_linear(s, lo, hi, step)

@@ -7,9 +7,9 @@
 #include <span>
 #include <string>
 
-#include "translator/builtins/builtins.h"
-#include "frontend/format.h"
 #include "frontend/ast_visitor.h"
+#include "frontend/format.h"
+#include "translator/builtins/builtins.h"
 
 namespace stapx::elab {
 

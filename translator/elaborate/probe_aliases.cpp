@@ -23,8 +23,6 @@ class AliasExpander {
   Elaboration& elab_;
 };
 
-}  // namespace
-
 // Does a probe point written in a probe match an alias's name? Component
 // by component: names may use wildcards in the probe, arguments must agree.
 bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
@@ -45,6 +43,17 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
   return true;
 }
 
+}  // namespace
+
+std::vector<std::pair<AliasDecl*, ProbePoint*>> aliases_named(const Elaboration& elab, const ProbePoint& point) {
+  std::vector<std::pair<AliasDecl*, ProbePoint*>> found;
+  for (Script* script : elab.prog.scripts)
+    for (AliasDecl* a : script->aliases)
+      for (ProbePoint* name : a->names)
+        if (matches_alias(point, *name)) found.emplace_back(a, name);
+  return found;
+}
+
 // A probe on an alias becomes a probe on the alias's points whose body is
 // the alias prologue, the probe's body, then the alias epilogue (each a
 // copy, since every instance gets its own locals). Aliases may name
@@ -52,11 +61,7 @@ bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
 void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth) {
   std::vector<ProbePoint*> direct;
   for (ProbePoint* point : p->points) {
-    std::vector<std::pair<AliasDecl*, ProbePoint*>> found;  // alias, the name matched
-    for (Script* script : elab_.prog.scripts)
-      for (AliasDecl* a : script->aliases)
-        for (ProbePoint* name : a->names)
-          if (matches_alias(*point, *name)) found.emplace_back(a, name);
+    std::vector<std::pair<AliasDecl*, ProbePoint*>> found = aliases_named(elab_, *point);
     if (found.empty()) {
       direct.push_back(point);
       continue;

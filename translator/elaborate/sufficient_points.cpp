@@ -63,13 +63,8 @@ class Sufficient {
 
   std::vector<AliasDecl*> aliases_of(const ProbePoint& point) const {
     std::vector<AliasDecl*> found;
-    for (Script* script : elab_.prog.scripts)
-      for (AliasDecl* a : script->aliases)
-        for (ProbePoint* name : a->names)
-          if (matches_alias(point, *name)) {
-            found.push_back(a);
-            break;
-          }
+    for (const auto& named : aliases_named(elab_, point))  // an alias once, for its first name
+      if (found.empty() || found.back() != named.first) found.push_back(named.first);
     return found;
   }
 
