@@ -411,14 +411,17 @@ struct WildcardExpr : Expr {
 };
 
 // %{ C %} used as an expression (guru mode).
+// Whether embedded C carries the marker `/* NAME */`.
+inline bool has_pragma(std::string_view code, std::string_view pragma) {
+  return code.find("/* " + std::string(pragma) + " */") != std::string_view::npos;
+}
+
 struct EmbeddedExpr : Expr {
   EmbeddedExpr() : Expr(ExprKind::Embedded) {}
   Text code;
-  // The marker `/* NAME */` in the code: string (the value is a const
-  // char *, else a 64-bit number), pure (no effect but its value).
-  bool has_pragma(std::string_view pragma) const {
-    return code.find("/* " + std::string(pragma) + " */") != std::string_view::npos;
-  }
+  // string (the value is a const char *, else a 64-bit number), pure (no
+  // effect but its value).
+  bool has_pragma(std::string_view pragma) const { return ast::has_pragma(code, pragma); }
 };
 
 // ---- Statements ----
@@ -579,9 +582,7 @@ struct FunctionDecl : Node {
   const std::string& cname() const { return c_name.empty() ? name : c_name; }
   // An embedded-C body carries the pragma `/* NAME */` (pure, stable,
   // unprivileged, myproc-unprivileged, unmodified-fnargs, guru).
-  bool has_pragma(std::string_view pragma) const {
-    return is_embedded && embedded_code.find("/* " + std::string(pragma) + " */") != std::string::npos;
-  }
+  bool has_pragma(std::string_view pragma) const { return is_embedded && ast::has_pragma(embedded_code, pragma); }
 };
 
 struct Script : Node {

@@ -26,6 +26,7 @@
 #include "frontend/diagnostics.h"
 #include "frontend/library.h"
 #include "frontend/parse/parser.h"
+#include "frontend/pass1_checks.h"
 #include "frontend/preprocess.h"
 #include "frontend/printer.h"
 #include "translator/build/kbuild.h"
@@ -36,9 +37,8 @@
 #include "translator/debuginfo/locate.h"
 #include "translator/elaborate/dump.h"
 #include "translator/elaborate/elaborate.h"
-#include "translator/probes/probe_env.h"
 #include "translator/elaborate/tapsets.h"
-#include "frontend/pass1_checks.h"
+#include "translator/probes/probe_env.h"
 
 namespace stapx {
 

@@ -3,8 +3,8 @@
 // /* stable */ values computed once per hit.
 #include "translator/codegen/generator.h"
 
-#include "frontend/printer.h"
 #include "frontend/format.h"
+#include "frontend/printer.h"
 
 namespace stapx::codegen {
 
