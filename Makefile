@@ -66,8 +66,8 @@ stage: build
 	@# Cases that need DWARF: against the guest kernel's vmlinux (make deps).
 	@R=$$(cat $(BUILD)/kernel/release 2>/dev/null); \
 	if [ -n "$$R" ] && [ -f $(BUILD)/kernel/$$R/debug/vmlinux-$$R ]; then \
-		testsuite/stage/run-stage --stapx $(BUILD)/stapx --opt=-r$$R testsuite/dwarf/semko; \
-	else echo "testsuite/dwarf/semko: skipped (no DWARF vmlinux in $(BUILD)/kernel; make deps)"; fi
+		testsuite/stage/run-stage --stapx $(BUILD)/stapx --opt=-r$$R testsuite/dwarf/semok testsuite/dwarf/semko; \
+	else echo "testsuite/dwarf: skipped (no DWARF vmlinux in $(BUILD)/kernel; make deps)"; fi
 
 # Debian's systemtap tapset tree and examples (systemtap, systemtap-doc) must
 # parse and print back to a script that parses to the same text.

@@ -254,6 +254,7 @@ struct Symbol {
   int index = 0;                 // position among its scope's symbols
   bool assigned = false;
   bool used = false;
+  bool in_defined = false;       // named in @defined(...): its unread stores go without a warning
   int64_t max_entries = 0;       // global a[N]; 0: MAXMAPENTRIES
   bool wrap = false;             // global a%: a full array drops its oldest entry
   struct Expr* init = nullptr;   // global initializer (literal), may be null

@@ -210,8 +210,11 @@ std::string Codegen::visit_embedded(const EmbeddedExpr* e) {
   return fmt::format("((int64_t)({}))", code);
 }
 
-// Elaboration rejects these for now.
-std::string Codegen::visit_member(const MemberExpr*) { return "0"; }
+std::string Codegen::visit_member(const MemberExpr* e) {
+  auto it = prog_.targets.find(e);
+  return it == prog_.targets.end() ? "0" : target(it->second, e);
+}
+// Only a key of delete or `in`, which read it themselves.
 std::string Codegen::visit_wildcard(const WildcardExpr*) { return "0"; }
 
 std::string Codegen::target(const TargetAccess& t, const Expr* e) {
@@ -319,7 +322,7 @@ std::string Codegen::assign(const AssignExpr* a) {
     return fmt::format("({{ {}if (unlikely({})) STPX_ERROR(\"{}\", {}); r_{}; }})", stmts, add,
                        overflow_message(ix->array->sym), where(ix->array->loc), n);
   }
-  if (a->lhs->kind == ExprKind::Target) return target_assign(a);
+  if (a->lhs->kind == ExprKind::Target || a->lhs->kind == ExprKind::Member) return target_assign(a);
   std::string R = "r_" + n;
   bool str = a->lhs->type == Type::String;
   std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));

@@ -52,7 +52,7 @@ class TypeChecks : public Visitor<TypeChecks> {
     walk(a);
   }
   void visit_target(TargetExpr*) {}
-  void visit_member(MemberExpr*) {}
+  void visit_member(MemberExpr* m) { visit(m->base); }
 
   void visit_foreach(ForeachStmt* f) {
     if (f->array && f->array->sym && f->array->sym->type == Type::Stats && f->value)
@@ -99,7 +99,7 @@ void TypeChecks::check_format(CallExpr* c) {
     if (a->kind == ExprKind::Var || a->kind == ExprKind::Index || a->kind == ExprKind::Call)
       elab_.diags.report(DiagId::SemTypeMismatch, a->loc, type_name(want));
     else
-      elab_.diags.report(DiagId::SemTypeExpected, a->loc, type_name(want), type_name(a->type));
+      elab_.diags.report(DiagId::SemTypeExpected, type_error_site(a), type_name(want), type_name(a->type));
   }
 }
 

@@ -165,10 +165,16 @@ void elide_dead_code(Elaboration& elab) {
         if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
         Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
         if (!sym || sym->scope != Symbol::Scope::Local || (round ? reads.count(sym) > 0 : sym->used)) return;
-        if (elab.in_user_code(a->op_loc)) elab.diags.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
+        changed = true;
+        if (sym->in_defined && side_effect_free(a->rhs, !elab.in_user_code(s->loc))) {
+          // As stap: a variable @defined looked at goes quietly.
+          s = elab.arena.make<SimpleStmt>(s->loc, StmtKind::Null);
+          return;
+        }
+        if (elab.in_user_code(a->op_loc) && !sym->in_defined)
+          elab.diags.report(DiagId::WarnElideAssign, a->op_loc, sym->name);
         es->expr = a->rhs;
         es->loc = a->lhs->loc;
-        changed = true;
       });
     }
     for (Stmt** body : bodies) {

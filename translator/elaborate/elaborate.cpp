@@ -61,6 +61,7 @@ void run(Elaboration& elab) {
   // body's $vars would only be reported again as unresolved.
   if (elab.diags.errors() > errors) return;
   resolve_names(elab);
+  resolve_autocasts(elab);
   infer_types(elab);
   check_types(elab);
   if (!elab.opts.keep_unused && elab.diags.errors() == 0) elide_dead_code(elab);

@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "frontend/diagnostics.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/elaborate/program.h"
+#include "translator/elaborate/target_access.h"
 #include "translator/probes/probe_env.h"
 
 namespace stapx::elab {
@@ -63,6 +65,20 @@ struct Elaboration {
   // @entry(expr) of script expressions, with the pseudo-function their
   // accesses were recorded on (check_entry_exprs).
   std::vector<std::pair<ast::AtOpExpr*, ast::FunctionDecl*>> entry_exprs;
+  // resolve_names, for autocast (autocast.cpp): each plain store `v = e`
+  // into a scalar, and each `e->field...` waiting for the C type of its
+  // base, with the '&' taken of it or the store into it, if any.
+  struct Store {
+    ast::Symbol* sym;
+    const ast::Expr* value;
+  };
+  struct Deref {
+    ast::MemberExpr* m;
+    ast::Expr* node;  // m, or &m
+    SourceLoc write;  // valid: m is assigned to (guru mode)
+  };
+  std::vector<Store> stores;
+  std::vector<Deref> derefs;
   // What --privilege=stapusr refuses, found while resolving; reported
   // for probe bodies and the functions they reach only (report_privileged).
   struct Privileged {
@@ -92,6 +108,7 @@ void expand_aliases(Elaboration& elab);           // probe_aliases.cpp
 void lower_probe_conditions(Elaboration& elab);   // probe_aliases.cpp
 void resolve_probe_points(Elaboration& elab);     // probe_points.cpp
 void resolve_names(Elaboration& elab);            // resolve_names.cpp, resolve_targets.cpp
+void resolve_autocasts(Elaboration& elab);        // autocast.cpp
 void infer_types(Elaboration& elab);              // infer_types.cpp
 void check_types(Elaboration& elab);              // check_types.cpp
 void elide_dead_code(Elaboration& elab);          // dead_code.cpp
@@ -109,6 +126,18 @@ void bound_call_depth(Elaboration& elab);         // recursion.cpp
 // it matched (probe_aliases.cpp).
 std::vector<std::pair<ast::AliasDecl*, ast::ProbePoint*>> aliases_named(const Elaboration& elab,
                                                                         const ast::ProbePoint& point);
+
+// e->field... for @defined (autocast.cpp): what it reads, given the
+// stores and '->' recorded so far and `base`, the symbol e names (null if
+// e is no variable); nullopt if it does not resolve. Reports nothing.
+std::optional<TargetAccess> try_autocast(Elaboration& elab, const ast::MemberExpr& m, const ast::Symbol* base);
+
+// Where a type error in `e` is shown: its first token, or for p->f the
+// '->', as stap shows it.
+inline SourceLoc type_error_site(const ast::Expr* e) {
+  if (e->kind == ast::ExprKind::Member) return static_cast<const ast::MemberExpr*>(e)->components[0].loc;
+  return e->loc;
+}
 
 // Statistics operators (resolve_names.cpp), shared by the passes above.
 bool is_histogram(const ast::AtOpExpr* a);    // @hist_log(s), @hist_linear(s, lo, hi, step)

@@ -44,8 +44,12 @@ class TypeInference : public Visitor<TypeInference, false, Type, void> {
   }
   Type visit_at_op(AtOpExpr* a);
   Type visit_embedded(EmbeddedExpr* e) { return e->type; }  // set when resolved
-  // Reported as unsupported during resolution.
-  Type visit_member(MemberExpr*) { return Type::Unknown; }
+  Type visit_member(MemberExpr* m) {
+    infer_long(m->base);  // a pointer
+    infer_indices(m->components);
+    return m->type;  // set when resolved; Unknown after an error
+  }
+  // Reported during resolution.
   Type visit_wildcard(WildcardExpr*) { return Type::Unknown; }
 
   void visit_block(BlockStmt* b) {
@@ -175,7 +179,7 @@ void TypeInference::unify(Expr* e, Type t) {
   // (twice per level of a chain like a + b + c + ..., exponential).
   Type have = e->type;
   if (have != Type::Unknown && have != Type::Void && have != t && elab_.reported.insert(e).second)
-    elab_.diags.report(DiagId::SemTypeExpected, e->loc, type_name(t), type_name(have));
+    elab_.diags.report(DiagId::SemTypeExpected, type_error_site(e), type_name(t), type_name(have));
 }
 
 // Compiles the pattern of `=~`/`!~` into the program's DFAs once per

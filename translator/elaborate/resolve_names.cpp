@@ -174,6 +174,10 @@ void Resolver::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
     mark_target_write(static_cast<TargetExpr*>(lvalue), op.valid() ? op : lvalue->loc);
     return;
   }
+  if (lvalue->kind == ExprKind::Member) {
+    mark_member_write(static_cast<MemberExpr*>(lvalue), op.valid() ? op : lvalue->loc);
+    return;
+  }
   if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
   if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
   if (!v) {
@@ -268,8 +272,14 @@ void Resolver::visit_at_op(AtOpExpr* a) {
 // a number, or a string with /* string */.
 void Resolver::visit_embedded(EmbeddedExpr* e) { e->type = e->has_pragma("string") ? Type::String : Type::Long; }
 
+// base->field... (autocast): resolved once every store has told what C
+// type each variable holds (resolve_autocasts).
 void Resolver::visit_member(MemberExpr* e) {
-  elab_.diags.report(DiagId::SemUnsupported, e->loc, "'->' on a typed pointer");
+  Scope& sc = *sc_;
+  note_kernel_memory(e, "'->'", sc);
+  resolve_expr(e->base, sc);
+  resolve_indices(e->components, sc);
+  elab_.derefs.push_back({e, e, {}});
 }
 
 void Resolver::visit_wildcard(WildcardExpr* e) {
@@ -372,6 +382,11 @@ void Resolver::visit_unary(UnaryExpr* u) {
     resolve_address_of(u, sc);
     return;
   }
+  if (u->op == Op::AddressOf && u->operand->kind == ExprKind::Member) {
+    resolve_expr(u->operand, sc);
+    elab_.derefs.back().node = u;  // the operand's, pushed last
+    return;
+  }
   auto* at = u->operand->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(u->operand) : nullptr;
   if (u->op == Op::AddressOf && at && (at->op == At::Cast || at->op == At::Var)) {
     // &@cast(...)->field: the access resolved for its address moves to the '&'.
@@ -441,7 +456,10 @@ void Resolver::visit_assign(AssignExpr* a) {
     // A plain store does not read its target.
     auto* v = static_cast<VarRef*>(a->lhs);
     v->sym = lookup(v, sc, false);
-    if (v->sym) set_arity(v->sym, 0, v->loc);
+    if (v->sym) {
+      set_arity(v->sym, 0, v->loc);
+      elab_.stores.push_back({v->sym, a->rhs});  // it may carry a C type
+    }
   } else {
     resolve_expr(a->lhs, sc);
   }

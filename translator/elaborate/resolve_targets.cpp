@@ -22,6 +22,8 @@ using namespace ast;
 void Resolver::resolve_defined(AtOpExpr* a, Scope& sc) {
   a->type = Type::Long;
   bool ok = a->args.size() == 1 && resolves_here(a->args[0], sc);
+  if (a->args.size() == 1)
+    if (Symbol* v = named_variable(a->args[0], sc)) v->in_defined = true;
   a->args.clear();
   TargetAccess value;
   value.value = debug::loc_const(ok ? 1 : 0);
@@ -67,6 +69,9 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
       if (at->args[0]->kind != ExprKind::Target) return true;  // a script expression, saved at entry
       return spec && resolve_entry(*static_cast<const TargetExpr*>(at->args[0]), *spec->site, saves, scratch);
     }
+    case ExprKind::Member:
+      // v->field: as v's stores so far say (a global's in earlier probes).
+      return try_autocast(elab_, *static_cast<const MemberExpr*>(e), named_variable(e, sc)).has_value();
     case ExprKind::Var:
     case ExprKind::Index:
     case ExprKind::Call:
@@ -75,11 +80,21 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
     case ExprKind::Assign:
     case ExprKind::InArray:
     case ExprKind::Embedded:
-    case ExprKind::Member:
     case ExprKind::Wildcard:
       return false;
   }
   return false;  // not a kind
+}
+
+// The variable known so far that `v` or `v->field...` names, if any; the
+// expression is not resolved.
+Symbol* Resolver::named_variable(const Expr* e, Scope& sc) const {
+  if (e->kind == ExprKind::Member) e = static_cast<const MemberExpr*>(e)->base;
+  if (e->kind != ExprKind::Var) return nullptr;
+  std::string_view name = static_cast<const VarRef*>(e)->name;
+  if (auto it = sc.names.find(name); it != sc.names.end()) return it->second;
+  auto g = elab_.globals.find(name);
+  return g == elab_.globals.end() ? nullptr : g->second;
 }
 
 // The debug information @cast/@var reads: the kernel's, or that of the
@@ -196,6 +211,7 @@ void Resolver::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
   std::optional<TargetAccess> access =
       resolve_entry(*static_cast<TargetExpr*>(a->args[0]), *spec.site, elab_.prog.entry_saves[sc.decl], elab_.diags);
   if (!access) return;
+  access->ctype = nullptr;  // as in stap, @entry's value carries no C type for '->'
   a->type = access->yields_string() ? Type::String : Type::Long;
   a->args[0]->type = a->type;
   elab_.prog.targets[a] = std::move(*access);
@@ -233,12 +249,25 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
 void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
   // Tapset code is privileged, as embedded C in it is.
   if (!elab_.probe_ctx.guru && elab_.in_user_code(t->loc)) {
-    elab_.diags.report(DiagId::SemTargetWrite, t->loc, t->base);
+    elab_.diags.report(DiagId::SemTargetWrite, t->loc);
     return;
   }
   auto it = elab_.prog.targets.find(t);
   if (it == elab_.prog.targets.end()) return;  // reported when resolved
   if (const char* why = target_write_problem(it->second)) elab_.diags.report(DiagId::SemTargetNotWritable, op, t->base, why);
+}
+
+// `p->field = ...` (guru mode): checked once autocast has resolved it.
+void Resolver::mark_member_write(MemberExpr* m, SourceLoc op) {
+  if (!elab_.probe_ctx.guru && elab_.in_user_code(m->loc)) {
+    elab_.diags.report(DiagId::SemMemberWrite, m->components[0].loc);
+    return;
+  }
+  for (auto it = elab_.derefs.rbegin(); it != elab_.derefs.rend(); ++it)
+    if (it->m == m) {
+      it->write = op;
+      return;
+    }
 }
 
 }  // namespace stapx::elab

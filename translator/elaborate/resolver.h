@@ -85,11 +85,13 @@ class Resolver : public ast::Visitor<Resolver> {
 
   // resolve_targets.cpp
   void mark_target_write(ast::TargetExpr* t, SourceLoc op);
+  void mark_member_write(ast::MemberExpr* m, SourceLoc op);
   void resolve_indices(std::span<ast::TargetComponent> components, Scope& sc);
   void resolve_target_expr(ast::TargetExpr* t, Scope& sc);
   void resolve_entry_expr(ast::AtOpExpr* a, Scope& sc);
   void resolve_defined(ast::AtOpExpr* a, Scope& sc);
   bool resolves_here(const ast::Expr* e, Scope& sc);
+  ast::Symbol* named_variable(const ast::Expr* e, Scope& sc) const;
   debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink);
   void resolve_address_of(ast::UnaryExpr* u, Scope& sc);
   // 1 or 0 for a condition made of @defined(...) (with !, &&, ||), else -1.

@@ -30,8 +30,15 @@ struct TargetAccess {
   std::string format;
   std::vector<TargetAccess> parts;
 
-  // Script values the trees read (LocExpr::Op::Input): @cast's pointer.
+  // Script values the trees read (LocExpr::Op::Input): @cast's pointer,
+  // the pointer '->' follows.
   std::vector<const ast::Expr*> inputs;
+
+  // The C type of a scalar value ("struct file *"), or with `address` the
+  // type of the object whose address the value is: what a script variable
+  // given this value carries for '->' (autocast). Null for strings.
+  const debug::DType* ctype = nullptr;
+  bool address = false;
 
   bool yields_string() const { return is_string || is_pretty; }
   // An entry save (in Program::entry_saves) that keeps a string.
@@ -59,6 +66,13 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
 // the address of what the chain names.
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
                                          bool address = false);
+
+// base->field...[i] on a script value (autocast): `m.base` read as a value
+// of C type `type`, or as the address of an object of that type when
+// `address` (a value that came from &...). A char array is its address
+// here, a number, as in stap.
+std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug::DType* type, bool address,
+                                           DiagSink& diags, bool take_address = false);
 
 // The module whose types @cast's third argument names; "" for the kernel
 // ("kernel", "kernel<header.h>", none, or not a string).

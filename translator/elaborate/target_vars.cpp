@@ -26,6 +26,14 @@ struct Cur {
 };
 
 
+// Script value number `n` the access reads (LocExpr::Op::Input).
+LocExprP input_value(int64_t n) {
+  auto input = std::make_shared<debug::LocExpr>();
+  input->op = debug::LocExpr::Op::Input;
+  input->value = n;
+  return input;
+}
+
 // The value of a scalar (integer, enum, pointer) object or value.
 LocExprP scalar_value(const Cur& cur) {
   const DType* t = cur.type->strip();
@@ -474,9 +482,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
     auto element = [&](LocExprP base, const DType* elem) {
       int64_t size = static_cast<int64_t>(elem->strip()->size());
       if (literal) return debug::loc_add(base, i * size);
-      auto in = std::make_shared<debug::LocExpr>();
-      in->op = debug::LocExpr::Op::Input;
-      in->value = static_cast<int64_t>(ch.inputs.size());
+      LocExprP in = input_value(static_cast<int64_t>(ch.inputs.size()));
       ch.inputs.push_back(ix);
       auto mul = std::make_shared<debug::LocExpr>();
       mul->op = debug::LocExpr::Op::Mul;
@@ -512,6 +518,8 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
     }
     TargetAccess out;
     out.value = cur.e;
+    out.ctype = cur.type;
+    out.address = true;
     return out;
   }
   if (!ch.pretty.empty()) {
@@ -536,6 +544,7 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
     case DType::Kind::Enum:
     case DType::Kind::Pointer:
       out.value = scalar_value(cur);
+      out.ctype = cur.type;
       return out;
     case DType::Kind::Array: {
       const DType* elem = ty->target() ? ty->target()->strip() : nullptr;
@@ -576,6 +585,31 @@ std::string cast_module(const ast::AtOpExpr& a) {
   return m;
 }
 
+namespace {
+
+// The object of type `type` that the script value read first points to,
+// and in `rest` the components still to apply. A leading [N] moves the
+// pointer by N objects, as in C and stap: ((T *)p)[N] (&@cast(0, "T")[1]
+// is T's size, which @cast_sizeof uses).
+Cur pointed_to(const DType* type, std::span<const ast::TargetComponent> components,
+               std::vector<ast::TargetComponent>& rest) {
+  Cur cur;
+  cur.lvalue = true;
+  cur.e = input_value(0);
+  cur.type = type;
+  rest.assign(components.begin(), components.end());
+  DType::Kind kind = type->strip()->kind;
+  if (!rest.empty() && rest[0].field.empty() && rest[0].index && rest[0].index->kind == ast::ExprKind::Number &&
+      type->size() > 0 && kind != DType::Kind::Array && kind != DType::Kind::Pointer) {
+    int64_t n = static_cast<const ast::NumberLit*>(rest[0].index)->value;
+    cur.e = debug::loc_add(cur.e, n * static_cast<int64_t>(type->size()));
+    rest.erase(rest.begin());
+  }
+  return cur;
+}
+
+}  // namespace
+
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
                                          bool address) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
@@ -590,26 +624,32 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
     diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, module.empty() ? "kernel" : module);
     return std::nullopt;
   }
-  Cur cur;
-  cur.lvalue = true;  // the object the pointer points to
-  auto input = std::make_shared<debug::LocExpr>();
-  input->op = debug::LocExpr::Op::Input;
-  input->value = 0;
-  cur.e = input;
-  cur.type = type;
-  // @cast(p, "T")[N] is ((T *)p)[N], as in stap: the pointer moves by N
-  // objects (&@cast(0, "T")[1] is T's size, which @cast_sizeof uses).
-  std::vector<ast::TargetComponent> rest(a.components.begin(), a.components.end());
-  DType::Kind kind = type->strip()->kind;
-  if (!rest.empty() && rest[0].field.empty() && rest[0].index && rest[0].index->kind == ast::ExprKind::Number &&
-      type->size() > 0 && kind != DType::Kind::Array && kind != DType::Kind::Pointer) {
-    int64_t n = static_cast<const ast::NumberLit*>(rest[0].index)->value;
-    cur.e = debug::loc_add(cur.e, n * static_cast<int64_t>(type->size()));
-    rest.erase(rest.begin());
-  }
+  std::vector<ast::TargetComponent> rest;
+  Cur cur = pointed_to(type, a.components, rest);
   return finish(cur, Chain{"@cast", a.loc, rest, a.pretty, address, 0, {a.args[0]}}, diags);
 }
 
+std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug::DType* type, bool address,
+                                           DiagSink& diags, bool take_address) {
+  std::vector<ast::TargetComponent> rest;
+  Cur cur;
+  if (address) {
+    cur = pointed_to(type, m.components, rest);
+  } else {
+    cur.e = input_value(0);
+    cur.type = type;
+    rest.assign(m.components.begin(), m.components.end());
+  }
+  SourceLoc at = m.components.empty() ? m.loc : m.components[0].loc;
+  std::optional<TargetAccess> out = finish(cur, Chain{"->", at, rest, m.pretty, take_address, 0, {m.base}}, diags);
+  if (out && out->is_string) {
+    // A char array read through '->' is its address, a number, as in
+    // stap (kernel_string(p->name) reads it), not the string $var gives.
+    out->is_string = false;
+    out->max_len = 0;
+  }
+  return out;
+}
 
 std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
                                         bool address) {
