@@ -34,6 +34,7 @@ struct _stpx_context {
 	struct pt_regs *regs;		/* may be NULL (timers, begin, end) */
 	int64_t *entry_saved;		/* .return probes: values saved at entry */
 	int at_entry;			/* a .return probe's entry half (@entry) runs */
+	void *family_data;		/* the family's own, for this hit (procfs: its text) */
 	size_t print_len;
 	char print_buf[STPX_PRINT_BUF_SIZE];
 	char error_buf[MAXSTRINGLEN];	/* room for formatted error texts */

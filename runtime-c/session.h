@@ -361,7 +361,8 @@ NOKPROBE_SYMBOL(_stpx_run_entry);
  */
 static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 					    const struct _stpx_probe *p,
-					    struct pt_regs *regs, int64_t *saved)
+					    struct pt_regs *regs, int64_t *saved,
+					    void *family_data)
 {
 	struct _stpx_context *c;
 	unsigned long flags = 0;
@@ -375,6 +376,8 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 	c = this_cpu_read(_stpx_ctx);
 	if (!_stpx_ctx_claim(c, p, regs, saved, proto->flags & STPX_PROBE_CONTEXT))
 		goto leave;
+	if (family_data)
+		c->family_data = family_data;
 	if (proto->flags & STPX_PROBE_ACTIONS) {
 		c->actioncount = 0;
 		c->maxaction = proto->interruptible ? MAXACTION_INTERRUPTIBLE : MAXACTION;
@@ -400,8 +403,14 @@ leave:
 static notrace void _stpx_run_probe_saved(const struct _stpx_probe *p, struct pt_regs *regs,
 					  int64_t *saved)
 {
-	_stpx_probe_hit(p, p, regs, saved);
+	_stpx_probe_hit(p, p, regs, saved, NULL);
 }
 NOKPROBE_SYMBOL(_stpx_run_probe_saved);
+
+/* A hit whose handler reads the family's own data (c->family_data). */
+static notrace void _stpx_run_probe_data(const struct _stpx_probe *p, void *data)
+{
+	_stpx_probe_hit(p, p, NULL, NULL, data);
+}
 
 #endif /* _STPX_SESSION_H_ */

@@ -58,7 +58,7 @@ NOKPROBE_SYMBOL(_stpx_kprobe_pre);
 			instruction_pointer_set(regs, (unsigned long)kp->addr); \
 		_stpx_probe_hit(proto,                                        \
 				container_of(kp, struct _stpx_kprobe, u.kp)->probe, \
-				regs, NULL);                                  \
+				regs, NULL, NULL);                            \
 		if ((proto)->flags & STPX_PROBE_CONTEXT)                      \
 			instruction_pointer_set(regs, ip);                    \
 		return 0;                                                     \

@@ -48,6 +48,9 @@ struct Elaboration {
   // point is a .return (a kretprobe).
   std::map<const ast::ProbeDecl*, const ProbeSpec*> target_specs;
   std::set<const ast::ProbeDecl*> return_decls;
+  // Probes whose every point is of a family with $names of its own
+  // (procfs's $value), with that point (one per probe after the split).
+  std::map<const ast::ProbeDecl*, const ProbeSpec*> context_specs;
 
   // resolve_names: each probe body records its accesses and calls on a
   // pseudo-function (read by compute_lock_sets and bound_call_depth).

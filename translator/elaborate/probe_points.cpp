@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,7 @@ void ProbePoints::split_for_targets(Script* script, std::vector<ProbeSpec>& spec
   std::map<ProbeDecl*, int> seen;
   std::map<ProbeDecl*, bool> uses;
   for (ProbeSpec& spec : specs) {
-    if (!spec.site) continue;
+    if (!spec.site && !spec.family->has_context_text()) continue;
     ProbeDecl* decl = spec.decl;
     auto it = uses.find(decl);
     if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;
@@ -114,13 +115,22 @@ void ProbePoints::resolve_probes() {
     }
   }
   std::map<const ProbeDecl*, bool> all_return;
+  std::map<const ProbeFamily*, std::vector<const ProbeSpec*>> by_family;
+  std::set<const ProbeDecl*> no_context;
   for (const ProbeSpec& spec : elab_.prog.probes) {
+    by_family[spec.family].push_back(&spec);
+    if (!spec.family->has_context_text())
+      no_context.insert(spec.decl);
+    else if (!no_context.count(spec.decl))
+      elab_.context_specs.emplace(spec.decl, &spec);
     if (spec.site) elab_.target_specs.emplace(spec.decl, &spec);
     auto [it, fresh] = all_return.try_emplace(spec.decl, spec.is_return);
     if (!fresh) it->second = it->second && spec.is_return;
   }
   for (const auto& [decl, ret] : all_return)
     if (ret) elab_.return_decls.insert(decl);
+  for (const ProbeDecl* decl : no_context) elab_.context_specs.erase(decl);  // a point of another family
+  for (const auto& [family, specs] : by_family) family->check_all(specs, elab_.diags);
 }
 
 // Every probe alias's name, dotted ("syscall.open"): the library's and

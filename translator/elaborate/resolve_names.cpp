@@ -209,7 +209,10 @@ void Resolver::visit_string(StringLit*) {}
 void Resolver::visit_target(TargetExpr* e) {
   Scope& sc = *sc_;
   note_kernel_memory(e, "a target variable", sc);
+  bool store = assigning_;
+  assigning_ = false;  // an index is read
   resolve_indices(e->components, sc);
+  assigning_ = store;
   resolve_target_expr(e, sc);
 }
 
@@ -461,7 +464,9 @@ void Resolver::visit_assign(AssignExpr* a) {
       elab_.stores.push_back({v->sym, a->rhs});  // it may carry a C type
     }
   } else {
+    assigning_ = a->lhs->kind == ExprKind::Target;  // $value .= s stores, and reads only what it stored
     resolve_expr(a->lhs, sc);
+    assigning_ = false;
   }
   mark_write(a->lhs, sc, a->op_loc);
 }

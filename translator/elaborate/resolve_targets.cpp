@@ -229,6 +229,22 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
     elab_.diags.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
     return;
   }
+  if (auto c = elab_.context_specs.find(sc.decl); c != elab_.context_specs.end()) {
+    // A name the probe's family gives (procfs's $value).
+    const ProbeSpec& spec = *c->second;
+    std::optional<ContextText> text = spec.family->context_text(*t, spec, elab_.diags);
+    if (!text) return;
+    if (!assigning_ && !text->readable) {
+      elab_.diags.report(DiagId::SemProcfsWriteOnly, t->loc);
+      return;
+    }
+    TargetAccess access;
+    access.context_text = std::move(text->c_text);
+    access.context_writable = text->writable;
+    t->type = Type::String;
+    elab_.prog.targets[t] = std::move(access);
+    return;
+  }
   auto it = elab_.target_specs.find(sc.decl);
   if (it == elab_.target_specs.end()) {
     elab_.diags.report(DiagId::SemTargetContext, t->loc);
@@ -247,13 +263,18 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
 // `$var = ...` (guru mode): the resolved access must name an integer in a
 // register or in memory.
 void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
+  auto it = elab_.prog.targets.find(t);
+  if (it == elab_.prog.targets.end()) return;  // reported when resolved
+  if (!it->second.context_text.empty()) {
+    // procfs's $value: the text a read probe gives; no guru mode needed.
+    if (!it->second.context_writable) elab_.diags.report(DiagId::SemProcfsReadOnly, t->loc);
+    return;
+  }
   // Tapset code is privileged, as embedded C in it is.
   if (!elab_.probe_ctx.guru && elab_.in_user_code(t->loc)) {
     elab_.diags.report(DiagId::SemTargetWrite, t->loc);
     return;
   }
-  auto it = elab_.prog.targets.find(t);
-  if (it == elab_.prog.targets.end()) return;  // reported when resolved
   if (const char* why = target_write_problem(it->second)) elab_.diags.report(DiagId::SemTargetNotWritable, op, t->base, why);
 }
 

@@ -108,6 +108,7 @@ class Resolver : public ast::Visitor<Resolver> {
   bool taking_address_ = false;  // resolving X of &@cast(...)/&@var(...)
   bool in_entry_expr_ = false;   // resolving the expression of @entry(expr)
   bool deleting_ = false;        // resolving a[...] of "delete a[...]" ('*' keys)
+  bool assigning_ = false;       // resolving the target expression an assignment stores into
   std::vector<ast::Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
 };
 

@@ -40,7 +40,12 @@ struct TargetAccess {
   const debug::DType* ctype = nullptr;
   bool address = false;
 
-  bool yields_string() const { return is_string || is_pretty; }
+  // A family's own text ($value in procfs probes): the C expression of
+  // its struct _stpx_text, and whether the handler may assign it.
+  std::string context_text;
+  bool context_writable = false;
+
+  bool yields_string() const { return is_string || is_pretty || !context_text.empty(); }
   // An entry save (in Program::entry_saves) that keeps a string.
   bool saves_string() const {
     return is_string || (entry_expr && entry_expr->type == ast::Type::String);

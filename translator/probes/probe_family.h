@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ struct ProbeSpec {
   }
 };
 
+// A $name that a family's probes give their handlers without debug
+// information (procfs's $value): text the handler may read when
+// `readable` and assign when `writable`, through the C expression
+// `c_text` (a struct _stpx_text pointer, runtime-c/probes/procfs.c).
+struct ContextText {
+  std::string c_text;
+  bool readable = false, writable = false;
+};
+
 class ProbeFamily {
  public:
   virtual ~ProbeFamily() = default;
@@ -91,6 +101,17 @@ class ProbeFamily {
   // The family's part of the runtime (under runtime-c/), included by every
   // module after runtime.h: "probes/timers.c".
   virtual std::vector<const char*> runtime_files() const { return {}; }
+  // Checks among all of this family's probes (two procfs read probes on
+  // one file), once every point has been expanded.
+  virtual void check_all(const std::vector<const ProbeSpec*>&, DiagSink&) const {}
+  // Whether this family's probes have $names of their own (context_text).
+  virtual bool has_context_text() const { return false; }
+  // The $name `t` in a handler of `spec`; reports why not and returns
+  // nullopt if there is no such name.
+  virtual std::optional<ContextText> context_text(const ast::TargetExpr& /*t*/, const ProbeSpec& /*spec*/,
+                                                  DiagSink& /*diags*/) const {
+    return std::nullopt;
+  }
   // Probe handlers run in this runtime state (begin: Starting, end: Stopping).
   virtual RunState run_state() const { return RunState::Running; }
   // May a script checked with --privilege=stapusr use this family's points?
