@@ -82,8 +82,18 @@ class Checker : public Visitor<Checker, true> {
       visit(a->body);
       visit(a->second);
     }
+    for (const GlobalDecl* g : s.globals)
+      if (g->sized && g->max_entries <= 0) diags_.report(DiagId::ParseArraySize, g->loc);
     in_function_ = true;
-    for (const FunctionDecl* f : s.functions) visit(f->body);
+    for (const FunctionDecl* f : s.functions) {
+      for (size_t i = 0; i < f->params.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (f->params[j].name == f->params[i].name) {
+            diags_.report(DiagId::ParseDuplicateParam, f->params[i].loc);
+            break;
+          }
+      visit(f->body);
+    }
     in_function_ = false;
   }
 
@@ -112,6 +122,12 @@ class Checker : public Visitor<Checker, true> {
                         after_string(sm_, f->loc));
       }
     }
+    // printd(",", ...): a literal delimiter, then at least one value.
+    bool delimited = c->name == "printd" || c->name == "printdln" || c->name == "sprintd" || c->name == "sprintdln";
+    if (delimited && !c->args.empty() && c->args[0]->kind != ExprKind::String)
+      diags_.report(DiagId::ParseExpected, leftmost(c->args[0])->loc, "literal string");
+    else if (delimited && c->args.size() < 2)
+      diags_.report(DiagId::ParseExpected, c->loc, c->args.empty() ? "literal string" : "literal string or number");
     // A histogram is printed whole only as the one argument of these.
     if (c->args.size() == 1 &&
         (c->name == "print" || c->name == "println" || c->name == "sprint" || c->name == "sprintln"))

@@ -91,6 +91,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:x:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
+        if (o.from_command_line) {
+          exit_code = fail("Only one script can be given on the command line.");  // stap's words
+          return std::nullopt;
+        }
         o.script_text = optarg;
         o.from_command_line = true;
         o.script_path = "<input>";
@@ -107,7 +111,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       }
       case 'v': ++o.verbose; break;
       case 'k': o.keep_tmp = true; break;
-      case 'm': o.module_name = optarg; break;
+      case 'm':
+        if (!*optarg) {
+          exit_code = fail("Module name cannot be empty.");  // stap's words
+          return std::nullopt;
+        }
+        o.module_name = optarg;
+        break;
       case 'r': o.kernel = optarg; break;
       case 'o': o.output_file = optarg; break;
       case 'D': {

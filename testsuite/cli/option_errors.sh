@@ -1,0 +1,23 @@
+#!/bin/sh
+# option_errors.sh STAPX: option combinations stap 4.8 refuses, with its
+# words (checked with stap on Debian 12): each exits 1 with one line.
+set -u
+stapx=$1
+status=0
+expect() {  # expect MESSAGE ARGS...: stapx ARGS fails, saying MESSAGE
+  want=$1
+  shift
+  out=$("$stapx" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne 1 ] || ! printf '%s\n' "$out" | grep -qF "$want"; then
+    echo "FAIL: stapx $*: exit $rc, wanted 1 and '$want'; got:"
+    printf '%s\n' "$out"
+    status=1
+  fi
+}
+expect "Only one script can be given on the command line." -p1 -e 'probe begin {}' -e 'probe end {}'
+expect "Module name cannot be empty." -p1 -m '' -e 'probe begin {}'
+expect "invalid pass number '6'" -p6 -e 'probe begin {}'
+# The options that are fine still pass.
+"$stapx" -p1 -m ok_name -e 'probe begin {}' >/dev/null || { echo "FAIL: -m ok_name"; status=1; }
+exit $status
