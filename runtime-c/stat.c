@@ -454,6 +454,7 @@ static struct _stpx_map *_stpx_pmap_merge(struct _stpx_pmap *p, int *err)
  * runs of more than 2*HIST_ELISION empty buckets inside shown as their
  * first and last HIST_ELISION rows around a "~", bars of at most 50 '@'
  * (a count of c drawn as c / ceil(max/50) when max > 50), a blank line last.
+ * sprint(@hist_log(s)) draws the same into a string, cut at MAXSTRINGLEN.
  */
 #ifndef HIST_ELISION
 #define HIST_ELISION 2
@@ -478,8 +479,17 @@ static void _stpx_hist_label(const struct _stpx_hist *h, u32 i, char *buf, size_
 	}
 }
 
-static void _stpx_hist_row(struct _stpx_context *c, int width, int cwidth, const char *label, int64_t count,
-			   int64_t divisor)
+/* Into the print buffer, or appended to the string `to` (sprint). */
+#define _STPX_HIST_OUT(c, to, ...)                           \
+	do {                                                 \
+		if (to)                                      \
+			_stpx_sprintf_cat(to, __VA_ARGS__);  \
+		else                                         \
+			_stpx_printf(c, __VA_ARGS__);        \
+	} while (0)
+
+static void _stpx_hist_row(struct _stpx_context *c, char *to, int width, int cwidth, const char *label,
+			   int64_t count, int64_t divisor)
 {
 	char bar[STPX_HIST_WIDTH + 1];
 	int64_t n = div64_s64(count, divisor);
@@ -488,10 +498,11 @@ static void _stpx_hist_row(struct _stpx_context *c, int width, int cwidth, const
 	for (i = 0; i < STPX_HIST_WIDTH; i++)
 		bar[i] = i < n ? '@' : ' ';
 	bar[STPX_HIST_WIDTH] = '\0';
-	_stpx_printf(c, "%*s |%s %*lld\n", width, label, bar, cwidth, (long long)count);
+	_STPX_HIST_OUT(c, to, "%*s |%s %*lld\n", width, label, bar, cwidth, (long long)count);
 }
 
-static void _stpx_hist_print(struct _stpx_context *c, const struct _stpx_stat *s, const struct _stpx_hist *h)
+static void _stpx_hist_print(struct _stpx_context *c, char *to, const struct _stpx_stat *s,
+			     const struct _stpx_hist *h)
 {
 	const int64_t *b = s->hist;
 	int first = -1, last = -1, start, end, i, width = 5, cwidth = 1;
@@ -528,7 +539,7 @@ static void _stpx_hist_print(struct _stpx_context *c, const struct _stpx_stat *s
 	cwidth = strlen(label);
 	if (max > STPX_HIST_WIDTH)
 		divisor = div64_s64(max + STPX_HIST_WIDTH - 1, STPX_HIST_WIDTH);
-	_stpx_printf(c, "%*s |%s count\n", width, "value",
+	_STPX_HIST_OUT(c, to, "%*s |%s count\n", width, "value",
 		     "--------------------------------------------------");
 	for (i = start; i <= end; i++) {
 		if (!b[i]) {
@@ -541,15 +552,15 @@ static void _stpx_hist_print(struct _stpx_context *c, const struct _stpx_stat *s
 
 				for (k = i; k < i + HIST_ELISION; k++) {
 					_stpx_hist_label(h, k, label, sizeof(label));
-					_stpx_hist_row(c, width, cwidth, label, 0, divisor);
+					_stpx_hist_row(c, to, width, cwidth, label, 0, divisor);
 				}
-				_stpx_printf(c, "%*s~\n", width + 1, "");
+				_STPX_HIST_OUT(c, to, "%*s~\n", width + 1, "");
 				i = j - HIST_ELISION - 1;
 				continue;
 			}
 		}
 		_stpx_hist_label(h, i, label, sizeof(label));
-		_stpx_hist_row(c, width, cwidth, label, b[i], divisor);
+		_stpx_hist_row(c, to, width, cwidth, label, b[i], divisor);
 	}
-	_stpx_printf(c, "\n");
+	_STPX_HIST_OUT(c, to, "\n");
 }

@@ -168,6 +168,16 @@ static inline void _stpx_printf(struct _stpx_context *c, const char *fmt, ...)
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 128
 #endif
+/* print.c's: appends to a MAXSTRINGLEN string, cutting what does not fit. */
+static inline void _stpx_sprintf_cat(char *dst, const char *fmt, ...)
+{
+	size_t len = strnlen(dst, MAXSTRINGLEN - 1);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst + len, MAXSTRINGLEN - len, fmt, ap);
+	va_end(ap);
+}
 #include "stpx_types.h"
 
 #endif

@@ -147,7 +147,18 @@ size_t shim_stat_print(struct shim_stat *s, char *out, size_t len)
 	c.print_len = 0;
 	c.print_buf[0] = '\0';
 	_stpx_stat_read(s->pcpu, agg, s->h);
-	_stpx_hist_print(&c, agg, s->h);
+	_stpx_hist_print(&c, NULL, agg, s->h);
 	snprintf(out, len, "%s", c.print_buf);
 	return c.print_len;
+}
+
+/* sprint(@hist_*(s)): the same drawing, into a MAXSTRINGLEN string. */
+void shim_stat_sprint(struct shim_stat *s, char *out)
+{
+	static struct _stpx_context c;
+	struct _stpx_stat *agg = (struct _stpx_stat *)s->scratch;
+
+	out[0] = '\0';
+	_stpx_stat_read(s->pcpu, agg, s->h);
+	_stpx_hist_print(&c, out, agg, s->h);
 }

@@ -52,6 +52,7 @@ int64_t shim_stat_bucket(struct shim_stat *s, unsigned i);
 unsigned shim_stat_bucket_of(struct shim_stat *s, int64_t v);
 int64_t shim_stat_variance(struct shim_stat *s);
 size_t shim_stat_print(struct shim_stat *s, char *out, size_t len);
+void shim_stat_sprint(struct shim_stat *s, char *out); /* out: MAXSTRINGLEN (128) bytes */
 
 /* runtime-c/regex.c over a DFA's tables (struct _stpx_dfa). */
 int64_t shim_regex_match(const unsigned char *classes, const uint16_t *trans, const unsigned char *flags,

@@ -279,6 +279,10 @@ TEST(RuntimeStat, HistogramDrawing) {
   std::string want = "value |" + std::string(50, '-') + " count\n" + row("0", 0) + row("1", 2) + row("2", 0) +
                      row("4", 0) + row("8", 1) + row("16", 0) + row("32", 0) + "\n";
   EXPECT_EQ(std::string(out), want);
+  // sprint(): the same text, cut to what a MAXSTRINGLEN string holds.
+  char str[128];
+  shim_stat_sprint(s, str);
+  EXPECT_EQ(std::string(str), want.substr(0, sizeof(str) - 1));
   shim_stat_free(s);
 }
 

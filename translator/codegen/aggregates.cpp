@@ -36,24 +36,30 @@ std::string Codegen::stat_read(const AtOpExpr* a) {
   return fmt::format("({{ {}div64_s64(agg_{}.sum, agg_{}.count); }})", stmts, n, n);
 }
 
+// The statistic a histogram operator draws, merged from every CPU into
+// `into` (a struct _stpx_stat *): statements appended to `stmts`.
+const Symbol* Codegen::read_histogram(const AtOpExpr* a, const std::string& into, std::string& stmts) {
+  const Expr* arg = a->args[0];
+  if (arg->kind == ExprKind::Var) {
+    const Symbol* g = static_cast<const VarRef*>(arg)->sym;
+    stmts += fmt::format("_stpx_stat_read({}, {}, {}); ", global(g), into, hist(g));
+    return g;
+  }
+  auto* ix = static_cast<const IndexExpr*>(arg);
+  const Symbol* g = ix->array->sym;
+  std::string k = keys(ix->keys, g, stmts);
+  stmts += fmt::format("_stpx_pmap_read({}, {}, {}, {}); ", global(g), k, into, hist(g));
+  return g;
+}
+
 // @hist_log(s)[i]: merge every CPU's buckets into the context's scratch
 // space and read bucket i (0 .. buckets - 1, as _stpx_hist_bucket numbers
 // them: linear 0 is "under", N + 1 "over"; log 64 holds the zeros).
 std::string Codegen::bucket_read(const AtOpExpr* a) {
   std::string n = uniq();
-  const Expr* arg = a->args[0];
   std::string stmts = fmt::format("int64_t i_{} = {}; struct _stpx_stat *hs_{} = (struct _stpx_stat *)c->hist_scratch; ",
                                   n, expr(a->components[0].index), n);
-  const Symbol* g;
-  if (arg->kind == ExprKind::Var) {
-    g = static_cast<const VarRef*>(arg)->sym;
-    stmts += fmt::format("_stpx_stat_read({}, hs_{}, {}); ", global(g), n, hist(g));
-  } else {
-    auto* ix = static_cast<const IndexExpr*>(arg);
-    g = ix->array->sym;
-    std::string k = keys(ix->keys, g, stmts);
-    stmts += fmt::format("_stpx_pmap_read({}, {}, hs_{}, {}); ", global(g), k, n, hist(g));
-  }
+  const Symbol* g = read_histogram(a, "hs_" + n, stmts);
   // As stap: an empty statistic (or an absent element) has no buckets.
   stmts += fmt::format("if (unlikely(!hs_{0}->count)) STPX_ERROR(\"empty aggregate\", {1}); ", n, where(a->loc));
   stmts += fmt::format("if (unlikely(i_{0} < 0 || i_{0} >= {1}.buckets)) STPX_ERROR(\"histogram index out of range\", {2}); ",
@@ -62,23 +68,14 @@ std::string Codegen::bucket_read(const AtOpExpr* a) {
 }
 
 // print(@hist_log(s)): merge every CPU's buckets into the context's
-// scratch space and draw them (runtime-c/stat.c). An empty statistic is
+// scratch space and draw them (runtime-c/stat.c), into the string `to`
+// for sprint() ("NULL": printed). An empty statistic is
 // stap's "empty aggregate" error, at the print call.
-std::string Codegen::print_histogram(const AtOpExpr* a, SourceLoc call) {
-  const Expr* arg = a->args[0];
+std::string Codegen::print_histogram(const AtOpExpr* a, SourceLoc call, const std::string& to) {
   std::string stmts = "{ struct _stpx_stat *hs = (struct _stpx_stat *)c->hist_scratch; ";
-  const Symbol* g;
-  if (arg->kind == ExprKind::Var) {
-    g = static_cast<const VarRef*>(arg)->sym;
-    stmts += fmt::format("_stpx_stat_read({}, hs, {}); ", global(g), hist(g));
-  } else {
-    auto* ix = static_cast<const IndexExpr*>(arg);
-    g = ix->array->sym;
-    std::string k = keys(ix->keys, g, stmts);
-    stmts += fmt::format("_stpx_pmap_read({}, {}, hs, {}); ", global(g), k, hist(g));
-  }
+  const Symbol* g = read_histogram(a, "hs", stmts);
   stmts += fmt::format("if (unlikely(!hs->count)) STPX_ERROR(\"empty aggregate\", {}); ", where(call));
-  return stmts + fmt::format("_stpx_hist_print(c, hs, {}); }} ", hist(g));
+  return stmts + fmt::format("_stpx_hist_print(c, {}, hs, {}); }} ", to, hist(g));
 }
 
 // foreach: snapshot the map's nodes into this site's per-CPU buffer, sort
@@ -173,6 +170,13 @@ void Codegen::foreach_bucket(const ForeachStmt* f) {
   w.line("STPX_ACTION({});", where(f->loc));
   actions_unbounded_ = true;
   w.line("{} = {};", lvalue_scalar(f->keys[0]), f->sort_descending ? fmt::format("nb_{} - 1 - i_{}", n, n) : "i_" + n);
+  if (f->value) {
+    // foreach (v = b in @hist_log(s)): v is bucket b's count, merged each
+    // time (the body may draw histograms in the same scratch space).
+    std::string stmts = "struct _stpx_stat *hs = (struct _stpx_stat *)c->hist_scratch; ";
+    read_histogram(h, "hs", stmts);
+    w.line("{{ {}{} = hs->count ? hs->hist[{}] : 0; }}", stmts, lvalue_scalar(f->value), lvalue_scalar(f->keys[0]));
+  }
   stmt(f->body);
 }
 

@@ -93,7 +93,9 @@ std::string Codegen::builtin(const CallExpr* c) {
       };
       for (size_t i = delimited ? 1 : 0; i < args.size(); ++i) {
         if (delimited && i > 1) emit_str(args[0]);
-        if (c->args[i]->type == Type::String)
+        if (c->args[i]->type == Type::Void)  // sprint(@hist_log(s)): drawn into the string
+          stmts += print_histogram(static_cast<const AtOpExpr*>(c->args[i]), c->loc, t);
+        else if (c->args[i]->type == Type::String)
           emit_str(args[i]);
         else if (to_string)
           stmts += fmt::format("_stpx_strcat_l({}, {}); ", t, args[i]);

@@ -126,7 +126,8 @@ class Codegen : public Visitor<Codegen, true, std::string, void> {
   std::string hist(const Symbol* s) const {
     return s->hist == Symbol::Hist::None && !s->variance ? "NULL" : "&_stpx_h_" + s->name;
   }
-  std::string print_histogram(const AtOpExpr* a, SourceLoc call);
+  std::string print_histogram(const AtOpExpr* a, SourceLoc call, const std::string& to = "NULL");
+  const Symbol* read_histogram(const AtOpExpr* a, const std::string& into, std::string& stmts);
   // How many buckets a statistic's histogram has (runtime-c/stat.c): 128
   // for @hist_log (STPX_HIST_LOG_BUCKETS); for @hist_linear under, one per
   // step from lo up to the one starting at or below hi, and over. 0 for none.

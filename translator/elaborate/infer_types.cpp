@@ -397,6 +397,7 @@ void TypeInference::visit_foreach(ForeachStmt* f) {
   if (f->histogram) {
     infer(f->histogram);
     if (!f->keys.empty() && f->keys[0]->sym) unify_symbol(f->keys[0]->sym, Type::Long, f->keys[0]->loc);
+    if (f->value && f->value->sym) unify_symbol(f->value->sym, Type::Long, f->value->loc);
     if (f->limit) infer_long(f->limit);
     visit(f->body);
     return;

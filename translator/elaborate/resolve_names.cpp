@@ -371,9 +371,11 @@ void Resolver::visit_call(CallExpr* c) {
     else
       elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
   }
-  // Histograms may only be printed: print(@hist_log(s)).
+  // Histograms may only be printed: print(@hist_log(s)), or drawn into a
+  // string: sprint(@hist_log(s)).
   for (Expr* a : c->args) {
-    printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println;
+    printing_ = c->builtin == Builtin::Print || c->builtin == Builtin::Println || c->builtin == Builtin::Sprint ||
+                c->builtin == Builtin::Sprintln;
     resolve_expr(a, sc);
     printing_ = false;
   }
@@ -518,23 +520,26 @@ void Resolver::visit_for(ForStmt* f) {
 void Resolver::visit_foreach(ForeachStmt* f) {
   Scope& sc = *sc_;
   if (f->histogram) {
-    // foreach (b in @hist_log(s)): b runs over the bucket indices.
+    // foreach ([v =] b in @hist_log(s)): b runs over the bucket indices,
+    // v is the bucket's count.
     auto* h = f->histogram->kind == ExprKind::AtOp ? static_cast<AtOpExpr*>(f->histogram) : nullptr;
-    if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || f->value ||
-        !f->aggregate.empty() || f->sort_column < 0) {
+    if (!h || !is_histogram(h) || !h->components.empty() || f->keys.size() != 1 || !f->aggregate.empty() ||
+        f->sort_column < 0) {
       elab_.diags.report(DiagId::SemUnsupported, f->histogram->loc,
                     "this form of foreach over a histogram (use foreach (b in @hist_log(s)))");
       return;
     }
-    printing_ = true;  // the histogram is not read here: its buckets are counted
+    printing_ = true;  // a whole histogram may stand here
     resolve_expr(h, sc);
     printing_ = false;
-    VarRef* k = f->keys[0];
-    k->sym = lookup(k, sc, false);
-    if (k->sym) {
-      set_arity(k->sym, 0, k->loc);
-      k->sym->assigned = true;
-      touch(k->sym, sc, true);
+    for (VarRef* k : {f->keys[0], f->value}) {
+      if (!k) continue;
+      k->sym = lookup(k, sc, false);
+      if (k->sym) {
+        set_arity(k->sym, 0, k->loc);
+        k->sym->assigned = true;
+        touch(k->sym, sc, true);
+      }
     }
     if (f->limit) resolve_expr(f->limit, sc);
     ++sc.loop_depth;
