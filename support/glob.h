@@ -22,6 +22,11 @@ std::string_view glob_prefix(std::string_view pattern);
 bool glob_match(std::string_view pattern, std::string_view text);
 bool glob_match(const std::string& pattern, const std::string& text);
 
+// A dotted name ("syscall.open.return") against a pattern whose '*', '?'
+// and '[...]' stay within one dot-separated component and whose '**'
+// spans components: "ope**" matches "open" and "open.return".
+bool glob_match_components(std::string_view pattern, std::string_view dotted);
+
 // A name pattern: a glob matched as one, else compared as text.
 inline bool name_matches(std::string_view pattern, std::string_view text) {
   return is_glob(pattern) ? glob_match(pattern, text) : pattern == text;

@@ -3,6 +3,7 @@
 // with "if (cond)" a probe of its own whose body starts with a guard.
 #include "translator/elaborate/elaboration.h"
 
+#include <string>
 #include <vector>
 
 #include "frontend/ast_clone.h"
@@ -23,24 +24,40 @@ class AliasExpander {
   Elaboration& elab_;
 };
 
+bool component_matches(const ProbePointComponent& p, const ProbePointComponent& n) {
+  if (!support::glob_match(p.name, n.name)) return false;
+  if (!p.arg != !n.arg) return false;
+  if (p.arg && p.arg->kind != n.arg->kind) return false;
+  if (p.arg && p.arg->kind == ExprKind::Number &&
+      static_cast<NumberLit*>(p.arg)->value != static_cast<NumberLit*>(n.arg)->value)
+    return false;
+  if (p.arg && p.arg->kind == ExprKind::String &&
+      static_cast<StringLit*>(p.arg)->value != static_cast<StringLit*>(n.arg)->value)
+    return false;
+  return true;
+}
+
 // Does a probe point written in a probe match an alias's name? Component
 // by component: names may use wildcards in the probe, arguments must agree.
+// A "**" in the point's last component (only there, as in stap) matches
+// the rest of the name across its components: syscall.ope** is
+// syscall.open and syscall.open.return.
 bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
-  if (point.components.size() != name.components.size()) return false;
-  for (size_t i = 0; i < point.components.size(); ++i) {
-    const ProbePointComponent& p = point.components[i];
-    const ProbePointComponent& n = name.components[i];
-    if (!support::glob_match(p.name, n.name)) return false;
-    if (!p.arg != !n.arg) return false;
-    if (p.arg && p.arg->kind != n.arg->kind) return false;
-    if (p.arg && p.arg->kind == ExprKind::Number &&
-        static_cast<NumberLit*>(p.arg)->value != static_cast<NumberLit*>(n.arg)->value)
+  size_t n = point.components.size();
+  for (size_t i = 0; i < n; ++i)
+    if (point.components[i].name.find("**") != std::string_view::npos && (i + 1 < n || point.components[i].arg))
       return false;
-    if (p.arg && p.arg->kind == ExprKind::String &&
-        static_cast<StringLit*>(p.arg)->value != static_cast<StringLit*>(n.arg)->value)
-      return false;
+  bool spans = n > 0 && point.components[n - 1].name.find("**") != std::string_view::npos;
+  if (spans ? name.components.size() < n : name.components.size() != n) return false;
+  for (size_t i = 0; i + (spans ? 1 : 0) < n; ++i)
+    if (!component_matches(point.components[i], name.components[i])) return false;
+  if (!spans) return true;
+  std::string rest;
+  for (size_t i = n - 1; i < name.components.size(); ++i) {
+    if (name.components[i].arg) return false;
+    rest += (rest.empty() ? "" : ".") + name.components[i].name;
   }
-  return true;
+  return support::glob_match_components(point.components[n - 1].name, rest);
 }
 
 }  // namespace
