@@ -54,6 +54,7 @@ int dump_library(std::ostream& out, LibraryDump what, const LibraryFiles& lib,
     for (ast::Script* s : scripts) s->probes = {};
     ElaborateOptions o;
     o.keep_unused = true;
+    o.every_function = true;
     Program prog = elaborate(scripts, o, arena, diags);
     for (ast::Script* s : scripts) {
       for (ast::FunctionDecl* f : s->functions) {

@@ -23,6 +23,7 @@ struct ElaborateOptions {
   // The library's index, for the "similar:" names after an unknown
   // function or probe point; may be null.
   const TapsetIndex* library = nullptr;
+  bool every_function = false;  // resolve functions no probe calls too (--dump-functions)
 };
 
 // `arena` receives the probes that alias expansion instantiates.

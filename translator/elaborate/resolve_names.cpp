@@ -332,6 +332,45 @@ void Resolver::visit_in_array(InArrayExpr* in) {
     if (k->kind != ExprKind::Wildcard) resolve_expr(k, sc);  // [*, k] in a: any first key
 }
 
+void Resolver::report_unknown_function(const CallExpr* c) {
+  std::vector<std::string_view> names = builtin_names();
+  if (elab_.library) {
+    std::vector<std::string_view> lib = elab_.library->function_names();
+    names.insert(names.end(), lib.begin(), lib.end());
+  }
+  for (const auto& [name, by_arity] : elab_.overloads) names.push_back(name);
+  std::string similar = support::join(similar_names(names, c->name, 5));
+  if (similar.empty())
+    elab_.diags.report(DiagId::SemUnknownFunction, c->loc, c->name);
+  else
+    elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
+}
+
+namespace {
+// The calls in code that is dropped unresolved (if (0) ...).
+struct DroppedCalls : Visitor<DroppedCalls, true> {
+  std::vector<const CallExpr*> calls;
+  void visit_call(const CallExpr* c) {
+    calls.push_back(c);
+    walk(c);
+  }
+};
+}  // namespace
+
+// if (0) {...} and the like are dropped before their target variables and
+// types are looked at, as in stap; but as there, a call in them must name
+// a function.
+void Resolver::drop_dead(const Node* dead, bool is_stmt) {
+  DroppedCalls d;
+  if (is_stmt)
+    d.visit(static_cast<const Stmt*>(dead));
+  else
+    d.visit(static_cast<const Expr*>(dead));
+  for (const CallExpr* c : d.calls)
+    if (!find_builtin(c->name) && !elab_.overloads.count(c->name) && !is_user_stack_function(c->name))
+      report_unknown_function(c);
+}
+
 void Resolver::visit_call(CallExpr* c) {
   Scope& sc = *sc_;
   if (const BuiltinInfo* b = find_builtin(c->name)) {
@@ -359,17 +398,7 @@ void Resolver::visit_call(CallExpr* c) {
   } else if (is_user_stack_function(c->name)) {
     elab_.diags.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
   } else {
-    std::vector<std::string_view> names = builtin_names();
-    if (elab_.library) {
-      std::vector<std::string_view> lib = elab_.library->function_names();
-      names.insert(names.end(), lib.begin(), lib.end());
-    }
-    for (const auto& [name, by_arity] : elab_.overloads) names.push_back(name);
-    std::string similar = support::join(similar_names(names, c->name, 5));
-    if (similar.empty())
-      elab_.diags.report(DiagId::SemUnknownFunction, c->loc, c->name);
-    else
-      elab_.diags.report(DiagId::SemUnknownFunctionSimilar, c->loc, c->name, similar);
+    report_unknown_function(c);
   }
   // Histograms may only be printed: print(@hist_log(s)), or drawn into a
   // string: sprint(@hist_log(s)).
@@ -416,8 +445,9 @@ void Resolver::visit_binary(BinaryExpr* b) {
   // @defined($x) && $x->y: a constant left side that decides alone
   // drops the right side unresolved (it may name what does not exist).
   if (b->op == Op::LogAnd || b->op == Op::LogOr) {
-    int known = constant_condition(b->lhs);
+    int known = constant_condition(b->lhs, true);
     if (known == (b->op == Op::LogAnd ? 0 : 1)) {
+      drop_dead(b->rhs, false);
       b->rhs = b->lhs;
       return;
     }
@@ -492,9 +522,15 @@ void Resolver::visit_if(IfStmt* i) {
   in_condition_ = guard;
   resolve_expr(i->cond, sc);
   in_condition_ = false;
-  int known = constant_condition(i->cond);
-  if (known == 0) i->then = elab_.arena.make<BlockStmt>(i->then->loc);
-  if (known == 1) i->els = nullptr;
+  int known = constant_condition(i->cond, true);
+  if (known == 0) {
+    drop_dead(i->then, true);
+    i->then = elab_.arena.make<BlockStmt>(i->then->loc);
+  }
+  if (known == 1) {
+    drop_dead(i->els, true);
+    i->els = nullptr;
+  }
   resolve_stmt(i->then, sc);
   if (i->els) resolve_stmt(i->els, sc);
 }
@@ -502,6 +538,10 @@ void Resolver::visit_if(IfStmt* i) {
 void Resolver::visit_while(WhileStmt* w) {
   Scope& sc = *sc_;
   resolve_expr(w->cond, sc);
+  if (constant_condition(w->cond, true) == 0) {  // while (0)
+    drop_dead(w->body, true);
+    w->body = elab_.arena.make<BlockStmt>(w->body->loc);
+  }
   ++sc.loop_depth;
   resolve_stmt(w->body, sc);
   --sc.loop_depth;
@@ -668,11 +708,23 @@ void Resolver::run() {
       resolve_stmt(p->body, sc);
     }
   }
-  for (FunctionDecl* f : elab_.prog.functions) {
-    Scope sc{{}, &f->locals, f};
-    for (Symbol* p : f->param_syms) sc.names[p->name] = p;
-    resolve_stmt(f->body, sc);
+  // Then the functions the probes reach: as in stap (with -u too), one
+  // nothing calls is not looked into, and so is no error. (Listing the
+  // library's functions resolves them all.)
+  std::set<const FunctionDecl*> reached, resolved;
+  for (const ast::FunctionDecl& body : elab_.pseudo_fns) reached.insert(body.callees.begin(), body.callees.end());
+  for (bool more = true; more;) {
+    more = false;
+    for (FunctionDecl* f : elab_.prog.functions) {
+      if ((!elab_.opts.every_function && !reached.count(f)) || !resolved.insert(f).second) continue;
+      Scope sc{{}, &f->locals, f};
+      for (Symbol* p : f->param_syms) sc.names[p->name] = p;
+      resolve_stmt(f->body, sc);
+      reached.insert(f->callees.begin(), f->callees.end());
+      more = true;
+    }
   }
+  std::erase_if(elab_.prog.functions, [&](const FunctionDecl* f) { return !resolved.count(f); });
 }
 
 void resolve_names(Elaboration& elab) { Resolver(elab).run(); }

@@ -114,9 +114,11 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
 }
 
 // 1 or 0 for a condition whose value is known now: @defined, with !, &&
-// and || (either side known to be 0 makes && 0, and so on). Literals do
-// not count: as in stap, `1 ? 2 : "three"` is still a type error.
-int Resolver::constant_condition(const Expr* e) const {
+// and || (either side known to be 0 makes && 0, and so on); with
+// `literals`, numbers too (if (0), while (0), 0 && x: code stap drops
+// before it resolves target variables). Not for ?:, where, as in stap,
+// `1 ? 2 : "three"` is still a type error. Not with -u, which keeps all.
+int Resolver::constant_condition(const Expr* e, bool literals) const {
   switch (e->kind) {
     case ExprKind::AtOp: {
       if (static_cast<const AtOpExpr*>(e)->op != At::Defined) return -1;
@@ -126,18 +128,20 @@ int Resolver::constant_condition(const Expr* e) const {
     case ExprKind::Unary: {
       const auto* u = static_cast<const UnaryExpr*>(e);
       if (u->op != Op::Not) return -1;
-      int inner = constant_condition(u->operand);
+      int inner = constant_condition(u->operand, literals);
       return inner < 0 ? -1 : !inner;
     }
     case ExprKind::Binary: {
       const auto* b = static_cast<const BinaryExpr*>(e);
       if (b->op != Op::LogAnd && b->op != Op::LogOr) return -1;
-      int l = constant_condition(b->lhs), r = constant_condition(b->rhs);
+      int l = constant_condition(b->lhs, literals), r = constant_condition(b->rhs, literals);
       int absorbing = b->op == Op::LogAnd ? 0 : 1;  // decides alone, on either side
       if (l == absorbing || r == absorbing) return absorbing;
       return l < 0 || r < 0 ? -1 : !absorbing;
     }
     case ExprKind::Number:
+      if (!literals || elab_.opts.keep_unused) return -1;
+      return static_cast<const NumberLit*>(e)->value != 0;
     case ExprKind::String:
     case ExprKind::Var:
     case ExprKind::Index:

@@ -75,6 +75,8 @@ class Resolver : public ast::Visitor<Resolver> {
   void visit_return(ast::ReturnStmt*);
   void visit_delete(ast::DeleteStmt*);
   void visit_null(ast::SimpleStmt*);
+  void report_unknown_function(const ast::CallExpr* c);
+  void drop_dead(const ast::Node* dead, bool is_stmt);  // a statement, or an expression
   ast::Symbol* lookup(ast::VarRef* v, Scope& sc, bool as_array, int arity = 1);
   void set_arity(ast::Symbol* sym, int arity, SourceLoc loc);
   void mark_write(ast::Expr* lvalue, Scope& sc, SourceLoc op = {});
@@ -94,8 +96,9 @@ class Resolver : public ast::Visitor<Resolver> {
   ast::Symbol* named_variable(const ast::Expr* e, Scope& sc) const;
   debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink);
   void resolve_address_of(ast::UnaryExpr* u, Scope& sc);
-  // 1 or 0 for a condition made of @defined(...) (with !, &&, ||), else -1.
-  int constant_condition(const ast::Expr* e) const;
+  // 1 or 0 for a condition made of @defined(...) (with !, &&, ||; with
+  // `literals`, numbers too), else -1.
+  int constant_condition(const ast::Expr* e, bool literals = false) const;
 
   // privilege.cpp
   void check_unprivileged_call(ast::CallExpr* c, ast::FunctionDecl* in);
