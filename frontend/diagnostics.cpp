@@ -53,8 +53,10 @@ std::string DiagSink::describe_token(std::string_view text, size_t off) {
     return fmt::format("identifier '{}' at", w);
   }
   if ((c == '$' || c == '@') && off + 1 < text.size()) {
-    std::string_view w = text.substr(off, word_end(off + 1) - off);
-    return fmt::format("identifier '{}' at", w);
+    // $var, $$parms; @cast and the other @ operators, which stap calls operators.
+    size_t from = c == '$' && text[off + 1] == '$' ? off + 2 : off + 1;
+    std::string_view w = text.substr(off, word_end(from) - off);
+    return fmt::format("{} '{}' at", c == '@' ? "operator" : "identifier", w);
   }
   if (std::isdigit(c)) return fmt::format("number '{}' at", text.substr(off, word_end(off) - off));
   if (c == '"') {

@@ -2,9 +2,11 @@
 // "a value of type T computed like this" into the next, so the result is
 // one expression tree over registers and fault-checked memory reads.
 #include <algorithm>
+#include <sstream>
 
 #include <fmt/format.h>
 
+#include "frontend/printer.h"
 #include "support/strings.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/source_spec.h"
@@ -325,12 +327,22 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
 }
 
 namespace {
+// A parameter read in a .return probe is its value at entry, which stap
+// warns may surprise: the warning names the expression as @entry(...).
+void warn_captured(const ast::TargetExpr& t, DiagSink& diags) {
+  std::ostringstream text;
+  print_expr(text, &t);
+  diags.report(DiagId::WarnEntryCapture, t.loc, text.str());
+}
+
 std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::ProbeSite& site, bool is_return,
                                     std::vector<TargetAccess>* entry_saves, bool address, DiagSink& diags) {
   if (t.base.rfind("$$", 0) == 0) {
     // $$parms in a .return probe: the parameters at entry, and $return.
-    if (is_return && entry_saves && t.base != "$$return" && t.base != "$$locals")
+    if (is_return && entry_saves && t.base != "$$return" && t.base != "$$locals") {
+      warn_captured(t, diags);
       return resolve_entry(t, site, *entry_saves, diags);
+    }
     return all_vars(t, site, is_return, diags);
   }
   std::string name(t.base.substr(1));  // without the '$'
@@ -372,6 +384,7 @@ std::optional<TargetAccess> resolve(const ast::TargetExpr& t, const debug::Probe
                      "in a .return probe only parameters (at entry) and $return can be read");
         return std::nullopt;
       }
+      warn_captured(t, diags);
       return resolve_entry(t, site, *entry_saves, diags);
     }
     using K = debug::Location::Kind;
