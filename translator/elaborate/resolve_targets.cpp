@@ -98,19 +98,49 @@ Symbol* Resolver::named_variable(const Expr* e, Scope& sc) const {
 }
 
 // The debug information @cast/@var reads: the kernel's, or that of the
-// module @cast's third argument names. Null, reported to `sink`, if there
-// is none; a module list, path, header or wildcard is reported as not
-// implemented whoever asks.
+// module @cast's third argument names, or of the first in a list
+// ("kernel:scsi_mod") that has the type. Null, reported to `sink`, if
+// there is none; a path, a user-space header or a wildcard is reported as
+// not implemented whoever asks.
 debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
   std::string module = a.op == At::Cast ? cast_module(a) : "";
-  if (module.empty()) return elab_.probe_ctx.env->debuginfo(sink, a.loc);
-  if (module.find_first_of(":/<*?[") != std::string::npos) {
-    elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
-                  "@cast into a list of modules, a path, a header or a wildcard");
-    return nullptr;
+  if (module.empty() || a.args[1]->kind != ExprKind::String)  // resolve_cast reports a bad type name
+    return elab_.probe_ctx.env->debuginfo(sink, a.loc);
+  std::vector<std::string> parts;
+  for (size_t at = 0;;) {
+    size_t colon = module.find(':', at);
+    parts.push_back(module.substr(at, colon == std::string::npos ? std::string::npos : colon - at));
+    if (colon == std::string::npos) break;
+    at = colon + 1;
   }
-  auto found = elab_.probe_ctx.env->module_debuginfo(module, sink, a.args[2]->loc);
-  return found.empty() ? nullptr : found[0].second;
+  auto is_kernel = [](const std::string& m) { return m == "kernel" || m.rfind("kernel<", 0) == 0; };
+  for (const std::string& m : parts)
+    if (m.empty() || (!is_kernel(m) && m.find_first_of("/<*?[") != std::string::npos)) {
+      elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
+                         "@cast into a module given by a path, a user-space header or a wildcard");
+      return nullptr;
+    }
+  if (parts.size() == 1) {
+    auto found = elab_.probe_ctx.env->module_debuginfo(module, sink, a.args[2]->loc);
+    return found.empty() ? nullptr : found[0].second;
+  }
+  // A list: the first that defines the type; one without debug
+  // information is passed over, as one without the type is.
+  std::ostream null_out(nullptr);
+  DiagSink quiet(elab_.diags.sources(), null_out);
+  const std::string type(static_cast<const StringLit*>(a.args[1])->value);
+  for (const std::string& m : parts) {
+    debug::DebugInfo* di = nullptr;
+    if (is_kernel(m)) {
+      di = elab_.probe_ctx.env->debuginfo(quiet, a.loc);
+    } else {
+      auto found = elab_.probe_ctx.env->module_debuginfo(m, quiet, a.args[2]->loc, /*optional=*/true);
+      if (!found.empty()) di = found[0].second;
+    }
+    if (di && di->find_type(type)) return di;
+  }
+  sink.report(DiagId::SemCastNoType, a.loc, type, module);
+  return nullptr;
 }
 
 // 1 or 0 for a condition whose value is known now: @defined, with !, &&

@@ -634,7 +634,7 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   std::string module = cast_module(a);
   const DType* type = di.find_type(type_name);
   if (!type) {
-    diags.report(DiagId::SemCastNoType, a.args[1]->loc, type_name, module.empty() ? "kernel" : module);
+    diags.report(DiagId::SemCastNoType, a.loc, type_name, module.empty() ? "kernel" : module);  // at @cast, as stap
     return std::nullopt;
   }
   std::vector<ast::TargetComponent> rest;
