@@ -150,10 +150,13 @@ void TypeInference::unify(Expr* e, Type t) {
       unify(static_cast<TernaryExpr*>(e)->then, t);
       unify(static_cast<TernaryExpr*>(e)->els, t);
       return;
-    case ExprKind::Assign:
-      unify(static_cast<AssignExpr*>(e)->lhs, t);
-      unify(static_cast<AssignExpr*>(e)->rhs, t);
+    case ExprKind::Assign: {
+      auto* a = static_cast<AssignExpr*>(e);
+      if (a->op == Op::AggregateInto) break;  // s <<< v is the number v, whatever s is
+      unify(a->lhs, t);
+      unify(a->rhs, t);
       return;
+    }
     case ExprKind::AtOp: {
       // @entry(expr) has the type of expr.
       auto* a = static_cast<AtOpExpr*>(e);

@@ -477,7 +477,7 @@ void Resolver::visit_assign(AssignExpr* a) {
                 : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
                                                   : nullptr;
     if (!v)
-      elab_.diags.report(DiagId::SemNotLvalue, a->lhs->loc);
+      elab_.diags.report(DiagId::SemNotLvalue, a->op_loc);  // at the '<<<', as stap
     else if (v->sym && v->sym->scope != Symbol::Scope::Global)
       elab_.diags.report(DiagId::SemStatLocal, v->loc);
     else if (v->sym) {
