@@ -1,0 +1,1 @@
+sort /proc/systemtap/*/__prometheus
