@@ -369,12 +369,23 @@ std::string Codegen::compound(const AssignExpr* a, const std::string& old, const
 // register or memory the variable lives in, and is the expression's value.
 std::string Codegen::target_assign(const AssignExpr* a) {
   const TargetAccess& t = prog_.targets.at(a->lhs);
-  if (!t.context_text.empty()) {
+  if (t.context_string) {
     // procfs's $value = s, $value .= s: into the file's text, up to its size.
     std::string n = uniq();
     return fmt::format("({{ const char *r_{0} = {1}; struct _stpx_text *t_{0} = {2}; {3}(t_{0}->buf, r_{0}, t_{0}->cap); "
                        "r_{0}; }})",
-                       n, expr(a->rhs), t.context_text, a->op == Op::Concat ? "strlcat" : "strscpy");
+                       n, expr(a->rhs), t.context_c, a->op == Op::Concat ? "strlcat" : "strscpy");
+  }
+  if (!t.context_c.empty()) {
+    // A family's number ($verdict = v, $verdict += v).
+    std::string n = uniq();
+    std::string stmts = fmt::format("int64_t r_{} = {}; ", n, expr(a->rhs));
+    std::string value = "r_" + n;
+    if (a->op != Op::Assign) {
+      stmts += fmt::format("int64_t o_{} = {}; ", n, expr(a->lhs));
+      value = compound(a, "o_" + n, value, stmts);
+    }
+    return fmt::format("({{ {}{} = {}; (int64_t)({}); }})", stmts, t.context_c, value, t.context_c);
   }
   std::string n = uniq();
   std::string R = "r_" + n, V = "v_" + n;

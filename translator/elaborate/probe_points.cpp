@@ -55,7 +55,7 @@ void ProbePoints::split_for_targets(Script* script, std::vector<ProbeSpec>& spec
   std::map<ProbeDecl*, int> seen;
   std::map<ProbeDecl*, bool> uses;
   for (ProbeSpec& spec : specs) {
-    if (!spec.site && !spec.family->has_context_text()) continue;
+    if (!spec.site && !spec.family->has_context_vars()) continue;
     ProbeDecl* decl = spec.decl;
     auto it = uses.find(decl);
     if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;
@@ -119,7 +119,7 @@ void ProbePoints::resolve_probes() {
   std::set<const ProbeDecl*> no_context;
   for (const ProbeSpec& spec : elab_.prog.probes) {
     by_family[spec.family].push_back(&spec);
-    if (!spec.family->has_context_text())
+    if (!spec.family->has_context_vars())
       no_context.insert(spec.decl);
     else if (!no_context.count(spec.decl))
       elab_.context_specs.emplace(spec.decl, &spec);

@@ -266,16 +266,18 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
   if (auto c = elab_.context_specs.find(sc.decl); c != elab_.context_specs.end()) {
     // A name the probe's family gives (procfs's $value).
     const ProbeSpec& spec = *c->second;
-    std::optional<ContextText> text = spec.family->context_text(*t, spec, elab_.diags);
-    if (!text) return;
-    if (!assigning_ && !text->readable) {
+    std::optional<ContextVar> var = spec.family->context_var(*t, spec, elab_.diags);
+    if (!var) return;
+    if (!assigning_ && !var->readable) {
       elab_.diags.report(DiagId::SemProcfsWriteOnly, t->loc);
       return;
     }
     TargetAccess access;
-    access.context_text = std::move(text->c_text);
-    access.context_writable = text->writable;
-    t->type = Type::String;
+    access.context_c = std::move(var->c_expr);
+    access.context_string = var->is_string;
+    access.context_writable = var->writable;
+    t->type = var->is_string ? Type::String : Type::Long;
+    if (!var->writable) context_write_diags_[t] = var->write_diag;
     elab_.prog.targets[t] = std::move(access);
     return;
   }
@@ -299,9 +301,9 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
 void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
   auto it = elab_.prog.targets.find(t);
   if (it == elab_.prog.targets.end()) return;  // reported when resolved
-  if (!it->second.context_text.empty()) {
-    // procfs's $value: the text a read probe gives; no guru mode needed.
-    if (!it->second.context_writable) elab_.diags.report(DiagId::SemProcfsReadOnly, t->loc);
+  if (!it->second.context_c.empty()) {
+    // A family's own $name (procfs's $value): its family says.
+    if (!it->second.context_writable) elab_.diags.report(context_write_diags_.at(t), t->loc);
     return;
   }
   // Tapset code is privileged, as embedded C in it is.

@@ -40,12 +40,14 @@ struct TargetAccess {
   const debug::DType* ctype = nullptr;
   bool address = false;
 
-  // A family's own text ($value in procfs probes): the C expression of
-  // its struct _stpx_text, and whether the handler may assign it.
-  std::string context_text;
+  // A family's own $name (procfs's $value, netfilter's $skb): its C
+  // expression, a struct _stpx_text pointer for a string or a number's
+  // lvalue, and whether the handler may assign it.
+  std::string context_c;
+  bool context_string = false;
   bool context_writable = false;
 
-  bool yields_string() const { return is_string || is_pretty || !context_text.empty(); }
+  bool yields_string() const { return is_string || is_pretty || context_string; }
   // An entry save (in Program::entry_saves) that keeps a string.
   bool saves_string() const {
     return is_string || (entry_expr && entry_expr->type == ast::Type::String);

@@ -702,7 +702,7 @@ bool has_op(const LocExprP& e, debug::LocExpr::Op op) {
 }  // namespace
 
 const char* target_write_problem(const TargetAccess& a) {
-  if (!a.context_text.empty()) return a.context_writable ? nullptr : "it is read-only here";
+  if (!a.context_c.empty()) return a.context_writable ? nullptr : "it is read-only here";
   using Op = debug::LocExpr::Op;
   if (a.yields_string()) return "writing strings is not supported";
   if (a.entry_slot >= 0) return "it is a value saved at the function's entry";

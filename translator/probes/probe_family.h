@@ -72,12 +72,16 @@ struct ProbeSpec {
 };
 
 // A $name that a family's probes give their handlers without debug
-// information (procfs's $value): text the handler may read when
-// `readable` and assign when `writable`, through the C expression
-// `c_text` (a struct _stpx_text pointer, runtime-c/probes/procfs.c).
-struct ContextText {
-  std::string c_text;
+// information (procfs's $value, netfilter's $skb): through the C
+// expression `c_expr`, a string (a struct _stpx_text pointer,
+// runtime-c/probes/procfs.c) or a number (an lvalue), which the handler
+// may read when `readable` and assign when `writable` (else a write is
+// `write_diag`, at the name).
+struct ContextVar {
+  std::string c_expr;
+  bool is_string = false;
   bool readable = false, writable = false;
+  DiagId write_diag = DiagId::SemTargetWrite;
 };
 
 class ProbeFamily {
@@ -104,12 +108,12 @@ class ProbeFamily {
   // Checks among all of this family's probes (two procfs read probes on
   // one file), once every point has been expanded.
   virtual void check_all(const std::vector<const ProbeSpec*>&, DiagSink&) const {}
-  // Whether this family's probes have $names of their own (context_text).
-  virtual bool has_context_text() const { return false; }
+  // Whether this family's probes have $names of their own (context_var).
+  virtual bool has_context_vars() const { return false; }
   // The $name `t` in a handler of `spec`; reports why not and returns
   // nullopt if there is no such name.
-  virtual std::optional<ContextText> context_text(const ast::TargetExpr& /*t*/, const ProbeSpec& /*spec*/,
-                                                  DiagSink& /*diags*/) const {
+  virtual std::optional<ContextVar> context_var(const ast::TargetExpr& /*t*/, const ProbeSpec& /*spec*/,
+                                                DiagSink& /*diags*/) const {
     return std::nullopt;
   }
   // Probe handlers run in this runtime state (begin: Starting, end: Stopping).

@@ -105,16 +105,16 @@ class ProcfsFamily : public ProbeFamily {
     }
   }
 
-  bool has_context_text() const override { return true; }
-  std::optional<ContextText> context_text(const ast::TargetExpr& t, const ProbeSpec& spec,
-                                          DiagSink& diags) const override {
+  bool has_context_vars() const override { return true; }
+  std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec& spec,
+                                        DiagSink& diags) const override {
     if (t.base != "$value" || !t.components.empty() || !t.pretty.empty()) {
       diags.report(DiagId::SemProcfsTarget, t.loc);
       return std::nullopt;
     }
     // A read probe writes the file's text, a write probe reads it.
     bool write = spec.data_as<ProcfsFile>().write;
-    return ContextText{"((struct _stpx_text *)c->family_data)", write, !write};
+    return ContextVar{"((struct _stpx_text *)c->family_data)", true, write, !write, DiagId::SemProcfsReadOnly};
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
