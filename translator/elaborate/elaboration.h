@@ -126,9 +126,12 @@ void compile_submatches(Elaboration& elab);       // infer_types.cpp
 void bound_call_depth(Elaboration& elab);         // recursion.cpp
 
 // The aliases a probe point written in a probe names, each with the name
-// it matched (probe_aliases.cpp).
+// it matched (probe_aliases.cpp): the whole point's, else those of its
+// longest beginning that names one; `used` (if given) is told how many
+// components that is, the rest being a suffix.
 std::vector<std::pair<ast::AliasDecl*, ast::ProbePoint*>> aliases_named(const Elaboration& elab,
-                                                                        const ast::ProbePoint& point);
+                                                                        const ast::ProbePoint& point,
+                                                                        size_t* used = nullptr);
 
 // e->field... for @defined (autocast.cpp): what it reads, given the
 // stores and '->' recorded so far and `base`, the symbol e names (null if

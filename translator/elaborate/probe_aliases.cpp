@@ -3,6 +3,7 @@
 // with "if (cond)" a probe of its own whose body starts with a guard.
 #include "translator/elaborate/elaboration.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,32 +43,40 @@ bool component_matches(const ProbePointComponent& p, const ProbePointComponent& 
 // A "**" in the point's last component (only there, as in stap) matches
 // the rest of the name across its components: syscall.ope** is
 // syscall.open and syscall.open.return.
-bool matches_alias(const ProbePoint& point, const ProbePoint& name) {
-  size_t n = point.components.size();
+bool matches_alias(std::span<const ProbePointComponent> point, const ProbePoint& name) {
+  size_t n = point.size();
   for (size_t i = 0; i < n; ++i)
-    if (point.components[i].name.find("**") != std::string_view::npos && (i + 1 < n || point.components[i].arg))
-      return false;
-  bool spans = n > 0 && point.components[n - 1].name.find("**") != std::string_view::npos;
+    if (point[i].name.find("**") != std::string_view::npos && (i + 1 < n || point[i].arg)) return false;
+  bool spans = n > 0 && point[n - 1].name.find("**") != std::string_view::npos;
   if (spans ? name.components.size() < n : name.components.size() != n) return false;
   for (size_t i = 0; i + (spans ? 1 : 0) < n; ++i)
-    if (!component_matches(point.components[i], name.components[i])) return false;
+    if (!component_matches(point[i], name.components[i])) return false;
   if (!spans) return true;
   std::string rest;
   for (size_t i = n - 1; i < name.components.size(); ++i) {
     if (name.components[i].arg) return false;
     rest += (rest.empty() ? "" : ".") + name.components[i].name;
   }
-  return support::glob_match_components(point.components[n - 1].name, rest);
+  return support::glob_match_components(point[n - 1].name, rest);
 }
 
 }  // namespace
 
-std::vector<std::pair<AliasDecl*, ProbePoint*>> aliases_named(const Elaboration& elab, const ProbePoint& point) {
+std::vector<std::pair<AliasDecl*, ProbePoint*>> aliases_named(const Elaboration& elab, const ProbePoint& point,
+                                                                size_t* used) {
   std::vector<std::pair<AliasDecl*, ProbePoint*>> found;
-  for (Script* script : elab.prog.scripts)
-    for (AliasDecl* a : script->aliases)
-      for (ProbePoint* name : a->names)
-        if (matches_alias(point, *name)) found.emplace_back(a, name);
+  std::span<const ProbePointComponent> all(point.components.begin(), point.components.end());
+  // The whole point, else its longest beginning that names an alias: the
+  // rest is a suffix for the alias's points (perf.sw.cpu_clock.sample(N)).
+  for (size_t n = all.size(); n > 0 && found.empty(); --n) {
+    // ("**" spans components only at the point's very end.)
+    if (n < all.size() && all[n - 1].name.find("**") != std::string_view::npos) break;
+    for (Script* script : elab.prog.scripts)
+      for (AliasDecl* a : script->aliases)
+        for (ProbePoint* name : a->names)
+          if (matches_alias(all.first(n), *name)) found.emplace_back(a, name);
+    if (used) *used = n;
+  }
   return found;
 }
 
@@ -78,7 +87,8 @@ std::vector<std::pair<AliasDecl*, ProbePoint*>> aliases_named(const Elaboration&
 void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int depth) {
   std::vector<ProbePoint*> direct;
   for (ProbePoint* point : p->points) {
-    std::vector<std::pair<AliasDecl*, ProbePoint*>> found = aliases_named(elab_, *point);
+    size_t used = 0;
+    std::vector<std::pair<AliasDecl*, ProbePoint*>> found = aliases_named(elab_, *point, &used);
     if (found.empty()) {
       direct.push_back(point);
       continue;
@@ -94,6 +104,10 @@ void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int
         auto* copy = elab_.arena.make<ProbePoint>(target->loc, *target);
         // "probe alias?" makes every point it stands for optional.
         copy->optional = copy->optional || point->optional;
+        // A suffix after the alias's name goes onto each of its points
+        // (the copy's list is its own once it grows).
+        for (size_t i = used; i < point->components.size(); ++i)
+          copy->components.push_back(elab_.arena, point->components[i]);
         derived->points.push_back(elab_.arena, copy);
       }
       auto* body = elab_.arena.make<BlockStmt>(p->body->loc);

@@ -159,12 +159,20 @@ std::vector<std::string_view> TapsetIndex::alias_names() const {
 }
 
 std::vector<std::string> TapsetIndex::files_for_point(const ProbePoint& point) const {
-  // The point's dotted names, without arguments: "syscall.*" or "vfs.read".
+  // The point's dotted names, without arguments: "syscall.*" or "vfs.read";
+  // and each beginning of them, which may be an alias with a suffix after
+  // it (perf.sw.cpu_clock.sample(1000)).
+  std::vector<std::string> patterns;
   std::string pattern;
-  for (const ProbePointComponent& c : point.components) pattern += (pattern.empty() ? "" : ".") + c.name;
+  for (const ProbePointComponent& c : point.components)
+    patterns.push_back(pattern += (pattern.empty() ? "" : ".") + c.name);
   std::vector<std::string> out;
   for (const auto& [name, file] : aliases_)
-    if (support::glob_match(pattern, name)) out.push_back(file);
+    for (const std::string& p : patterns)
+      if (support::glob_match(p, name)) {
+        out.push_back(file);
+        break;
+      }
   return out;
 }
 
@@ -181,10 +189,9 @@ size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& are
     for (const std::string& call : n.calls)
       if (!defined.count(call) && !find_builtin(call))
         for (const std::string& f : in.index->files_for_function(call)) wanted.push_back(f);
-    for (const ProbePoint* pt : n.points) {
-      if (pt->components.empty() || !probe_grammar().knows(std::string_view(pt->components[0].name)))
-        for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);
-    }
+    // (A built-in family's name may begin aliases too: perf.sw.cpu_clock.)
+    for (const ProbePoint* pt : n.points)
+      for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);
     FileReader reader;
     for (const std::string& path : wanted) {
       if (!loaded.insert(path).second) continue;

@@ -41,6 +41,12 @@ constexpr const char* kShapes[] = {
     "module(string).function(string).return.maxactive(number)",
     "module(string).statement(number).nearest",
     "module(string).statement(string).nearest",
+    "perf.type(number).config(number).counter(string)",
+    "perf.type(number).config(number).process",
+    "perf.type(number).config(number).process(string)",
+    "perf.type(number).config(number).process(string).counter(string)",
+    "perf.type(number).config(number).sample(number).process",
+    "perf.type(number).config(number).sample(number).process(string)",
 };
 
 class UnsupportedFamily : public ProbeFamily {
