@@ -38,8 +38,9 @@ void check_entry_exprs(Elaboration& elab) {
   }
 }
 
-// Static variables and @var are read at link-time addresses; the module
-// moves them as KASLR moved the kernel, measured on init_task.
+// Static variables and @var are read at link-time addresses, and
+// kernel.data("symbol") watches one; the module moves them as KASLR moved
+// the kernel, measured on init_task.
 void relocate_link_addresses(Elaboration& elab) {
   std::optional<SourceLoc> first;
   for (const auto& [e, access] : elab.prog.targets)
@@ -47,6 +48,8 @@ void relocate_link_addresses(Elaboration& elab) {
   for (const auto& [decl, saves] : elab.prog.entry_saves)
     for (const TargetAccess& access : saves)
       if (!first && uses_link_address(access)) first = decl->loc;
+  for (const ProbeSpec& spec : elab.prog.probes)
+    if (!first && spec.link_address) first = spec.point->loc;
   if (!first) return;
   debug::DebugInfo* di = elab.probe_ctx.env->debuginfo(elab.diags, *first);
   if (!di) return;

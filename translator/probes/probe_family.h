@@ -64,6 +64,9 @@ struct ProbeSpec {
   uint64_t entry_offset = 0;
   // The family's own data, of the family's own type.
   std::shared_ptr<const ProbeData> data;
+  // That data holds a link-time kernel address, which the module moves as
+  // KASLR moved the kernel (kernel.data("symbol")).
+  bool link_address = false;
 
   template <typename T>
   const T& data_as() const {

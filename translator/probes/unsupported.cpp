@@ -12,12 +12,6 @@ namespace stapx {
 namespace {
 
 constexpr const char* kShapes[] = {
-    "kernel.data(number).length(number).rw",
-    "kernel.data(number).length(number).write",
-    "kernel.data(number).rw",
-    "kernel.data(number).write",
-    "kernel.data(string).rw",
-    "kernel.data(string).write",
     "kernel.function(number)",
     "kernel.function(number).call",
     "kernel.function(number).exported",
