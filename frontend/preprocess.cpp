@@ -364,7 +364,7 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
   if (i < in.size() && is(in[i], "(")) {
     ++i;
     if (i < in.size() && is(in[i], ")")) {
-      error(in[i], "a macro parameter name (leave out the parentheses for none)");
+      error(in[i], "identifier");  // a parameter name
       return in.size();
     }
     while (i < in.size() && !is(in[i], ")")) {
@@ -391,7 +391,7 @@ size_t Preprocessor::define(std::span<const PTok> in, size_t i) {
     ++i;
   }
   if (i >= in.size() || !is(in[i], PpMark::Open)) {
-    error(i < in.size() ? in[i] : at, "'%(' starting the macro body");
+    error(i < in.size() ? in[i] : at, "'%(' or '('");
     return in.size();
   }
   int depth = 1;

@@ -30,22 +30,22 @@ const ident_type ident_rule = "identifier";
 const number_type number_rule = "number";
 const string_type string_rule = "string";
 const x3::rule<class paren_class, Operand> paren = "parenthesized expression";
-const x3::rule<class expr_list_class, Vec<Operand>> expr_list = "expression";
+const x3::rule<class expr_list_class, Vec<Operand>> expr_list = "literal string or number";
 const x3::rule<class index_class, Index> index = "array index";
 const x3::rule<class multi_in_class, MultiIn> multi_in = "array membership";
 const argref_type arg_ref = "command line argument";
 const embedded_type embedded = "embedded C";
 const x3::rule<class dollar_name_class, NameRef> dollar_name = "target variable";
 const x3::rule<class tcomp_class, TargetComponent> target_component = "'->' or '['";
-const x3::rule<class field_class, NameRef> field_name = "field name";
+const x3::rule<class field_class, NameRef> field_name = "identifier or keyword";  // stap's words
 const x3::rule<class member_comp_class, TargetComponent> member_comp = "'->'";
-const x3::rule<class key_class, Operand> key = "expression";
-const key_list_type key_list = "expression";
+const x3::rule<class key_class, Operand> key = "literal string or number";
+const key_list_type key_list = "literal string or number";
 const x3::rule<class pretty_class, NameRef> pretty = "'$'";
 const x3::rule<class target_class, Target> target = "target variable";
 const at_op_type at_op = "@ operator";
-const x3::rule<class primary_class, Operand> primary = "expression";
-const expr_type expr_rule = "expression";
+const x3::rule<class primary_class, Operand> primary = "literal string or number";
+const expr_type expr_rule = "literal string or number";
 
 
 // A name (letters, digits, '_' and '$'), not a keyword; its attribute is a
@@ -345,7 +345,7 @@ struct expression_parser : own_attribute_parser<expression_parser, Operand> {
       u.pos = first;
       u.op = first->view();
       ++first;
-      if (!unary(first, last, ctx, u.operand)) expected(first, "expression");
+      if (!unary(first, last, ctx, u.operand)) expected(first, "literal string or number");
       attr = lowered(u);
       return true;
     }
@@ -381,7 +381,7 @@ struct expression_parser : own_attribute_parser<expression_parser, Operand> {
         link.pos = first;
         link.op = first->view();
         ++first;
-        if (!unary(first, last, ctx, link.rhs)) expected(first, "expression");
+        if (!unary(first, last, ctx, link.rhs)) expected(first, "literal string or number");
       } while (first != last && is_binary_op(*first));
       attr = lowered(c);
     }
@@ -389,10 +389,10 @@ struct expression_parser : own_attribute_parser<expression_parser, Operand> {
       Ternary t;
       t.cond = attr;
       ++first;
-      if (!expr_rule.parse(first, last, ctx, x3::unused, t.then)) expected(first, "expression");
+      if (!expr_rule.parse(first, last, ctx, x3::unused, t.then)) expected(first, "literal string or number");
       if (first == last || !first->is_op(op_code(":"))) expected(first, "':'");
       ++first;
-      if (!ternary(first, last, ctx, t.els)) expected(first, "expression");
+      if (!ternary(first, last, ctx, t.els)) expected(first, "literal string or number");
       attr = lowered(t);
     }
     return true;
@@ -407,7 +407,7 @@ struct expression_parser : own_attribute_parser<expression_parser, Operand> {
       a.op = first->view();
       a.lhs = attr;
       ++first;
-      if (!expr_rule.parse(first, last, ctx, x3::unused, a.rhs)) expected(first, "expression");
+      if (!expr_rule.parse(first, last, ctx, x3::unused, a.rhs)) expected(first, "literal string or number");
       attr = lowered(a);
     }
     return true;

@@ -71,15 +71,15 @@ BOOST_SPIRIT_DECLARE(toplevel_type)
 
 // A rule object of a declared type may be created in any part; its parse
 // function is the one instantiated by the part that defines it.
-inline const expr_type expr_ref = "expression";
+inline const expr_type expr_ref = "literal string or number";  // stap's words for any missing expression
 inline const ident_type ident_ref = "identifier";
 inline const number_type number_ref = "number";
 inline const string_type string_ref = "string";
 inline const embedded_type embedded_ref = "embedded C";
 inline const argref_type argref_ref = "command line argument";
-inline const key_list_type key_list_ref = "expression";
+inline const key_list_type key_list_ref = "literal string or number";
 inline const at_op_type at_op_ref = "@ operator";
-inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function' or '%{'";
+inline const toplevel_type toplevel_ref = "'probe', 'global', 'private', 'function', or '%{'";
 
 // The arena node of a complete operand, built at once (see lower.h).
 template <typename T>

@@ -236,7 +236,7 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
       // rhs leaves the tree: its own diagnostics come first.
       defer(in, false, [this, rhs] {
         flush(rhs);
-        diags_.report(DiagId::ParseExpected, rhs->loc, "array name after 'in'");
+        diags_.report(DiagId::ParseExpected, rhs->loc, "identifier or statistical operation");
       });
       in->array = arena_.make<VarRef>(rhs->loc);
     }
@@ -245,7 +245,7 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
   auto* b = arena_.make<BinaryExpr>(lhs->loc);
   if ((info.op == Op::RegexMatch || info.op == Op::RegexNoMatch) && rhs->kind != ExprKind::String)
     defer(b, false, [this, at = rhs->loc] {
-      diags_.report(DiagId::ParseExpected, at, "literal string (a regular expression)");
+      diags_.report(DiagId::ParseExpected, at, "literal string");  // the regular expression
     });
   b->op = info.op;
   b->lhs = lhs;
@@ -517,7 +517,7 @@ Stmt* Lowerer::build(const x3ast::Foreach& f) {
     if (s.sort.empty()) return;
     if (st->sort_column != 0) {
       defer(st, before, [this, at = loc(s.sort_pos ? s.sort_pos : s.pos)] {
-        diags_.report(DiagId::ParseExpected, at, "only one sort marker ('+' or '-') in a foreach");
+        diags_.report(DiagId::ParseMessage, at, "multiple sort directives");
       });
       return;
     }
@@ -670,7 +670,8 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
         if (alias->names.size() > 1)
           l.diags_.report(DiagId::ParseExpected, l.loc(p.alias_pos), "'{' (an alias has one name)");
         else if (!p.points.empty() && !p.points[0].suffix.empty())
-          l.diags_.report(DiagId::ParseExpected, alias->names[0]->loc, "a probe alias name without '?' or '!'");
+          l.diags_.report(DiagId::ParseMessage, alias->names[0]->loc,
+                         "probe point alias name cannot be optional nor sufficient");
         alias->targets = l.points(p.alias_points);
         alias->epilogue = p.alias_op == "+=";
         alias->body = l.adopt(p.body);

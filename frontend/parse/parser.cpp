@@ -142,7 +142,7 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
       if (start->kind == TokKind::Error && start->text[0] == '"')
         diags.report(DiagId::ParseUnterminatedString, start->loc);
       else if (!is_reported_token(*start))
-        diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function' or '%{'");
+        diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function', or '%{'");
       p = recovery_point(sm, start, end);
     } catch (const x3::expectation_failure<const Tok*>& f) {
       lower.drop_declaration();

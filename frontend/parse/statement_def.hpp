@@ -26,20 +26,20 @@ const x3::rule<class try_class, Try> try_stmt = "try statement";
 const x3::rule<class foreach_agg_class, ForeachAggregate> foreach_aggregate = "aggregate";
 const x3::rule<class aggregate_name_class, NameRef> aggregate_name = "aggregate";
 const x3::rule<class foreach_slice_class, ForeachSlice> foreach_slice = "array slice";
-const x3::rule<class foreach_array_class, ForeachArray> foreach_array = "array";
+const x3::rule<class foreach_array_class, ForeachArray> foreach_array = "identifier or statistical operation";
 const x3::rule<class sorted_class, SortedIdent> sorted_ident = "identifier";
 const x3::rule<class sort_marker_class, SortMarker> sort_marker = "'+' or '-'";
 const x3::rule<class simple_class, Simple> simple_stmt = "statement";
 const x3::rule<class return_class, Return> return_stmt = "return statement";
 const x3::rule<class delete_class, Delete> delete_stmt = "delete statement";
 const x3::rule<class exprstmt_class, ExprStmt> expr_stmt = "statement";
-const x3::rule<class fkeys_class, Vec<SortedIdent>> foreach_keys = "foreach keys";
+const x3::rule<class fkeys_class, Vec<SortedIdent>> foreach_keys = "identifier";
 const x3::rule<class literal_class, Operand> literal = "literal string or number";
 const x3::rule<class component_class, ProbePointComponent> component = "probe point component";
-const x3::rule<class point_class, ProbePoint> probe_point = "probe point";
-const x3::rule<class point_element_class, PointElement> point_element = "probe point";
-const x3::rule<class point_list_class, Vec<ProbePoint>> point_list = "probe point";
-const x3::rule<class point_elements_class, Vec<PointElement>> point_elements = "probe point";
+const x3::rule<class point_class, ProbePoint> probe_point = "identifier or '*' or '{'";  // stap's words
+const x3::rule<class point_element_class, PointElement> point_element = "identifier or '*' or '{'";
+const x3::rule<class point_list_class, Vec<ProbePoint>> point_list = "identifier or '*' or '{'";
+const x3::rule<class point_elements_class, Vec<PointElement>> point_elements = "identifier or '*' or '{'";
 const x3::rule<class probe_class, Probe> probe = "probe";
 const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
@@ -47,11 +47,11 @@ const x3::rule<class global_vars_class, Vec<GlobalVar>> global_vars = "global va
 const x3::rule<class global_init_class, Operand> global_init = "literal string or number";
 const x3::rule<class sized_no_init_class> sized_no_init = "no initializer after an array size";
 const x3::rule<class param_class, Param> param = "parameter";
-const x3::rule<class type_class, NameRef> type_name = "type name ('long' or 'string')";
+const x3::rule<class type_class, NameRef> type_name = "'string' or 'long'";
 const x3::rule<class function_class, Function> function = "function";
 const x3::rule<class alias_op_class, NameRef> alias_op = "'=' or '+='";
 const x3::rule<class alias_part_class, AliasPart> alias_part = "probe alias";
-const toplevel_type toplevel_rule = "'probe', 'global', 'private', 'function' or '%{'";
+const toplevel_type toplevel_rule = "'probe', 'global', 'private', 'function', or '%{'";
 
 // mark >> ('{' > *statement > '}'), hand-written: X3's kleene collects the
 // statements in a vector of its own and moves them over.
@@ -223,9 +223,15 @@ bool block_parser::parse(It& first, It const& last, Ctx const& ctx, RCtx&, Block
   out.stmts.reserve(8);
   Statement s;
   while (statement.parse(i, last, ctx, x3::unused, s)) out.stmts.push_back(s);
-  if (i == last || !i->is_op(op_code("}"))) throw x3::expectation_failure<It>(i, x3::what(x3::lit('}')));
-  first = i + 1;
-  return true;
+  if (i != last && i->is_op(op_code("}"))) {
+    first = i + 1;
+    return true;
+  }
+  // Not a statement, nor the end: stap's words are "statement" for the
+  // end of the input or a reserved word, else those of an expression.
+  bool word = i == last || i->kind == TokKind::End ||
+              (i->kind == TokKind::Ident && i->word != Word::None && i->word <= Word::Continue);
+  throw x3::expectation_failure<It>(i, word ? "statement" : "literal string or number");
 }
 
 // `-N` as one literal: the number's text with its sign.
@@ -396,7 +402,11 @@ const auto alias_part_def = mark >> (alias_op > point_list)[([](auto& ctx) {
   _val(ctx).points = std::move(at_c<1>(_attr(ctx)));
 })];
 
-const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > block >
+// A probe's body: after its points stap expects any of these.
+const x3::rule<class probe_body_class, Block> probe_body = "one of ', { } = +='";
+const auto probe_body_def = block;
+
+const auto probe_def = mark >> (kw("probe") > point_list > -alias_part > probe_body >
                                 -(',' > block))[([](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx).points = std::move(at_c<0>(a));
@@ -460,7 +470,7 @@ BOOST_SPIRIT_DEFINE(sort_mark, sort_marker, component_name)
 BOOST_SPIRIT_DEFINE(foreach_aggregate, aggregate_name, foreach_slice, foreach_array)
 BOOST_SPIRIT_DEFINE(try_stmt, alias_op, alias_part, point_element, point_list, point_elements, global_vars,
                     global_init, sized_no_init)
-BOOST_SPIRIT_DEFINE(statement, block, if_stmt, while_stmt, for_stmt, foreach_keys, foreach_stmt,
+BOOST_SPIRIT_DEFINE(statement, block, probe_body, if_stmt, while_stmt, for_stmt, foreach_keys, foreach_stmt,
                     sorted_ident, simple_stmt, return_stmt, delete_stmt, expr_stmt, literal,
                     component, probe_point, probe, global_var, global, type_name, param, function,
                     toplevel_rule)

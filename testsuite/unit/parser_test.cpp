@@ -63,7 +63,7 @@ TEST(Parser, ErrorHasStapLayoutWithCaret) {
   Parsed p("probe begin { x = 1 + }");
   EXPECT_EQ(p.diags.parse_errors(), 1u);
   EXPECT_EQ(p.diag_text.str(),
-            "parse error: expected expression\n"
+            "parse error: expected literal string or number\n"
             "        saw: operator '}' at <input>:1:23\n"
             "     source: probe begin { x = 1 + }\n"
             "                                   ^\n\n");
