@@ -447,7 +447,7 @@ void Resolver::visit_binary(BinaryExpr* b) {
   if (b->op == Op::LogAnd || b->op == Op::LogOr) {
     int known = constant_condition(b->lhs, true);
     if (known == (b->op == Op::LogAnd ? 0 : 1)) {
-      drop_dead(b->rhs, false);
+      if (constant_condition(b->lhs) < 0) drop_dead(b->rhs, false);  // decided by a literal
       b->rhs = b->lhs;
       return;
     }
@@ -523,12 +523,15 @@ void Resolver::visit_if(IfStmt* i) {
   resolve_expr(i->cond, sc);
   in_condition_ = false;
   int known = constant_condition(i->cond, true);
+  // Code dropped for a literal (if (0)) must still call functions that
+  // exist, as in stap; code @defined drops is not looked into at all.
+  bool literal = known >= 0 && constant_condition(i->cond) < 0;
   if (known == 0) {
-    drop_dead(i->then, true);
+    if (literal) drop_dead(i->then, true);
     i->then = elab_.arena.make<BlockStmt>(i->then->loc);
   }
   if (known == 1) {
-    drop_dead(i->els, true);
+    if (literal) drop_dead(i->els, true);
     i->els = nullptr;
   }
   resolve_stmt(i->then, sc);
