@@ -21,6 +21,8 @@ script) is not what this script would write (a build test runs it).
 import os
 import sys
 
+from genfile import write_or_check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, "..", "prometheus.stpm")
 MAX_KEYS = 8
@@ -60,22 +62,7 @@ def generate():
 
 
 def main(argv):
-    check = "--check" in argv
-    rest = [a for a in argv if a != "--check"]
-    path = rest[0] if rest else DEFAULT_OUT
-    text = generate()
-    if check:
-        try:
-            with open(path) as f:
-                if f.read() == text:
-                    return 0
-        except OSError:
-            pass
-        print("%s is not what %s writes: run it" % (path, sys.argv[0]), file=sys.stderr)
-        return 1
-    with open(path, "w") as f:
-        f.write(text)
-    return 0
+    return write_or_check(argv, DEFAULT_OUT, generate(), __file__)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+from genfile import write_or_check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, "..", "syscalls.stp")
 UNISTD = os.path.join(HERE, "unistd_64.txt")
@@ -675,25 +677,10 @@ def main(argv):
         if "--strict" in argv:
             return 77 if lacking is None else 1 if lacking else 0
         return 0
-    check = "--check" in argv
-    rest = [a for a in argv if a != "--check"]
-    path = rest[0] if rest else DEFAULT_OUT
-    text = generate()
-    if check:
-        try:
-            with open(path) as f:
-                current = f.read()
-        except OSError as e:
-            print(f"syscalls.py: cannot read {path}: {e.strerror}", file=sys.stderr)
-            return 1
-        if current != text:
-            print(f"syscalls.py: {path} is out of date; run tapsets/gen/syscalls.py", file=sys.stderr)
-            return 1
-        return 0
-    with open(path, "w") as f:
-        f.write(text)
-    print(f"{path}: {len(SYSCALLS)} system calls")
-    return 0
+    status = write_or_check(argv, DEFAULT_OUT, generate(), __file__)
+    if status == 0 and "--check" not in argv:
+        print(f"{([a for a in argv if a != '--check'] or [DEFAULT_OUT])[0]}: {len(SYSCALLS)} system calls")
+    return status
 
 
 if __name__ == "__main__":

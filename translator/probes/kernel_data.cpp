@@ -86,9 +86,7 @@ class KernelDataFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_watch_arm(_stpx_watches, ARRAY_SIZE(_stpx_watches));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_watch_arm(_stpx_watches, ARRAY_SIZE(_stpx_watches))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_watch_disarm(_stpx_watches, ARRAY_SIZE(_stpx_watches));");
@@ -97,9 +95,9 @@ class KernelDataFamily : public ProbeFamily {
 
 }  // namespace
 
-const ProbeFamily* kernel_data_family() {
+const ProbeFamily& kernel_data_family() {
   static const KernelDataFamily family;
-  return &family;
+  return family;
 }
 
 }  // namespace stapx

@@ -91,9 +91,7 @@ class KernelTraceFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_tracepoints_arm(_stpx_tracepoints, ARRAY_SIZE(_stpx_tracepoints));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_tracepoints_arm(_stpx_tracepoints, ARRAY_SIZE(_stpx_tracepoints))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_tracepoints_disarm(_stpx_tracepoints, ARRAY_SIZE(_stpx_tracepoints));");

@@ -56,9 +56,7 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
 
 void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (probes.empty()) return;
-  w.line("rc = _stpx_kprobes_arm({0}, ARRAY_SIZE({0}));", array);
-  w.line("if (rc)");
-  w.line("\treturn rc;");
+  emit_arm_call(w, fmt::format("_stpx_kprobes_arm({0}, ARRAY_SIZE({0}))", array));
 }
 
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {

@@ -151,9 +151,7 @@ class NetfilterFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_nf_arm(_stpx_nf_hooks, ARRAY_SIZE(_stpx_nf_hooks));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_nf_arm(_stpx_nf_hooks, ARRAY_SIZE(_stpx_nf_hooks))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_nf_disarm(_stpx_nf_hooks, ARRAY_SIZE(_stpx_nf_hooks));");
@@ -162,9 +160,9 @@ class NetfilterFamily : public ProbeFamily {
 
 }  // namespace
 
-const ProbeFamily* netfilter_family() {
+const ProbeFamily& netfilter_family() {
   static const NetfilterFamily family;
-  return &family;
+  return family;
 }
 
 }  // namespace stapx

@@ -56,9 +56,7 @@ class PerfFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_perf_arm(_stpx_perfs, ARRAY_SIZE(_stpx_perfs));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_perf_arm(_stpx_perfs, ARRAY_SIZE(_stpx_perfs))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_perf_disarm(_stpx_perfs, ARRAY_SIZE(_stpx_perfs));");
@@ -67,9 +65,9 @@ class PerfFamily : public ProbeFamily {
 
 }  // namespace
 
-const ProbeFamily* perf_family() {
+const ProbeFamily& perf_family() {
   static const PerfFamily family;
-  return &family;
+  return family;
 }
 
 }  // namespace stapx

@@ -126,6 +126,10 @@ class ProbeFamily {
   virtual bool unprivileged() const { return false; }
 };
 
+// `rc = CALL; if (rc) return rc;`: an emit_arm step whose failure stops
+// the arming (CALL: "_stpx_timers_arm(_stpx_timers, ARRAY_SIZE(...))").
+void emit_arm_call(CWriter& w, const std::string& call);
+
 // Every family, in the order their tables are emitted and armed.
 const std::vector<const ProbeFamily*>& probe_families();
 

@@ -167,10 +167,10 @@ class ProcfsFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_procfs_arm(_stpx_procfs_dirs, {}, _stpx_procfs_files, ARRAY_SIZE(_stpx_procfs_files));",
-           "ARRAY_SIZE(_stpx_procfs_dirs) - (_stpx_procfs_dirs[0].name == NULL)");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    // (The directory table has a placeholder when there are none.)
+    emit_arm_call(w,
+                  "_stpx_procfs_arm(_stpx_procfs_dirs, ARRAY_SIZE(_stpx_procfs_dirs) - (_stpx_procfs_dirs[0].name == "
+                  "NULL), _stpx_procfs_files, ARRAY_SIZE(_stpx_procfs_files))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_procfs_disarm();");
@@ -179,9 +179,9 @@ class ProcfsFamily : public ProbeFamily {
 
 }  // namespace
 
-const ProbeFamily* procfs_family() {
+const ProbeFamily& procfs_family() {
   static const ProcfsFamily family;
-  return &family;
+  return family;
 }
 
 }  // namespace stapx

@@ -1,6 +1,8 @@
 // The one list of probe families, from families.def.
 #include "translator/probes/probe_family.h"
 
+#include "translator/codegen/cwriter.h"
+
 namespace stapx {
 
 #define STAPX_FAMILY(fn) const ProbeFamily& fn();
@@ -14,6 +16,12 @@ const std::vector<const ProbeFamily*>& probe_families() {
 #undef STAPX_FAMILY
   };
   return families;
+}
+
+void emit_arm_call(CWriter& w, const std::string& call) {
+  w.line("rc = {};", call);
+  w.line("if (rc)");
+  w.line("\treturn rc;");
 }
 
 const char* run_state_c(RunState s) {

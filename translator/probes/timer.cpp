@@ -111,9 +111,7 @@ class TimerFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_timers_arm(_stpx_timers, ARRAY_SIZE(_stpx_timers));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_timers_arm(_stpx_timers, ARRAY_SIZE(_stpx_timers))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_timers_disarm(_stpx_timers, ARRAY_SIZE(_stpx_timers));");
@@ -143,9 +141,7 @@ class ProfileFamily : public ProbeFamily {
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    w.line("rc = _stpx_profiles_arm(_stpx_profiles, ARRAY_SIZE(_stpx_profiles));");
-    w.line("if (rc)");
-    w.line("\treturn rc;");
+    emit_arm_call(w, "_stpx_profiles_arm(_stpx_profiles, ARRAY_SIZE(_stpx_profiles))");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (!probes.empty()) w.line("_stpx_profiles_disarm(_stpx_profiles, ARRAY_SIZE(_stpx_profiles));");
