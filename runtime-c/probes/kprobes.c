@@ -13,6 +13,7 @@ struct _stpx_kprobe {
 	const char *symbol;
 	unsigned long offset;		/* from the symbol (kernel.function) */
 	int is_return;
+	int maxactive;			/* .return.maxactive(N); 0: the kernel's default */
 	int registered;
 	union {
 		struct kprobe kp;
@@ -174,7 +175,7 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 				t[i].u.krp.data_size = t[i].probe->entry_size;
 			}
 			/* 0: the kernel sizes instances for the number of CPUs. */
-			t[i].u.krp.maxactive = 0;
+			t[i].u.krp.maxactive = t[i].maxactive;
 			rc = register_kretprobe(&t[i].u.krp);
 		} else {
 			t[i].u.kp.symbol_name = t[i].symbol;

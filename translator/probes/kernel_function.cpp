@@ -30,6 +30,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     texts_ = {{f, Suffix::None},
               {f + ".call", Suffix::Call},
               {f + ".return", Suffix::Return},
+              {f + ".return.maxactive(number)", Suffix::ReturnMaxactive},
               {f + ".inline", Suffix::Inline},
               {f + ".exported", Suffix::Exported},
               // stap's, which stapx does not implement yet.
@@ -66,14 +67,22 @@ class KernelFunctionFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "a function name");
       return;
     }
-    bool ret = suffix == Suffix::Return;
+    bool ret = suffix == Suffix::Return || suffix == Suffix::ReturnMaxactive;
+    int64_t maxactive = 0;  // 0: the kernel's default
+    if (suffix == Suffix::ReturnMaxactive) {
+      maxactive = m.number_arg(3);
+      if (maxactive < 0 || maxactive > 32767) {
+        diags.report(DiagId::SemMaxactiveRange, point.loc);
+        return;
+      }
+    }
     // As stap: without a suffix, out-of-line functions and inlined
     // instances; .inline only inlined instances; .call, .return and
     // .exported only out-of-line functions.
     bool inline_only = suffix == Suffix::Inline;
     bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
-    const char* suffix_text = ret                  ? ".return"
+    std::string suffix_text = ret                  ? (maxactive ? fmt::format(".return.maxactive({})", maxactive) : ".return")
                               : inline_only        ? ".inline"
                               : exported           ? ".exported"
                               : suffix == Suffix::Call ? ".call"
@@ -107,6 +116,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.probefunc = at->symbol;
         set_kprobe_address(spec, std::move(at));
         spec.is_return = ret;
+        spec.maxactive = maxactive;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
         spec.pp = site.decl_file.empty()
@@ -149,7 +159,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
   const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
   // kernel.function("pattern")[.call|.return|...], module("m").function(...)
-  enum class Suffix { None, Call, Return, Inline, Exported, Unsupported };
+  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Unsupported };
   std::vector<std::pair<std::string, Suffix>> texts_;
 };
 

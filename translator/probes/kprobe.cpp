@@ -37,14 +37,23 @@ class KprobeFamily : public KprobeTableFamily {
     return {{"kprobe.function(string)", kFunction},
             {"kprobe.function(string).return", kFunction},
             {"kprobe.module(string).function(string)", kModule},
-            {"kprobe.module(string).function(string).return", kModule}};
+            {"kprobe.module(string).function(string).return", kModule},
+            {"kprobe.function(string).return.maxactive(number)", kFunction},
+            {"kprobe.module(string).function(string).return.maxactive(number)", kModule}};
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
     ProbeSpec spec = base;
     spec.family = this;
-    spec.is_return = m.component(m.size() - 1).name == "return";
+    spec.is_return = m.component(m.size() - 1).name == "return" || m.component(m.size() - 1).name == "maxactive";
+    if (m.component(m.size() - 1).name == "maxactive") {
+      spec.maxactive = m.number_arg(m.size() - 1);
+      if (spec.maxactive < 0 || spec.maxactive > 32767) {
+        diags.report(DiagId::SemMaxactiveRange, m.point->loc);
+        return;
+      }
+    }
     if (m.tag == kModule) return expand_module(m, spec, ctx, out, diags);
     const std::string pattern = m.string_arg(1);
     const bool optional = m.point->optional;
@@ -91,7 +100,7 @@ class KprobeFamily : public KprobeTableFamily {
     for (const KernelFunction* f : found) {
       ProbeSpec p = one(spec, f->name, f->name);
       // pp() names the function probed, as stap's does.
-      p.pp = "kprobe.function(\"" + f->name + "\")" + (p.is_return ? ".return" : "");
+      p.pp = "kprobe.function(\"" + f->name + "\")" + return_text(p);
       out.push_back(std::move(p));
     }
   }
@@ -129,7 +138,7 @@ class KprobeFamily : public KprobeTableFamily {
     }
     auto module_probe = [&](const std::string& name) {
       ProbeSpec p = one(spec, name, mod + ":" + name);
-      p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, name, p.is_return ? ".return" : "");
+      p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, name, return_text(p));
       return p;
     };
     if (!support::is_glob(fn)) {

@@ -49,8 +49,9 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
     const std::string& symbol = at.attach.empty() ? at.symbol : at.attach;
     uint64_t off = at.attach.empty() ? at.offset : at.attach_offset;
     std::string offset = off ? fmt::format(", .offset = {}", off) : "";
-    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{} }},", p->index, symbol, offset,
-           p->is_return ? 1 : 0, pre);
+    std::string maxactive = p->maxactive ? fmt::format(", .maxactive = {}", p->maxactive) : "";
+    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{}{} }},", p->index, symbol, offset,
+           p->is_return ? 1 : 0, maxactive, pre);
   }
 }
 

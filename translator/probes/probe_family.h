@@ -60,6 +60,7 @@ struct ProbeSpec {
   // entry is (symbol and offset), for entry values read away from it.
   std::shared_ptr<const debug::ProbeSite> site;
   bool is_return = false;
+  int64_t maxactive = 0;  // .return.maxactive(N): kretprobe instances (0: the kernel's default)
   std::string entry_symbol;
   uint64_t entry_offset = 0;
   // The family's own data, of the family's own type.
@@ -125,6 +126,12 @@ class ProbeFamily {
   // (stap's list: begin, end, error, never, timer.{jiffies,s,ms,us,ns,hz}.)
   virtual bool unprivileged() const { return false; }
 };
+
+// ".return", ".return.maxactive(N)" or "" for a point's pp().
+inline std::string return_text(const ProbeSpec& p) {
+  if (!p.is_return) return "";
+  return p.maxactive ? ".return.maxactive(" + std::to_string(p.maxactive) + ")" : ".return";
+}
 
 // `rc = CALL; if (rc) return rc;`: an emit_arm step whose failure stops
 // the arming (CALL: "_stpx_timers_arm(_stpx_timers, ARRAY_SIZE(...))").
