@@ -359,8 +359,9 @@ struct DroppedCalls : Visitor<DroppedCalls, true> {
 
 // if (0) {...} and the like are dropped before their target variables and
 // types are looked at, as in stap; but as there, a call in them must name
-// a function.
-void Resolver::drop_dead(const Node* dead, bool is_stmt) {
+// a function. Code that `cond` drops through @defined is not looked into.
+void Resolver::drop_dead(const Node* dead, bool is_stmt, const Expr* cond) {
+  if (!dead || constant_condition(cond) >= 0) return;
   DroppedCalls d;
   if (is_stmt)
     d.visit(static_cast<const Stmt*>(dead));
@@ -447,7 +448,7 @@ void Resolver::visit_binary(BinaryExpr* b) {
   if (b->op == Op::LogAnd || b->op == Op::LogOr) {
     int known = constant_condition(b->lhs, true);
     if (known == (b->op == Op::LogAnd ? 0 : 1)) {
-      if (constant_condition(b->lhs) < 0) drop_dead(b->rhs, false);  // decided by a literal
+      drop_dead(b->rhs, false, b->lhs);
       b->rhs = b->lhs;
       return;
     }
@@ -523,15 +524,12 @@ void Resolver::visit_if(IfStmt* i) {
   resolve_expr(i->cond, sc);
   in_condition_ = false;
   int known = constant_condition(i->cond, true);
-  // Code dropped for a literal (if (0)) must still call functions that
-  // exist, as in stap; code @defined drops is not looked into at all.
-  bool literal = known >= 0 && constant_condition(i->cond) < 0;
   if (known == 0) {
-    if (literal) drop_dead(i->then, true);
+    drop_dead(i->then, true, i->cond);
     i->then = elab_.arena.make<BlockStmt>(i->then->loc);
   }
   if (known == 1) {
-    if (literal) drop_dead(i->els, true);
+    drop_dead(i->els, true, i->cond);
     i->els = nullptr;
   }
   resolve_stmt(i->then, sc);
@@ -542,7 +540,7 @@ void Resolver::visit_while(WhileStmt* w) {
   Scope& sc = *sc_;
   resolve_expr(w->cond, sc);
   if (constant_condition(w->cond, true) == 0) {  // while (0)
-    drop_dead(w->body, true);
+    drop_dead(w->body, true, w->cond);
     w->body = elab_.arena.make<BlockStmt>(w->body->loc);
   }
   ++sc.loop_depth;

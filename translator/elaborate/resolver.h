@@ -76,7 +76,7 @@ class Resolver : public ast::Visitor<Resolver> {
   void visit_delete(ast::DeleteStmt*);
   void visit_null(ast::SimpleStmt*);
   void report_unknown_function(const ast::CallExpr* c);
-  void drop_dead(const ast::Node* dead, bool is_stmt);  // a statement, or an expression
+  void drop_dead(const ast::Node* dead, bool is_stmt, const ast::Expr* cond);  // a statement, or an expression
   ast::Symbol* lookup(ast::VarRef* v, Scope& sc, bool as_array, int arity = 1);
   void set_arity(ast::Symbol* sym, int arity, SourceLoc loc);
   void mark_write(ast::Expr* lvalue, Scope& sc, SourceLoc op = {});
