@@ -690,7 +690,7 @@ void Preprocessor::choose_marked(const PTok& t) {
   if (!frames_.empty() && is(t, PpMark::Else)) {
     Frame& f = frames_.back();
     if (f.in_else) {
-      error(t, "'%)' closing the conditional");
+      error_text(t, "invalid conditional - duplicate '%:'");
       mode_ = Mode::Failed;
       return;
     }

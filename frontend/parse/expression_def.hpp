@@ -188,10 +188,15 @@ inline constexpr at_name_parser op_name(const char* name) { return at_name_parse
 inline bool is_one_arg_op(const Tok& t) {
   if (t.kind != TokKind::At) return false;
   std::string_view n = t.view().substr(1);
-  for (const char* op : {"defined", "entry", "probewrite", "const", "perf", "kregister", "uregister", "count", "sum",
-                         "min", "max", "avg", "hist_log"})
+  for (const char* op : {"defined", "entry", "probewrite", "const", "perf", "kregister", "uregister", "hist_log"})
     if (n == op) return true;
   return false;
+}
+// @count(s), @sum(s), ...: the aggregates of one statistic.
+inline bool is_aggregate_op(const Tok& t) {
+  if (t.kind != TokKind::At) return false;
+  std::string_view n = t.view().substr(1);
+  return n == "count" || n == "sum" || n == "min" || n == "max" || n == "avg";
 }
 
 inline const auto set_op = [](const char* name) {
@@ -207,6 +212,9 @@ inline const auto push_arg = [](auto& ctx) {
   args.push_back(as_operand(_attr(ctx)));
 };
 
+// The ')' of an aggregate: stap's words for a second argument.
+const auto one_arg_close = x3::lit(')') | (&x3::lit(',') > named("!not more than 1 parameter allowed", x3::eps(false)));
+
 const auto at_op_def =
     mark >>
     (  // @cast(p, "type"[, "module"])
@@ -217,23 +225,26 @@ const auto at_op_def =
          ')') |
         // @variance(s[, bucket])
         (op_name("@variance")[set_op("variance")] > '(' > expr_rule[push_arg] >
-         -(',' > expr_rule[push_arg]) > ')') |
+         -(',' > named("number", expr_rule[push_arg])) > ')') |
         // @hist_linear(s, low, high, width)
         (op_name("@hist_linear")[set_op("hist_linear")] > '(' > expr_rule[push_arg] > ',' >
          expr_rule[push_arg] > ',' > expr_rule[push_arg] > ',' > expr_rule[push_arg] > ')') |
         (token(is_one_arg_op, "@ operator")[([](auto& ctx) {
            _val(ctx).name = _attr(ctx)->view().substr(1);
-         })] > '(' > expr_rule[push_arg] > ')')) >>
+         })] > '(' > expr_rule[push_arg] > ')') |
+        (token(is_aggregate_op, "@ operator")[([](auto& ctx) {
+           _val(ctx).name = _attr(ctx)->view().substr(1);
+         })] > '(' > expr_rule[push_arg] > one_arg_close)) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
     -pretty[([](auto& ctx) { _val(ctx).pretty = _attr(ctx).text; })];
 
-const auto index_def = mark >> ((ident_rule >> '[') > key_list > ']')[([](auto& ctx) {
+const auto index_def = mark >> ((ident_rule >> '[') > key_list > named("one of '] ,'", x3::lit(']')))[([](auto& ctx) {
   _val(ctx).array = std::move(at_c<0>(_attr(ctx)));
   _val(ctx).keys = std::move(at_c<1>(_attr(ctx)));
 })];
 
 const auto multi_in_def = mark >>
-    (('[' > key_list > ']') > kw("in") > ident_rule)[([](auto& ctx) {
+    (('[' > key_list > ']') > kw("in") > named("identifier or statistical operation", ident_rule))[([](auto& ctx) {
       _val(ctx).keys = std::move(at_c<0>(_attr(ctx)));
       _val(ctx).array = std::move(at_c<1>(_attr(ctx)));
     })];
@@ -256,8 +267,9 @@ struct ident_operand_parser : own_attribute_parser<ident_operand_parser, Operand
       c.pos = first;
       c.name = first->view();
       It i = next + 1;
-      expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
-      if (i == last || !i->is_op(op_code(")"))) throw x3::expectation_failure<It>(i, x3::what(x3::lit(')')));
+      bool any = expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
+      if (i == last || !i->is_op(op_code(")")))
+        throw x3::expectation_failure<It>(i, any ? "one of ') ,'" : "literal string or number");
       first = i + 1;
       attr = lowered(c);
     } else if (next != last && next->is_op(op_code("["))) {
@@ -282,6 +294,8 @@ inline constexpr ident_operand_parser ident_operand{};
 // attribute being made and dropped.
 struct primary_parser : own_attribute_parser<primary_parser, Operand> {
   using own_attribute_parser::parse;
+  template <typename It, typename Ctx>
+  static bool bracketed(It& first, It const& last, Ctx const& ctx, Operand& attr);
   template <typename It, typename Ctx, typename RCtx>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Operand& attr) const {
     if (first == last) return false;
@@ -298,12 +312,27 @@ struct primary_parser : own_attribute_parser<primary_parser, Operand> {
       case TokKind::EmbeddedC: return parse_lowered(embedded, first, last, ctx, attr);
       default:
         if (first->is_op(op_code("("))) return paren.parse(first, last, ctx, rctx, attr);
-        if (first->is_op(op_code("["))) return parse_lowered(multi_in, first, last, ctx, attr);
+        if (first->is_op(op_code("["))) return bracketed(first, last, ctx, attr);
         return false;
     }
   }
 };
 const auto primary_def = primary_parser{};
+
+// "[k1, k2] in a"; as in stap, "[k]" without "in" is k itself.
+template <typename It, typename Ctx>
+bool primary_parser::bracketed(It& first, It const& last, Ctx const& ctx, Operand& attr) {
+  It i = first + 1;
+  Vec<Operand> keys;
+  if (!key_list.parse(i, last, ctx, x3::unused, keys)) throw x3::expectation_failure<It>(i, x3::what(key_list));
+  if (i == last || !i->is_op(op_code("]"))) throw x3::expectation_failure<It>(i, "']'");
+  ++i;
+  if (i != last && i->is(Word::In)) return parse_lowered(multi_in, first, last, ctx, attr);
+  if (keys.size() > 1) throw x3::expectation_failure<It>(i, "!unexpected comma-separated expression list");
+  attr = keys[0];
+  first = i;
+  return true;
+}
 
 // "->field" after any operand (a typed pointer).
 const auto member_comp_def = mark >> (op("->") > field_name)[([](auto& ctx) {
@@ -381,7 +410,8 @@ struct expression_parser : own_attribute_parser<expression_parser, Operand> {
         link.pos = first;
         link.op = first->view();
         ++first;
-        if (!unary(first, last, ctx, link.rhs)) expected(first, "literal string or number");
+        if (!unary(first, last, ctx, link.rhs))
+          expected(first, link.op == "=~" || link.op == "!~" ? "literal string" : "literal string or number");
       } while (first != last && is_binary_op(*first));
       attr = lowered(c);
     }

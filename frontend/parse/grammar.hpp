@@ -123,6 +123,50 @@ constexpr token_parser<Test> token(Test t, const char* name) {
   return token_parser<Test>(t, name);
 }
 
+// A parser that names itself: what "expected ..." says when `subject` was
+// required and failed (stap's words at that place). A name starting with
+// '!' is the whole message, not what was expected.
+template <typename Subject>
+struct named_parser : x3::unary_parser<Subject, named_parser<Subject>> {
+  using base_type = x3::unary_parser<Subject, named_parser<Subject>>;
+  static bool const is_pass_through_unary = true;
+  const char* name;
+  constexpr named_parser(Subject s, const char* n) : base_type(s), name(n) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+template <typename Subject>
+constexpr auto named(const char* name, Subject s) {
+  return named_parser<typename x3::extension::as_parser<Subject>::value_type>(x3::as_parser(s), name);
+}
+
+// What stap expects where a statement must start and `t` is there: a
+// statement at the end of the input or a reserved word, else an expression.
+inline const char* statement_expectation(const Tok& t) {
+  bool word = t.kind == TokKind::End || (t.kind == TokKind::Ident && t.word != Word::None && t.word <= Word::Continue);
+  return word ? "statement" : "literal string or number";
+}
+
+// A closing ')' after a list whose items are `item` (stap's words): at the
+// first item, the item; after one, the comma or the close.
+struct list_close_parser : x3::parser<list_close_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const char* item;
+  const char* more;
+  constexpr list_close_parser(const char* i, const char* m) : item(i), more(m) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first != last && first->is_op(op_code(")"))) {
+      ++first;
+      return true;
+    }
+    throw x3::expectation_failure<It>(first, first[-1].is_op(op_code("(")) ? item : more);
+  }
+};
+
 // item > *(',' > item), by hand: X3's kleene collects the items after the
 // first in a vector of its own and moves them over. Each item is parsed in
 // place at the end of the list, which starts with room for four. Past a
@@ -220,6 +264,28 @@ struct get_info<stapx::parse::grammar::op_parser> {
   std::string operator()(const stapx::parse::grammar::op_parser& p) const {
     return std::string("'") + p.text + "'";
   }
+};
+template <typename Subject>
+struct get_info<stapx::parse::grammar::named_parser<Subject>> {
+  using result_type = std::string;
+  std::string operator()(const stapx::parse::grammar::named_parser<Subject>& p) const { return p.name; }
+};
+// An action, a list and an alternative, where required, are named by what
+// they start with, as stap names them (not by X3's type names).
+template <typename Subject, typename Action>
+struct get_info<action<Subject, Action>> {
+  using result_type = std::string;
+  std::string operator()(const action<Subject, Action>& p) const { return what(p.subject); }
+};
+template <typename Left, typename Right>
+struct get_info<list<Left, Right>> {
+  using result_type = std::string;
+  std::string operator()(const list<Left, Right>& p) const { return what(p.left); }
+};
+template <typename Left, typename Right>
+struct get_info<alternative<Left, Right>> {
+  using result_type = std::string;
+  std::string operator()(const alternative<Left, Right>& p) const { return what(p.left); }
 };
 template <typename Test>
 struct get_info<stapx::parse::grammar::token_parser<Test>> {

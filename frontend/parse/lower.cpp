@@ -668,7 +668,7 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
         alias->names = l.points(p.points);
         // An alias defines one plain name.
         if (alias->names.size() > 1)
-          l.diags_.report(DiagId::ParseExpected, l.loc(p.alias_pos), "'{' (an alias has one name)");
+          l.diags_.report(DiagId::ParseExpected, l.loc(p.alias_pos), "probe point specifier");
         else if (!p.points.empty() && !p.points[0].suffix.empty())
           l.diags_.report(DiagId::ParseMessage, alias->names[0]->loc,
                          "probe point alias name cannot be optional nor sufficient");

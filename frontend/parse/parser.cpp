@@ -97,12 +97,36 @@ const Tok* recovery_point(const SourceManager& sm, const Tok* p, const Tok* end)
   return end;
 }
 
-// X3 names literals as 'x' and rules by their names; keep those.
-std::string expected_text(const std::string& which) {
-  // An unnamed X3 parser describes itself by its C++ type: say what it is.
-  if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos)
-    return "valid syntax";
-  return which;
+// Reports a failed expectation of `which` at `at`. X3 names literals as 'x'
+// and rules by their names; a name starting with '!' is the whole message.
+void report_expected(const Tok& at, const std::string& which, DiagSink& diags) {
+  if (which.starts_with('!')) {
+    diags.report(DiagId::ParseMessage, at.loc, which.substr(1));
+  } else if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos) {
+    // An unnamed X3 parser describes itself by its C++ type: say what it is.
+    diags.report(DiagId::ParseExpected, at.loc, "valid syntax");
+  } else if (which == "identifier" && at.kind == TokKind::End) {
+    diags.report(DiagId::ParseMessage, at.loc, "unexpected end-of-file");  // stap's words
+  } else if (which == "statement") {
+    diags.report(DiagId::ParseExpected, at.loc, parse::grammar::statement_expectation(at));
+  } else {
+    diags.report(DiagId::ParseExpected, at.loc, which);
+  }
+}
+
+// An unterminated string or %{ block, whose opening the lexer left as an
+// Error token: its error, at the opening, as stap reports it.
+bool report_unterminated(const Tok& at, DiagSink& diags) {
+  if (at.kind != TokKind::Error) return false;
+  if (at.text[0] == '"') {
+    diags.report(DiagId::ParseUnterminatedString, at.loc);
+    return true;
+  }
+  if (at.text[0] == '%') {
+    diags.report(DiagId::ParseUnterminatedEmbedded, at.loc);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -139,21 +163,14 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
         continue;
       }
       lower.drop_declaration();
-      if (start->kind == TokKind::Error && start->text[0] == '"')
-        diags.report(DiagId::ParseUnterminatedString, start->loc);
-      else if (!is_reported_token(*start))
+      if (!report_unterminated(*start, diags) && !is_reported_token(*start))
         diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function', or '%{'");
       p = recovery_point(sm, start, end);
     } catch (const x3::expectation_failure<const Tok*>& f) {
       lower.drop_declaration();
       const Tok* at = f.where();
-      if (at->kind == TokKind::Error && at->text[0] == '"') {
-        // An unterminated string: at its opening quote, as stap reports it.
-        diags.report(DiagId::ParseUnterminatedString, at->loc);
-      } else if (!is_reported_token(*at)) {
-        // (At a reported token, its error is already said.)
-        diags.report(DiagId::ParseExpected, at->loc, expected_text(f.which()));
-      }
+      // (At a reported token, its error is already said.)
+      if (!report_unterminated(*at, diags) && !is_reported_token(*at)) report_expected(*at, f.which(), diags);
       p = recovery_point(sm, at, end);
     }
   }

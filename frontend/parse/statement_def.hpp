@@ -43,9 +43,9 @@ const x3::rule<class point_elements_class, Vec<PointElement>> point_elements = "
 const x3::rule<class probe_class, Probe> probe = "probe";
 const x3::rule<class globalvar_class, GlobalVar> global_var = "global variable";
 const x3::rule<class global_class, Global> global = "global";
-const x3::rule<class global_vars_class, Vec<GlobalVar>> global_vars = "global variable";
+const x3::rule<class global_vars_class, Vec<GlobalVar>> global_vars = "identifier";
 const x3::rule<class global_init_class, Operand> global_init = "literal string or number";
-const x3::rule<class sized_no_init_class> sized_no_init = "no initializer after an array size";
+const x3::rule<class sized_no_init_class> sized_no_init = "!only scalar globals can be initialized";
 const x3::rule<class param_class, Param> param = "parameter";
 const x3::rule<class type_class, NameRef> type_name = "'string' or 'long'";
 const x3::rule<class function_class, Function> function = "function";
@@ -102,7 +102,7 @@ const auto sorted_ident_def = mark >>
         })];
 
 // foreach ([v =] [k1, k2] in a[+-] [limit N]) or foreach ([v =] k in a ...)
-const auto foreach_keys_def = ('[' > (sorted_ident % ',') > ']')[to_val] |
+const auto foreach_keys_def = ('[' > (sorted_ident % ',') > named("',' or ']'", x3::lit(']')))[to_val] |
                               sorted_ident[([](auto& ctx) { _val(ctx).push_back(_attr(ctx)); })];
 
 // The value form is tried only when "v =" is really there: X3 does not undo
@@ -227,11 +227,8 @@ bool block_parser::parse(It& first, It const& last, Ctx const& ctx, RCtx&, Block
     first = i + 1;
     return true;
   }
-  // Not a statement, nor the end: stap's words are "statement" for the
-  // end of the input or a reserved word, else those of an expression.
-  bool word = i == last || i->kind == TokKind::End ||
-              (i->kind == TokKind::Ident && i->word != Word::None && i->word <= Word::Continue);
-  throw x3::expectation_failure<It>(i, word ? "statement" : "literal string or number");
+  // Not a statement, nor the end ('last' is the End token).
+  throw x3::expectation_failure<It>(i, statement_expectation(*i));
 }
 
 // `-N` as one literal: the number's text with its sign.
@@ -433,13 +430,13 @@ const auto sized_no_init_def = !x3::lit('=');
 
 // An initializer is a literal: a number (maybe negative) or a string.
 const auto global_init_def = number_ref[build] | string_ref[build] |
-                             ('-' > number_ref)[negated_number];
+                             ('-' > named("literal string or number", number_ref))[negated_number];
 
 // "global a, b", "private global a", or "private a" (a private global).
 const auto set_vars = [](auto& ctx) { _val(ctx).vars = std::move(_attr(ctx)); };
 const auto global_def =
     mark >> (((kw("private") >> !kw("function"))[([](auto& ctx) { _val(ctx).is_private = true; })] >
-              -kw("global") > global_vars[set_vars]) |
+              named("'function' or identifier", (kw("global") > global_vars[set_vars]) | global_vars[set_vars])) |
              (kw("global") > global_vars[set_vars]));
 
 const auto alias_op_def =
@@ -455,7 +452,7 @@ const auto param_def = mark >> (ident_ref >> -(':' > type_name))[([](auto& ctx) 
 
 const auto function_def =
     mark >> -kw("private")[([](auto& ctx) { _val(ctx).is_private = true; })] >>
-    ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > -x3::lit(',') > ')')[([](auto& ctx) {
+    ((kw("function") > ident_ref > -(':' > type_name) > '(' > -(param % ',') > -x3::lit(',') > list_close_parser("identifier", "',' or ')'"))[([](auto& ctx) {
       auto& a = _attr(ctx);
       _val(ctx).name = std::move(at_c<0>(a));
       if (auto& t = at_c<1>(a)) _val(ctx).type = t->text;
