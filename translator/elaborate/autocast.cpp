@@ -47,8 +47,10 @@ class Flow {
       case ExprKind::Target:
       case ExprKind::AtOp:
       case ExprKind::Unary:
-        return access_type(elab_.prog.targets, e);
       case ExprKind::Member:
+        // Resolved at name resolution, or here (a deref, or the address
+        // of one: &p->f).
+        if (auto t = access_type(elab_.prog.targets, e)) return t;
         return access_type(derefs_, e);
       case ExprKind::Ternary: {
         const auto* t = static_cast<const TernaryExpr*>(e);
@@ -91,6 +93,12 @@ class Flow {
         return std::nullopt;
     }
     return std::nullopt;  // not a kind
+  }
+
+  // The access a deref settled to, if it resolved.
+  TargetAccess* settled(const Expr* node) {
+    auto it = derefs_.find(node);
+    return it == derefs_.end() ? nullptr : &it->second;
   }
 
   // The deref's access, reporting why not to `sink`.
@@ -147,7 +155,11 @@ void resolve_autocasts(Elaboration& elab) {
   if (elab.derefs.empty()) return;
   Flow flow(elab);
   for (const Elaboration::Deref& d : elab.derefs) {
-    std::optional<TargetAccess> access = flow.resolve(d, elab.diags);
+    std::optional<TargetAccess> access;
+    if (TargetAccess* done = flow.settled(d.node))
+      access = *done;
+    else
+      access = flow.resolve(d, elab.diags);  // (to say why not)
     if (!access) continue;
     d.m->type = access->yields_string() && d.node == d.m ? Type::String : Type::Long;
     d.node->type = d.m->type;
