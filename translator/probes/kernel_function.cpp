@@ -67,22 +67,15 @@ class KernelFunctionFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "a function name");
       return;
     }
-    bool ret = suffix == Suffix::Return || suffix == Suffix::ReturnMaxactive;
-    int64_t maxactive = 0;  // 0: the kernel's default
-    if (suffix == Suffix::ReturnMaxactive) {
-      maxactive = m.number_arg(3);
-      if (maxactive < 0 || maxactive > 32767) {
-        diags.report(DiagId::SemMaxactiveRange, point.loc);
-        return;
-      }
-    }
+    ProbeSpec ret_spec;  // is_return and maxactive
+    if (!take_return_suffix(m, ret_spec, diags)) return;
     // As stap: without a suffix, out-of-line functions and inlined
     // instances; .inline only inlined instances; .call, .return and
     // .exported only out-of-line functions.
     bool inline_only = suffix == Suffix::Inline;
     bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
-    std::string suffix_text = ret                  ? (maxactive ? fmt::format(".return.maxactive({})", maxactive) : ".return")
+    std::string suffix_text = ret_spec.is_return   ? return_text(ret_spec)
                               : inline_only        ? ".inline"
                               : exported           ? ".exported"
                               : suffix == Suffix::Call ? ".call"
@@ -115,8 +108,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.ppfunc = site.function;
         spec.probefunc = at->symbol;
         set_kprobe_address(spec, std::move(at));
-        spec.is_return = ret;
-        spec.maxactive = maxactive;
+        spec.is_return = ret_spec.is_return;
+        spec.maxactive = ret_spec.maxactive;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
         spec.pp = site.decl_file.empty()

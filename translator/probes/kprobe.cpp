@@ -46,14 +46,7 @@ class KprobeFamily : public KprobeTableFamily {
               DiagSink& diags) const override {
     ProbeSpec spec = base;
     spec.family = this;
-    spec.is_return = m.component(m.size() - 1).name == "return" || m.component(m.size() - 1).name == "maxactive";
-    if (m.component(m.size() - 1).name == "maxactive") {
-      spec.maxactive = m.number_arg(m.size() - 1);
-      if (spec.maxactive < 0 || spec.maxactive > 32767) {
-        diags.report(DiagId::SemMaxactiveRange, m.point->loc);
-        return;
-      }
-    }
+    if (!take_return_suffix(m, spec, diags)) return;
     if (m.tag == kModule) return expand_module(m, spec, ctx, out, diags);
     const std::string pattern = m.string_arg(1);
     const bool optional = m.point->optional;

@@ -127,6 +127,11 @@ class ProbeFamily {
   virtual bool unprivileged() const { return false; }
 };
 
+// A return point's suffix: .return, or .return.maxactive(N) when the
+// point's last component is maxactive (N its number argument, 0..32767,
+// else stap's error and false). Sets spec.is_return and spec.maxactive.
+bool take_return_suffix(const PointMatch& m, ProbeSpec& spec, DiagSink& diags);
+
 // ".return", ".return.maxactive(N)" or "" for a point's pp().
 inline std::string return_text(const ProbeSpec& p) {
   if (!p.is_return) return "";

@@ -18,6 +18,17 @@ const std::vector<const ProbeFamily*>& probe_families() {
   return families;
 }
 
+bool take_return_suffix(const PointMatch& m, ProbeSpec& spec, DiagSink& diags) {
+  std::string_view last = m.component(m.size() - 1).name;
+  spec.is_return = last == "return" || last == "maxactive";
+  spec.maxactive = 0;  // the kernel's default
+  if (last != "maxactive") return true;
+  spec.maxactive = m.number_arg(m.size() - 1);
+  if (spec.maxactive >= 0 && spec.maxactive <= 32767) return true;
+  diags.report(DiagId::SemMaxactiveRange, m.point->loc);
+  return false;
+}
+
 void emit_arm_call(CWriter& w, const std::string& call) {
   w.line("rc = {};", call);
   w.line("if (rc)");
