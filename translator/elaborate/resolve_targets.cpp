@@ -276,8 +276,8 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
     access.context_c = std::move(var->c_expr);
     access.context_string = var->is_string;
     access.context_writable = var->writable;
+    access.context_write_diag = var->write_diag;
     t->type = var->is_string ? Type::String : Type::Long;
-    if (!var->writable) context_write_diags_[t] = var->write_diag;
     elab_.prog.targets[t] = std::move(access);
     return;
   }
@@ -303,7 +303,7 @@ void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
   if (it == elab_.prog.targets.end()) return;  // reported when resolved
   if (!it->second.context_c.empty()) {
     // A family's own $name (procfs's $value): its family says.
-    if (!it->second.context_writable) elab_.diags.report(context_write_diags_.at(t), t->loc);
+    if (!it->second.context_writable) elab_.diags.report(it->second.context_write_diag, t->loc);
     return;
   }
   // Tapset code is privileged, as embedded C in it is.

@@ -113,7 +113,6 @@ class Resolver : public ast::Visitor<Resolver> {
   bool deleting_ = false;        // resolving a[...] of "delete a[...]" ('*' keys)
   bool assigning_ = false;       // resolving the target expression an assignment stores into
   std::vector<ast::Symbol*> foreach_arrays_;  // arrays of the foreach loops being resolved
-  std::map<const ast::TargetExpr*, DiagId> context_write_diags_;  // a family's $names that cannot be assigned
 };
 
 }  // namespace stapx::elab

@@ -42,10 +42,12 @@ struct TargetAccess {
 
   // A family's own $name (procfs's $value, netfilter's $skb): its C
   // expression, a struct _stpx_text pointer for a string or a number's
-  // lvalue, and whether the handler may assign it.
+  // lvalue, and whether the handler may assign it (if not, what its family
+  // says to an assignment).
   std::string context_c;
   bool context_string = false;
   bool context_writable = false;
+  DiagId context_write_diag{};
 
   bool yields_string() const { return is_string || is_pretty || context_string; }
   // An entry save (in Program::entry_saves) that keeps a string.
