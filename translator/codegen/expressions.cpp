@@ -187,10 +187,7 @@ std::string Codegen::visit_at_op(const AtOpExpr* e) {
   return stat_read(e);
 }
 
-std::string Codegen::visit_target(const TargetExpr* e) {
-  auto it = prog_.targets.find(e);
-  return it == prog_.targets.end() ? "0" : target(it->second, e);
-}
+std::string Codegen::visit_target(const TargetExpr* e) { return resolved_target(e); }
 
 // %{ CODE %} as a value (guru mode, or a tapset), on lines of its own so
 // that a // comment or a preprocessor line in it ends there; CONTEXT is
@@ -210,7 +207,11 @@ std::string Codegen::visit_embedded(const EmbeddedExpr* e) {
   return fmt::format("((int64_t)({}))", code);
 }
 
-std::string Codegen::visit_member(const MemberExpr* e) {
+std::string Codegen::visit_member(const MemberExpr* e) { return resolved_target(e); }
+
+// $var... or p->f...: its access, resolved at pass 2 (else an error was
+// reported and no module is built; 0 keeps the walk going).
+std::string Codegen::resolved_target(const Expr* e) {
   auto it = prog_.targets.find(e);
   return it == prog_.targets.end() ? "0" : target(it->second, e);
 }
@@ -375,17 +376,6 @@ std::string Codegen::target_assign(const AssignExpr* a) {
     return fmt::format("({{ const char *r_{0} = {1}; struct _stpx_text *t_{0} = {2}; {3}(t_{0}->buf, r_{0}, t_{0}->cap); "
                        "r_{0}; }})",
                        n, expr(a->rhs), t.context_c, a->op == Op::Concat ? "strlcat" : "strscpy");
-  }
-  if (!t.context_c.empty()) {
-    // A family's number ($verdict = v, $verdict += v).
-    std::string n = uniq();
-    std::string stmts = fmt::format("int64_t r_{} = {}; ", n, expr(a->rhs));
-    std::string value = "r_" + n;
-    if (a->op != Op::Assign) {
-      stmts += fmt::format("int64_t o_{} = {}; ", n, expr(a->lhs));
-      value = compound(a, "o_" + n, value, stmts);
-    }
-    return fmt::format("({{ {}{} = {}; (int64_t)({}); }})", stmts, t.context_c, value, t.context_c);
   }
   std::string n = uniq();
   std::string R = "r_" + n, V = "v_" + n;

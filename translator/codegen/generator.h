@@ -88,6 +88,7 @@ class Codegen : public Visitor<Codegen, true, std::string, void> {
   void visit_try(const TryStmt*);
   void visit_null(const SimpleStmt*);
   std::string target(const TargetAccess& t, const Expr* e);  // $var, &$var, @entry: read c->regs
+  std::string resolved_target(const Expr* e);                 // a $var or p->f node's access, read
   // The values the probe being written saves at entry (Program::entry_saves),
   // and where save `slot` lives among them: C for its word offset.
   const std::vector<TargetAccess>* entry_saves_ = nullptr;

@@ -128,6 +128,7 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
 std::string target_write_c(const TargetAccess& access, const std::string& value, const std::string& where,
                            const std::function<std::string(const ast::Expr*)>& input) {
   using Op = debug::LocExpr::Op;
+  if (!access.context_c.empty()) return fmt::format("{} = {};", access.context_c, value);  // netfilter's $verdict
   std::vector<std::string> in;
   std::string pre;
   for (size_t i = 0; i < access.inputs.size(); ++i) {
