@@ -35,6 +35,48 @@ static notrace int _stpx_uread_str(char *dst, unsigned long src, size_t n)
 }
 NOKPROBE_SYMBOL(_stpx_uread_str);
 
+#define _STPX_UFAULT(c, a, what, loc)                                          \
+	do {                                                                   \
+		snprintf((c)->error_buf, MAXSTRINGLEN,                         \
+			 "user " what " fault at 0x%016lx", (unsigned long)(a)); \
+		STPX_ERROR((c)->error_buf, loc);                               \
+	} while (0)
+
+/*
+ * *(T *)addr in the current task's user memory, or a script error naming
+ * `loc` if it cannot be read now (a type from a user-space header).
+ */
+#define _STPX_UREAD(c, T, addr, loc)                                           \
+	({                                                                     \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		T _stpx_v;                                                     \
+		if (unlikely(copy_from_user_nofault(&_stpx_v,                  \
+				(const void __user *)_stpx_a, sizeof(T))))     \
+			_STPX_UFAULT(c, _stpx_a, "read", loc);                 \
+		_stpx_v;                                                       \
+	})
+
+/* *(T *)addr = v in the current task's user memory (guru mode). */
+#define _STPX_UWRITE(c, T, addr, v, loc)                                       \
+	do {                                                                   \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		T _stpx_v = (T)(v);                                            \
+		if (unlikely(copy_to_user_nofault((void __user *)_stpx_a,      \
+						  &_stpx_v, sizeof(T))))       \
+			_STPX_UFAULT(c, _stpx_a, "write", loc);                \
+	} while (0)
+
+/* As _STPX_KREAD_STRING (target.h), from user memory. */
+#define _STPX_UREAD_STRING(c, dst, addr, len, loc)                             \
+	({                                                                     \
+		unsigned long _stpx_a = (unsigned long)(addr);                 \
+		size_t _stpx_n = (len) ? min_t(size_t, (len), MAXSTRINGLEN - 1) \
+				       : MAXSTRINGLEN - 1;                     \
+		if (unlikely(_stpx_uread_str((dst), _stpx_a, _stpx_n)))       \
+			_STPX_UFAULT(c, _stpx_a, "read", loc);                 \
+		(const char *)(dst);                                           \
+	})
+
 /* n bytes at src, of the kernel or (user) of the current task: 0 or -EFAULT. */
 static __maybe_unused notrace int _stpx_mem_read(void *dst, unsigned long src, size_t n, bool user)
 {

@@ -17,7 +17,8 @@ const char* int_type(int64_t size, bool is_signed) {
   }
 }
 
-std::string loc_c(const debug::LocExprP& e, const std::string& where, const std::vector<std::string>& in) {
+// With `user`, memory is the current task's user memory.
+std::string loc_c(const debug::LocExprP& e, const std::string& where, const std::vector<std::string>& in, bool user) {
   using Op = debug::LocExpr::Op;
   switch (e->op) {
     case Op::Const: return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
@@ -26,43 +27,43 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
     case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));
     case Op::EntryReg:  // recorded when this call (its CFA) entered the function
-      return fmt::format("_STPX_ENTRY_REG(c, {}, {}, {})", e->value, loc_c(e->a, where, in), where);
+      return fmt::format("_STPX_ENTRY_REG(c, {}, {}, {})", e->value, loc_c(e->a, where, in, user), where);
     case Op::Select:  // only the chosen operand is read
-      return fmt::format("({} ? {} : {})", loc_c(e->a, where, in), loc_c(e->b, where, in), loc_c(e->c, where, in));
+      return fmt::format("({} ? {} : {})", loc_c(e->a, where, in, user), loc_c(e->b, where, in, user), loc_c(e->c, where, in, user));
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Gt: case Op::Le: case Op::Ge: {
       const char* cmp = e->op == Op::Eq ? "==" : e->op == Op::Ne ? "!=" : e->op == Op::Lt ? "<"
                       : e->op == Op::Gt ? ">" : e->op == Op::Le ? "<=" : ">=";
-      return fmt::format("((uint64_t)((int64_t){} {} (int64_t){}))", loc_c(e->a, where, in), cmp,
-                         loc_c(e->b, where, in));
+      return fmt::format("((uint64_t)((int64_t){} {} (int64_t){}))", loc_c(e->a, where, in, user), cmp,
+                         loc_c(e->b, where, in, user));
     }
     case Op::Deref:
-      return fmt::format("((uint64_t)(int64_t)_STPX_KREAD(c, {}, {}, {}))", int_type(e->value, e->is_signed),
-                         loc_c(e->a, where, in), where);
+      return fmt::format("((uint64_t)(int64_t)_STPX_{}READ(c, {}, {}, {}))", user ? "U" : "K", int_type(e->value, e->is_signed),
+                         loc_c(e->a, where, in, user), where);
     case Op::Trunc:
-      return fmt::format("((uint64_t)(int64_t)({})({}))", int_type(e->value, e->is_signed), loc_c(e->a, where, in));
+      return fmt::format("((uint64_t)(int64_t)({})({}))", int_type(e->value, e->is_signed), loc_c(e->a, where, in, user));
     case Op::Bits:
-      return fmt::format("_stpx_bits({}, {}, {}, {})", loc_c(e->a, where, in), e->value, e->width,
+      return fmt::format("_stpx_bits({}, {}, {}, {})", loc_c(e->a, where, in, user), e->value, e->width,
                          e->is_signed ? 1 : 0);
-    case Op::Neg: return fmt::format("(0 - {})", loc_c(e->a, where, in));
-    case Op::Not: return fmt::format("(~{})", loc_c(e->a, where, in));
+    case Op::Neg: return fmt::format("(0 - {})", loc_c(e->a, where, in, user));
+    case Op::Not: return fmt::format("(~{})", loc_c(e->a, where, in, user));
     case Op::Abs:
-      return fmt::format("({{ int64_t _v = (int64_t){}; (uint64_t)(_v < 0 ? -_v : _v); }})", loc_c(e->a, where, in));
+      return fmt::format("({{ int64_t _v = (int64_t){}; (uint64_t)(_v < 0 ? -_v : _v); }})", loc_c(e->a, where, in, user));
     case Op::Shra:
-      return fmt::format("((uint64_t)((int64_t){} >> ({} & 63)))", loc_c(e->a, where, in), loc_c(e->b, where, in));
+      return fmt::format("((uint64_t)((int64_t){} >> ({} & 63)))", loc_c(e->a, where, in, user), loc_c(e->b, where, in, user));
     case Op::Shl:
-      return fmt::format("({} << ({} & 63))", loc_c(e->a, where, in), loc_c(e->b, where, in));
+      return fmt::format("({} << ({} & 63))", loc_c(e->a, where, in, user), loc_c(e->b, where, in, user));
     case Op::Shr:
-      return fmt::format("({} >> ({} & 63))", loc_c(e->a, where, in), loc_c(e->b, where, in));
+      return fmt::format("({} >> ({} & 63))", loc_c(e->a, where, in, user), loc_c(e->b, where, in, user));
     case Op::Div:
     case Op::Mod:
       // DWARF's division is signed; a zero divisor reads as zero.
       return fmt::format("({{ int64_t _d = (int64_t){1}; _d ? (uint64_t)((int64_t){0} {2} _d) : 0; }})",
-                         loc_c(e->a, where, in), loc_c(e->b, where, in), e->op == Op::Div ? "/" : "%");
+                         loc_c(e->a, where, in, user), loc_c(e->b, where, in, user), e->op == Op::Div ? "/" : "%");
     default: break;
   }
   const char* op = e->op == Op::Add ? "+" : e->op == Op::Sub ? "-" : e->op == Op::Mul ? "*"
                  : e->op == Op::And ? "&" : e->op == Op::Or ? "|" : "^";
-  return fmt::format("({} {} {})", loc_c(e->a, where, in), op, loc_c(e->b, where, in));
+  return fmt::format("({} {} {})", loc_c(e->a, where, in, user), op, loc_c(e->b, where, in, user));
 }
 
 }  // namespace
@@ -120,9 +121,10 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
     return fmt::format("({{ {}snprintf({}, MAXSTRINGLEN, {}{}); (const char *){}; }})", stmts, buf, literal, args, buf);
   }
   if (access.is_string)
-    return fmt::format("_STPX_KREAD_STRING(c, {}, {}, {}, {})", string_buf(), loc_c(access.value, where, in),
+    return fmt::format("_STPX_{}READ_STRING(c, {}, {}, {}, {})", access.user ? "U" : "K", string_buf(),
+                       loc_c(access.value, where, in, access.user),
                        access.max_len, where);
-  return fmt::format("((int64_t){})", loc_c(access.value, where, in));
+  return fmt::format("((int64_t){})", loc_c(access.value, where, in, access.user));
 }
 
 std::string target_write_c(const TargetAccess& access, const std::string& value, const std::string& where,
@@ -137,8 +139,8 @@ std::string target_write_c(const TargetAccess& access, const std::string& value,
   }
   const debug::LocExprP& v = access.value;
   if (v->op == Op::Deref)
-    return fmt::format("{{ {}_STPX_KWRITE(c, {}, {}, {}, {}); }}", pre, int_type(v->value, v->is_signed),
-                       loc_c(v->a, where, in), value, where);
+    return fmt::format("{{ {}_STPX_{}WRITE(c, {}, {}, {}, {}); }}", pre, access.user ? "U" : "K",
+                       int_type(v->value, v->is_signed), loc_c(v->a, where, in, access.user), value, where);
   const debug::LocExprP& reg = v->op == Op::Trunc ? v->a : v;
   return fmt::format("_stpx_set_dwreg(c, {}, (uint64_t){});", reg->value, value);
 }

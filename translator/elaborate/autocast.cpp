@@ -21,10 +21,12 @@ namespace {
 struct CType {
   const debug::DType* type = nullptr;
   bool address = false;  // the value is the address of an object of `type`
+  bool user = false;     // in user memory (a user-space header's type)
 };
 
 bool same(const CType& a, const CType& b) {
-  return a.address == b.address && (a.type == b.type || a.type->to_string() == b.type->to_string());
+  return a.address == b.address && a.user == b.user &&
+         (a.type == b.type || a.type->to_string() == b.type->to_string());
 }
 
 bool is_number(const Expr* e, int64_t n) {
@@ -108,7 +110,7 @@ class Flow {
       sink.report(DiagId::SemAutocastUnknown, d.m->components[0].loc);
       return std::nullopt;
     }
-    return resolve_member(*d.m, base->type, base->address, sink, d.node != d.m);
+    return resolve_member(*d.m, base->type, base->address, sink, d.node != d.m, base->user);
   }
 
  private:
@@ -116,7 +118,7 @@ class Flow {
   static std::optional<CType> access_type(const Map& accesses, const Expr* e) {
     auto it = accesses.find(e);
     if (it == accesses.end() || !it->second.ctype) return std::nullopt;
-    return CType{it->second.ctype, it->second.address};
+    return CType{it->second.ctype, it->second.address, it->second.user};
   }
 
   // A variable's type only grows (none, one, then none for good when a

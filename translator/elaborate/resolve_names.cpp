@@ -234,9 +234,10 @@ void Resolver::visit_at_op(AtOpExpr* a) {
     bool address = taking_address_;
     taking_address_ = false;
     if (a->op == At::Cast && !a->args.empty()) resolve_expr(a->args[0], sc);
-    if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags)) {
+    bool user = false;
+    if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags, &user)) {
       std::optional<TargetAccess> access =
-          a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address)
+          a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address, user)
                             : resolve_var(*a, *di, elab_.diags, address);
       if (access) {
         a->type = access->yields_string() ? Type::String : Type::Long;

@@ -37,9 +37,11 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
   const ProbeSpec* spec = it == elab_.target_specs.end() ? nullptr : it->second;
   std::vector<TargetAccess> saves;  // what an entry save would need: dropped
   auto cast_or_var = [&](const AtOpExpr& at, bool address) {
-    debug::DebugInfo* di = cast_debuginfo(at, scratch);
+    bool user = false;
+    debug::DebugInfo* di = cast_debuginfo(at, scratch, &user);
     if (!di) return false;
-    return (at.op == At::Cast ? resolve_cast(at, *di, scratch, address) : resolve_var(at, *di, scratch, address))
+    return (at.op == At::Cast ? resolve_cast(at, *di, scratch, address, user)
+                              : resolve_var(at, *di, scratch, address))
         .has_value();
   };
   switch (e->kind) {
@@ -100,9 +102,10 @@ Symbol* Resolver::named_variable(const Expr* e, Scope& sc) const {
 // The debug information @cast/@var reads: the kernel's, or that of the
 // module @cast's third argument names, or of the first in a list
 // ("kernel:scsi_mod") that has the type. Null, reported to `sink`, if
-// there is none; a path, a user-space header or a wildcard is reported as
-// not implemented whoever asks.
-debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
+// there is none; a path or a wildcard is reported as not implemented
+// whoever asks. A user-space header ("<sys/un.h>") gives its types, and
+// sets `*user`: the memory they describe is user space's.
+debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink, bool* user) {
   std::string module = a.op == At::Cast ? cast_module(a) : "";
   if (module.empty() || a.args[1]->kind != ExprKind::String)  // resolve_cast reports a bad type name
     return elab_.probe_ctx.env->debuginfo(sink, a.loc);
@@ -113,14 +116,21 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
     if (colon == std::string::npos) break;
     at = colon + 1;
   }
-  auto is_kernel = [](const std::string& m) { return m == "kernel" || m.rfind("kernel<", 0) == 0; };
   for (const std::string& m : parts)
-    if (m.empty() || (!is_kernel(m) && m.find_first_of("/<*?[") != std::string::npos)) {
+    if (m.empty() || (!names_kernel(m) && !names_user_headers(m) && m.find_first_of("/<*?[") != std::string::npos)) {
       elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
-                         "@cast into a module given by a path, a user-space header or a wildcard");
+                         "@cast into a module given by a path or a wildcard");
       return nullptr;
     }
   if (parts.size() == 1) {
+    if (names_user_headers(module)) {
+      if (user) *user = true;
+      std::string why;
+      debug::DebugInfo* di = elab_.probe_ctx.env->header_debuginfo(module, why);
+      if (!di)  // (at @cast, as stap)
+        sink.report(DiagId::SemCastHeader, a.loc, static_cast<const StringLit*>(a.args[1])->value, module, why);
+      return di;
+    }
     auto found = elab_.probe_ctx.env->module_debuginfo(module, sink, a.args[2]->loc);
     return found.empty() ? nullptr : found[0].second;
   }
@@ -131,8 +141,12 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink) {
   const std::string type(static_cast<const StringLit*>(a.args[1])->value);
   for (const std::string& m : parts) {
     debug::DebugInfo* di = nullptr;
-    if (is_kernel(m)) {
+    if (names_kernel(m)) {
       di = elab_.probe_ctx.env->debuginfo(quiet, a.loc);
+    } else if (names_user_headers(m)) {
+      std::string why;
+      di = elab_.probe_ctx.env->header_debuginfo(m, why);
+      if (di && di->find_type(type) && user) *user = true;
     } else {
       auto found = elab_.probe_ctx.env->module_debuginfo(m, quiet, a.args[2]->loc, /*optional=*/true);
       if (!found.empty()) di = found[0].second;

@@ -94,7 +94,7 @@ class Resolver : public ast::Visitor<Resolver> {
   void resolve_defined(ast::AtOpExpr* a, Scope& sc);
   bool resolves_here(const ast::Expr* e, Scope& sc);
   ast::Symbol* named_variable(const ast::Expr* e, Scope& sc) const;
-  debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink);
+  debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink, bool* user = nullptr);
   void resolve_address_of(ast::UnaryExpr* u, Scope& sc);
   // 1 or 0 for a condition made of @defined(...) (with !, &&, ||; with
   // `literals`, numbers too), else -1.

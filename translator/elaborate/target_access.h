@@ -39,6 +39,9 @@ struct TargetAccess {
   // given this value carries for '->' (autocast). Null for strings.
   const debug::DType* ctype = nullptr;
   bool address = false;
+  // The trees' memory reads and writes are of the current task's user
+  // memory (a type from a user-space header: @cast(p, "T", "<sys/un.h>")).
+  bool user = false;
 
   // A family's own $name (procfs's $value, netfilter's $skb): its C
   // expression, a struct _stpx_text pointer for a string or a number's
@@ -73,19 +76,26 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
 // pointer to the named type of `di`, the debug information of the kernel
 // or of the module that cast_module() names. With `address`, &@cast(...):
 // the address of what the chain names.
+// With `user`, the types are of user space (a header's) and so is the
+// memory read.
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
-                                         bool address = false);
+                                         bool address = false, bool user = false);
 
 // base->field...[i] on a script value (autocast): `m.base` read as a value
 // of C type `type`, or as the address of an object of that type when
 // `address` (a value that came from &...). A char array is its address
-// here, a number, as in stap.
+// here, a number, as in stap. With `user`, the memory read is user space's.
 std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug::DType* type, bool address,
-                                           DiagSink& diags, bool take_address = false);
+                                           DiagSink& diags, bool take_address = false, bool user = false);
 
 // The module whose types @cast's third argument names; "" for the kernel
 // ("kernel", "kernel<header.h>", none, or not a string).
 std::string cast_module(const ast::AtOpExpr& a);
+// Whether one name of @cast's module list is the kernel ("kernel", or
+// "kernel<linux/fs.h>": the kernel's own debug information has its types).
+bool names_kernel(std::string_view module);
+// Whether it is a list of user-space headers ("<sys/un.h>").
+inline bool names_user_headers(std::string_view module) { return module.starts_with('<'); }
 
 // @var("name[@file]"[, "kernel"])->field...: a variable with static
 // storage, from the kernel's debug information. With `address`, &@var(...).

@@ -591,12 +591,26 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
 
 std::string cast_module(const ast::AtOpExpr& a) {
   if (a.args.size() != 3 || a.args[2]->kind != ast::ExprKind::String) return "";
-  const std::string m(static_cast<const ast::StringLit*>(a.args[2])->value);
+  std::string m(static_cast<const ast::StringLit*>(a.args[2])->value);
+  return names_kernel(m) ? "" : m;
+}
+
+bool names_kernel(std::string_view m) {
   // "kernel<linux/fs.h>": the header only says where stap would compile
   // the type from; the kernel's own debug information has it.
-  if (m.rfind("kernel", 0) == 0 && (m.size() == 6 || m[6] == '<')) return "";
-  return m;
+  return m.starts_with("kernel") && (m.size() == 6 || m[6] == '<');
 }
+
+namespace {
+
+// Every read and write of `a` (and of its pretty-printed parts) is of
+// user memory.
+void mark_user(TargetAccess& a) {
+  a.user = true;
+  for (TargetAccess& part : a.parts) mark_user(part);
+}
+
+}  // namespace
 
 namespace {
 
@@ -624,7 +638,7 @@ Cur pointed_to(const DType* type, std::span<const ast::TargetComponent> componen
 }  // namespace
 
 std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
-                                         bool address) {
+                                         bool address, bool user) {
   if (a.args.size() < 2 || a.args.size() > 3 || a.args[1]->kind != ast::ExprKind::String ||
       (a.args.size() == 3 && a.args[2]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemCastArgs, a.loc);
@@ -639,11 +653,13 @@ std::optional<TargetAccess> resolve_cast(const ast::AtOpExpr& a, debug::DebugInf
   }
   std::vector<ast::TargetComponent> rest;
   Cur cur = pointed_to(type, a.components, rest);
-  return finish(cur, Chain{"@cast", a.loc, rest, a.pretty, address, 0, {a.args[0]}}, diags);
+  std::optional<TargetAccess> out = finish(cur, Chain{"@cast", a.loc, rest, a.pretty, address, 0, {a.args[0]}}, diags);
+  if (out && user) mark_user(*out);
+  return out;
 }
 
 std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug::DType* type, bool address,
-                                           DiagSink& diags, bool take_address) {
+                                           DiagSink& diags, bool take_address, bool user) {
   std::vector<ast::TargetComponent> rest;
   Cur cur;
   if (address) {
@@ -661,6 +677,7 @@ std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug
     out->is_string = false;
     out->max_len = 0;
   }
+  if (out && user) mark_user(*out);
   return out;
 }
 

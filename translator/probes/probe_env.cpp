@@ -1,10 +1,23 @@
 // Opening the target's debug information on first use (see probe_env.h).
 #include "translator/probes/probe_env.h"
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
+
+extern char** environ;
 
 namespace stapx {
 
@@ -13,6 +26,97 @@ ProbeEnv::~ProbeEnv() {
   (void)debuginfo_.release();
   (void)btf_.release();
   for (auto& [path, m] : modules_) (void)m.release();
+  for (auto& [list, h] : headers_) (void)h.release();
+}
+
+namespace {
+
+// The header names in "<a.h><b/c.h>"; empty if the text is not that form.
+std::vector<std::string> header_names(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < text.size();) {
+    size_t close = text.find('>', at);
+    if (text[at] != '<' || close == std::string::npos || close == at + 1) return {};
+    std::string name = text.substr(at + 1, close - at - 1);
+    if (name.find_first_of("<\n") != std::string::npos) return {};
+    out.push_back(std::move(name));
+    at = close + 1;
+  }
+  return out;
+}
+
+// Runs gcc to make `out`, a shared object whose debug information has
+// every type the headers declare (unused ones too). gcc's first error line
+// in `error` if it fails. No shell: the names come from the script.
+bool compile_headers(const std::vector<std::string>& headers, const std::string& out, const std::string& log,
+                     std::string& error) {
+  std::vector<std::string> args = {"gcc",       "-shared", "-g", "-fno-eliminate-unused-debug-types",
+                                   "-x",        "c",       "/dev/null", "-o", out};
+  for (const std::string& h : headers) {
+    args.push_back("-include");
+    args.push_back(h);
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, "gcc", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    error = std::string("cannot run gcc: ") + std::strerror(rc);
+    return false;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t at = line.find("error: ");
+    if (at == std::string::npos) continue;
+    error = "gcc: " + line.substr(at + 7);
+    return false;
+  }
+  error = "gcc failed";
+  return false;
+}
+
+}  // namespace
+
+debug::DebugInfo* ProbeEnv::header_debuginfo(const std::string& headers, std::string& error) {
+  auto [it, added] = headers_.try_emplace(headers);
+  std::string& why = header_errors_[headers];
+  if (!added) {
+    error = why;
+    return it->second.get();
+  }
+  std::vector<std::string> names = header_names(headers);
+  if (names.empty()) {
+    error = why = "write each header as <name.h>";
+    return nullptr;
+  }
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "stapx-typesXXXXXX").string();
+  if (!mkdtemp(dir.data())) {
+    error = why = std::string("no temporary directory: ") + std::strerror(errno);
+    return nullptr;
+  }
+  std::string so = dir + "/types.so";
+  if (compile_headers(names, so, dir + "/gcc.log", error)) it->second = debug::open_dwarf(so, error);
+  // (Opened: its descriptor keeps the file.)
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (!it->second) {
+    why = error;
+    return nullptr;
+  }
+  if (verbose_ >= 1) std::cerr << "Types of " << headers << ": compiled by gcc\n";
+  return it->second.get();
 }
 
 const KernelSymbols* ProbeEnv::unprobeable_kernel_functions() {

@@ -44,6 +44,11 @@ class ProbeEnv {
   // name; empty after reporting why.
   std::vector<std::pair<std::string, debug::DebugInfo*>> point_debuginfo(const ast::ProbePoint& point, bool module,
                                                                          DiagSink& diags);
+  // The types user-space headers declare ("<sys/un.h>", or several:
+  // "<sys/socket.h><sys/un.h>"), from the debug information of an empty
+  // program that includes them, compiled with the host's gcc on first use;
+  // null, with why in `error` (a header gcc cannot include), if not.
+  debug::DebugInfo* header_debuginfo(const std::string& headers, std::string& error);
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
@@ -74,6 +79,8 @@ class ProbeEnv {
   bool debuginfo_is_btf_ = false;
   std::unique_ptr<debug::DebugInfo> btf_;
   std::map<std::string, std::unique_ptr<debug::DebugInfo>> modules_;  // by path
+  std::map<std::string, std::unique_ptr<debug::DebugInfo>> headers_;  // by header list; null: failed
+  std::map<std::string, std::string> header_errors_;                  // why it failed
 };
 
 }  // namespace stapx

@@ -1,0 +1,1 @@
+uname -a > /dev/null
