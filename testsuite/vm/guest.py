@@ -92,6 +92,10 @@ class Job:
     kmods: list = dataclasses.field(default_factory=list)  # guest files of `files` to insmod first, rmmod after
     env: list = dataclasses.field(default_factory=list)    # "VAR=VALUE" strings for stapx-run's environment
     command: list = None      # argv to run instead of `stapx-run ARGS MODULE` (harness self-tests)
+    # Absolute guest path -> host path: files put outside /t/NAME (a test
+    # program at the path it has on the host, where stapx read it).
+    abs_files: dict = dataclasses.field(default_factory=dict)
+    links: dict = dataclasses.field(default_factory=dict)  # guest file name -> symlink target
 
 
 @dataclasses.dataclass
@@ -260,6 +264,8 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+# Files that jobs need at absolute paths (under /tmp too): staged in /abs.
+[ -d /abs ] && cp -a /abs/. /
 stty -F /dev/ttyS1 raw -echo 115200
 exec 3>/dev/ttyS1
 cat >/tmp/badlog <<'EOF'
@@ -418,6 +424,12 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
         files[os.path.basename(j.module)] = j.module
         for gname, host in files.items():
             c.file(f"t/{j.name}/{gname}", read_job_file(host), 0o755)
+        for gpath, host in j.abs_files.items():
+            if not os.path.isabs(gpath) or gpath.startswith(("/t/", "/bin/", "/proc/", "/sys/", "/dev/")):
+                raise ValueError(f"bad absolute guest path {gpath!r}")
+            c.file("abs" + gpath, read_job_file(host), 0o755)  # (copied to gpath by /init)
+        for gname, target in j.links.items():
+            c.symlink(f"t/{j.name}/{gname}", target)
         if j.kmods:
             c.file(f"t/{j.name}/.kmods", "".join(k + "\n" for k in j.kmods).encode())
     c.file("init", make_init(jobs).encode(), 0o755)

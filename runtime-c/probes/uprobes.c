@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * process("PATH").function("NAME") and its .return: a uprobe per probe on
+ * the file at PATH, at the file offset of the function's first
+ * instruction. The kernel sets the breakpoint in every mapping of the file,
+ * those that exist when the probe is armed and those made later, so the
+ * probe fires in every process that runs the file (or maps the library).
+ * The handler runs in the task that hit it, with its user registers.
+ *
+ * The offsets were read from the file at pass 2: before anything is armed,
+ * each file must still be what pass 2 read (its size and the bytes at each
+ * probed offset), or the module refuses to start and says which file
+ * changed.
+ */
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/uprobes.h>
+
+struct _stpx_uprobe {
+	const struct _stpx_probe *probe;
+	const char *path;
+	loff_t offset;		/* in the file */
+	loff_t size;		/* the file's size at pass 2 */
+	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
+	unsigned char code[4];
+	int is_return;
+	struct inode *inode;
+	struct uprobe_consumer uc;
+	int registered;
+};
+
+static notrace int _stpx_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	_stpx_run_probe(container_of(uc, struct _stpx_uprobe, uc)->probe, regs);
+	return 0;	/* (not UPROBE_HANDLER_REMOVE: stay in this process) */
+}
+NOKPROBE_SYMBOL(_stpx_uprobe_handler);
+
+static notrace int _stpx_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
+					   struct pt_regs *regs)
+{
+	_stpx_run_probe(container_of(uc, struct _stpx_uprobe, uc)->probe, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_uretprobe_handler);
+
+/*
+ * The regular file at u->path, held (igrab) in u->inode, if it is the one
+ * pass 2 read: same size, same bytes at the probed offset. Else an error
+ * report naming the file, and an errno.
+ */
+static int _stpx_uprobe_open(struct _stpx_uprobe *u)
+{
+	unsigned char now[sizeof(u->code)];
+	struct file *f;
+	loff_t pos = u->offset;
+	ssize_t n;
+	int rc = 0;
+
+	f = filp_open(u->path, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f)) {
+		rc = PTR_ERR(f);
+		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot open %s (rc %d)", u->probe->pp, u->path, rc);
+		return rc;
+	}
+	if (!S_ISREG(file_inode(f)->i_mode)) {
+		rc = -EINVAL;
+		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: %s is not a regular file", u->probe->pp, u->path);
+		goto out;
+	}
+	n = kernel_read(f, now, sizeof(now), &pos);
+	if (i_size_read(file_inode(f)) != u->size || n != sizeof(now) || memcmp(now, u->code, sizeof(now))) {
+		rc = -ESTALE;
+		_stpx_report(STPX_MSG_ERROR,
+			     "ERROR: probe %s: %s is not the file the script was translated against "
+			     "(size %lld, was %lld); translate it again",
+			     u->probe->pp, u->path, (long long)i_size_read(file_inode(f)), (long long)u->size);
+		goto out;
+	}
+	u->inode = igrab(file_inode(f));
+	if (!u->inode)
+		rc = -ENOENT;
+out:
+	filp_close(f, NULL);
+	return rc;
+}
+
+static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (t[i].registered)
+			uprobe_unregister(t[i].inode, t[i].offset, &t[i].uc);
+		t[i].registered = 0;
+		if (t[i].inode)
+			iput(t[i].inode);
+		t[i].inode = NULL;
+	}
+}
+
+static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
+{
+	size_t i;
+	int rc;
+
+	/* Every file is checked before any probe is armed. */
+	for (i = 0; i < n; i++) {
+		rc = _stpx_uprobe_open(&t[i]);
+		if (rc) {
+			_stpx_uprobes_disarm(t, n);
+			return rc;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (t[i].is_return)
+			t[i].uc.ret_handler = _stpx_uretprobe_handler;
+		else
+			t[i].uc.handler = _stpx_uprobe_handler;
+		rc = uprobe_register(t[i].inode, t[i].offset, &t[i].uc);
+		if (rc) {
+			_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
+			_stpx_uprobes_disarm(t, n);
+			return rc;
+		}
+		t[i].registered = 1;
+	}
+	return 0;
+}

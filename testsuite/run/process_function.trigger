@@ -1,0 +1,1 @@
+exec ./process_function 5 > /dev/null

@@ -1,0 +1,179 @@
+// Reading a user-space ELF file's functions (user_binary.h).
+#include "translator/debuginfo/user_binary.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "support/glob.h"
+
+namespace stapx::debug {
+
+namespace {
+
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+struct ElfHandle {
+  Elf* elf;
+  ~ElfHandle() {
+    if (elf) elf_end(elf);
+  }
+};
+
+// The file offset of link-time address `addr`: through the loadable
+// segment that holds it (0 if none: not code in the file).
+bool file_offset(const std::vector<GElf_Phdr>& loads, uint64_t addr, uint64_t& offset) {
+  for (const GElf_Phdr& p : loads)
+    if (addr >= p.p_vaddr && addr < p.p_vaddr + p.p_filesz) {
+      offset = addr - p.p_vaddr + p.p_offset;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::string& error) {
+  elf_version(EV_CURRENT);
+  Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.fd < 0) {
+    error = "cannot open " + path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st;
+  if (fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = path + " is not a regular file";
+    return nullptr;
+  }
+  ElfHandle elf{elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr)};
+  GElf_Ehdr eh;
+  if (!elf.elf || elf_kind(elf.elf) != ELF_K_ELF || !gelf_getehdr(elf.elf, &eh)) {
+    error = path + " is not an ELF file";
+    return nullptr;
+  }
+  if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+    error = path + " is not an executable or a shared library";
+    return nullptr;
+  }
+  if (eh.e_machine != EM_X86_64) {
+    error = path + " is not an x86-64 program";
+    return nullptr;
+  }
+  auto b = std::unique_ptr<UserBinary>(new UserBinary);
+  b->path_ = path;
+  b->size_ = static_cast<uint64_t>(st.st_size);
+  b->shared_ = eh.e_type == ET_DYN;
+
+  size_t nphdr = 0;
+  elf_getphdrnum(elf.elf, &nphdr);
+  std::vector<GElf_Phdr> loads;
+  for (size_t i = 0; i < nphdr; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf.elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+      loads.push_back(ph);
+  }
+
+  // .symtab has every function; a stripped file keeps .dynsym's.
+  Elf_Scn* symtab = nullptr;
+  Elf_Scn* dynsym = nullptr;
+  for (Elf_Scn* scn = elf_nextscn(elf.elf, nullptr); scn; scn = elf_nextscn(elf.elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    if (sh.sh_type == SHT_SYMTAB) symtab = scn;
+    if (sh.sh_type == SHT_DYNSYM) dynsym = scn;
+  }
+  std::map<std::string, UserFunction> by_name;
+  for (Elf_Scn* scn : {symtab, dynsym}) {
+    if (!scn || !by_name.empty()) continue;
+    GElf_Shdr sh;
+    gelf_getshdr(scn, &sh);
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data || sh.sh_entsize == 0) continue;
+    size_t n = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+      int type = GELF_ST_TYPE(sym.st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_value == 0) continue;
+      const char* name = elf_strptr(elf.elf, sh.sh_link, sym.st_name);
+      if (!name || !*name) continue;
+      UserFunction f;
+      f.name = name;
+      // "malloc@@GLIBC_2.2.5" in some tables: the name is the part before '@'.
+      if (size_t at = f.name.find('@'); at != std::string::npos) f.name.erase(at);
+      f.address = sym.st_value;
+      f.size = sym.st_size;
+      if (!file_offset(loads, f.address, f.offset)) continue;
+      // A global definition wins over a local one of the same name.
+      auto [it, added] = by_name.try_emplace(f.name, f);
+      if (!added && GELF_ST_BIND(sym.st_info) == STB_GLOBAL) it->second = f;
+    }
+  }
+  for (auto& [name, f] : by_name) b->functions_.push_back(std::move(f));
+  return b;
+}
+
+std::vector<UserFunction> UserBinary::functions(const std::string& pattern) const {
+  std::vector<UserFunction> out;
+  support::NamePattern match(pattern);
+  for (const UserFunction& f : functions_)
+    if (match.matches(f.name)) out.push_back(f);
+  return out;
+}
+
+std::array<uint8_t, 4> UserBinary::code_at(uint64_t offset) const {
+  std::array<uint8_t, 4> out{};
+  Fd fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.fd >= 0) (void)!pread(fd.fd, out.data(), out.size(), static_cast<off_t>(offset));
+  return out;
+}
+
+std::string resolve_process_path(const std::string& path, std::string& error) {
+  std::string found = path;
+  if (path.empty()) {
+    error = "an empty path";
+    return "";
+  }
+  if (path.find('/') == std::string::npos) {
+    found.clear();
+    const char* env = std::getenv("PATH");
+    std::string dirs = env ? env : "/usr/local/bin:/usr/bin:/bin";
+    for (size_t at = 0; at <= dirs.size();) {
+      size_t colon = dirs.find(':', at);
+      std::string dir = dirs.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+      std::string candidate = (dir.empty() ? "." : dir) + "/" + path;
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        found = candidate;
+        break;
+      }
+      if (colon == std::string::npos) break;
+      at = colon + 1;
+    }
+    if (found.empty()) {
+      error = "no executable named " + path + " in $PATH";
+      return "";
+    }
+  }
+  char resolved[PATH_MAX];
+  if (!::realpath(found.c_str(), resolved)) {
+    error = "cannot find " + found + ": " + std::strerror(errno);
+    return "";
+  }
+  return resolved;
+}
+
+}  // namespace stapx::debug
