@@ -23,6 +23,8 @@ std::string loc_c(const debug::LocExprP& e, const std::string& where, const std:
   switch (e->op) {
     case Op::Const: return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
     case Op::Addr:  // a link-time kernel address, moved as KASLR moved the kernel
+      if (user)       // a program's, which is not moved (pass 2 refuses a PIE's)
+        return fmt::format("((uint64_t){:#x}ULL)", static_cast<uint64_t>(e->value));
       return fmt::format("((uint64_t){:#x}ULL + _stpx_kaslr_delta)", static_cast<uint64_t>(e->value));
     case Op::Reg: return fmt::format("_stpx_dwreg(c, {})", e->value);
     case Op::Input: return fmt::format("((uint64_t){})", in.at(e->value));

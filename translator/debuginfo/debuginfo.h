@@ -42,6 +42,11 @@ struct ProbeSite {
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
   bool from_btf = false;       // described by BTF: parameters only, no source position
   std::string dwarf_hint;      // from BTF: how to install the DWARF that has the rest
+  // In a user-space program (process(...)): memory is the task's user
+  // memory; `relocated`: the program is position-independent (a library,
+  // a PIE), so its link-time addresses are not its run-time ones.
+  bool user = false;
+  bool relocated = false;
   const DType* return_type = nullptr;  // null: void
   std::vector<Variable> params;
   std::vector<Variable> locals;

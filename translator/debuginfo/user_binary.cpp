@@ -34,17 +34,6 @@ struct ElfHandle {
   }
 };
 
-// The file offset of link-time address `addr`: through the loadable
-// segment that holds it (0 if none: not code in the file).
-bool file_offset(const std::vector<GElf_Phdr>& loads, uint64_t addr, uint64_t& offset) {
-  for (const GElf_Phdr& p : loads)
-    if (addr >= p.p_vaddr && addr < p.p_vaddr + p.p_filesz) {
-      offset = addr - p.p_vaddr + p.p_offset;
-      return true;
-    }
-  return false;
-}
-
 }  // namespace
 
 std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::string& error) {
@@ -80,11 +69,10 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
 
   size_t nphdr = 0;
   elf_getphdrnum(elf.elf, &nphdr);
-  std::vector<GElf_Phdr> loads;
   for (size_t i = 0; i < nphdr; ++i) {
     GElf_Phdr ph;
     if (gelf_getphdr(elf.elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-      loads.push_back(ph);
+      b->code_.push_back({ph.p_vaddr, ph.p_filesz, ph.p_offset});
   }
 
   // .symtab has every function; a stripped file keeps .dynsym's.
@@ -117,7 +105,7 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
       if (size_t at = f.name.find('@'); at != std::string::npos) f.name.erase(at);
       f.address = sym.st_value;
       f.size = sym.st_size;
-      if (!file_offset(loads, f.address, f.offset)) continue;
+      if (!b->file_offset(f.address, f.offset)) continue;
       // A global definition wins over a local one of the same name.
       auto [it, added] = by_name.try_emplace(f.name, f);
       if (!added && GELF_ST_BIND(sym.st_info) == STB_GLOBAL) it->second = f;
@@ -133,6 +121,15 @@ std::vector<UserFunction> UserBinary::functions(const std::string& pattern) cons
   for (const UserFunction& f : functions_)
     if (match.matches(f.name)) out.push_back(f);
   return out;
+}
+
+bool UserBinary::file_offset(uint64_t addr, uint64_t& offset) const {
+  for (const Segment& s : code_)
+    if (addr >= s.vaddr && addr < s.vaddr + s.filesz) {
+      offset = addr - s.vaddr + s.offset;
+      return true;
+    }
+  return false;
 }
 
 std::array<uint8_t, 4> UserBinary::code_at(uint64_t offset) const {

@@ -30,6 +30,9 @@ class UserBinary {
   // The defined functions whose names match the glob `pattern`, each once
   // (the full symbol table's, else the dynamic one's), by name.
   std::vector<UserFunction> functions(const std::string& pattern) const;
+  // Where link-time code address `addr` is in the file; false if no
+  // executable segment holds it.
+  bool file_offset(uint64_t addr, uint64_t& offset) const;
   // The first bytes of the file at `offset` (zeros past its end).
   std::array<uint8_t, 4> code_at(uint64_t offset) const;
 
@@ -38,7 +41,10 @@ class UserBinary {
   uint64_t size_ = 0;
   bool shared_ = false;
   std::vector<UserFunction> functions_;  // by name
-  std::vector<uint8_t> bytes_;           // the file's contents
+  struct Segment {
+    uint64_t vaddr, filesz, offset;
+  };
+  std::vector<Segment> code_;  // the executable loadable segments
 };
 
 // The file a process("PATH") point names: PATH itself when it holds a

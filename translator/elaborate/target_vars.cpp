@@ -311,10 +311,49 @@ std::optional<TargetAccess> finish(Cur cur, Chain ch, DiagSink& diags) {
 }
 }
 
+namespace {
+
+// Every read and write of `a` (and of its pretty-printed parts) is of
+// user memory.
+void mark_user(TargetAccess& a) {
+  a.user = true;
+  for (TargetAccess& part : a.parts) mark_user(part);
+}
+
+// Whether `e` reads anything `what` names.
+bool reads(const debug::LocExprP& e, debug::LocExpr::Op what) {
+  return e && (e->op == what || reads(e->a, what) || reads(e->b, what) || reads(e->c, what));
+}
+bool reads(const TargetAccess& a, debug::LocExpr::Op what) {
+  if (reads(a.value, what)) return true;
+  for (const TargetAccess& p : a.parts)
+    if (reads(p, what)) return true;
+  return false;
+}
+
+// An access at a user-space site: its memory is user memory; what the
+// runtime cannot compute there yet is refused.
+std::optional<TargetAccess> in_user_space(std::optional<TargetAccess> a, const ast::TargetExpr& t,
+                                          const debug::ProbeSite& site, DiagSink& diags) {
+  if (!a || !site.user) return a;
+  if (site.relocated && reads(*a, debug::LocExpr::Op::Addr)) {
+    diags.report(DiagId::SemUnsupported, t.loc, "reading a variable at a fixed address of a position-independent program");
+    return std::nullopt;
+  }
+  if (reads(*a, debug::LocExpr::Op::EntryReg)) {
+    diags.report(DiagId::SemUnsupported, t.loc, "an entry value (DW_OP_entry_value) in a user-space program");
+    return std::nullopt;
+  }
+  mark_user(*a);
+  return a;
+}
+
+}  // namespace
+
 std::optional<TargetAccess> resolve_target(const ast::TargetExpr& t, const debug::ProbeSite& site,
                                            bool is_return, std::vector<TargetAccess>* entry_saves,
                                            DiagSink& diags) {
-  return resolve(t, site, is_return, entry_saves, false, diags);
+  return in_user_space(resolve(t, site, is_return, entry_saves, false, diags), t, site, diags);
 }
 
 std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debug::ProbeSite& site,
@@ -323,7 +362,7 @@ std::optional<TargetAccess> resolve_address(const ast::TargetExpr& t, const debu
     diags.report(DiagId::SemTargetInvalid, t.loc, "&", "a pretty-printed string");
     return std::nullopt;
   }
-  return resolve(t, site, false, nullptr, true, diags);
+  return in_user_space(resolve(t, site, false, nullptr, true, diags), t, site, diags);
 }
 
 namespace {
@@ -601,16 +640,6 @@ bool names_kernel(std::string_view m) {
   return m.starts_with("kernel") && (m.size() == 6 || m[6] == '<');
 }
 
-namespace {
-
-// Every read and write of `a` (and of its pretty-printed parts) is of
-// user memory.
-void mark_user(TargetAccess& a) {
-  a.user = true;
-  for (TargetAccess& part : a.parts) mark_user(part);
-}
-
-}  // namespace
 
 namespace {
 

@@ -3,17 +3,23 @@
 // uprobe on PATH, an executable or shared library, at each matching
 // function's entry; a uretprobe for .return (runtime-c/probes/uprobes.c).
 // PATH without a '/' is looked up in $PATH, as stap does, and shown
-// absolute. Functions come from the file's ELF symbol table, so a program
-// without debug information is probed too.
+// absolute. With DWARF in the file, NAME is "func[@file[:line]]" as for
+// kernel.function, the functions and their inlined copies are the DWARF's,
+// handlers read $vars, and pp() names the source; without it, functions
+// come from the ELF symbol table, so a stripped program is probed too
+// (by name: no $vars).
 #include <fmt/format.h>
 
 #include <map>
 #include <memory>
+#include <set>
 
 #include "translator/codegen/cwriter.h"
 #include "translator/codegen/generator.h"
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/user_binary.h"
 #include "translator/probes/probe_family.h"
+#include "translator/probes/source_spec.h"
 
 namespace stapx {
 
@@ -48,26 +54,53 @@ class ProcessFamily : public ProbeFamily {
       return;
     }
     const std::string pattern = m.string_arg(1);
-    std::vector<debug::UserFunction> found = bin->functions(pattern);
-    if (found.empty()) {
-      if (!optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
-      return;
-    }
     const char* suffix = m.tag == kReturn ? ".return" : m.tag == kCall ? ".call" : "";
-    for (const debug::UserFunction& f : found) {
+    size_t before = out.size();
+    auto add = [&](uint64_t offset, const std::string& function, std::string pp) {
       ProbeSpec spec = base;
       spec.family = this;
       spec.is_return = m.tag == kReturn;
-      spec.ppfunc = spec.probefunc = f.name;
-      spec.pp = fmt::format("process(\"{}\").function(\"{}\"){}", path, f.name, suffix);
+      spec.entry_saves = false;
+      spec.ppfunc = spec.probefunc = function;
+      spec.pp = fmt::format("process(\"{}\").function(\"{}\"){}", path, pp, suffix);
       auto u = std::make_shared<Uprobe>();
       u->path = path;
-      u->offset = f.offset;
+      u->offset = offset;
       u->file_size = bin->file_size();
-      u->code = bin->code_at(f.offset);
+      u->code = bin->code_at(offset);
       spec.data = std::move(u);
       out.push_back(std::move(spec));
+      return &out.back();
+    };
+    debug::DebugInfo* di = dwarf(path);
+    if (di) {
+      SourceSpec where = SourceSpec::parse(pattern);
+      if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
+        diags.report(DiagId::SemProbeArg, m.arg_loc(1), "process(...).function", "\"function[@file[:line]]\"");
+        return;
+      }
+      debug::SiteFilter filter;
+      if (!where.file.empty())
+        filter.file = [&](const std::string& file, int line) { return where.keeps(file, line, line); };
+      // (.call and .return: out-of-line functions only, as stap.)
+      for (debug::ProbeSite& site : di->function_sites(where.function, m.tag == kEntry, filter)) {
+        uint64_t offset = 0;
+        if (!bin->file_offset(site.addr, offset)) continue;
+        site.user = true;
+        site.relocated = bin->shared();
+        std::string pp = site.decl_file.empty() ? site.function
+                                                : fmt::format("{}@{}:{}", site.function, site.decl_file, site.decl_line);
+        ProbeSpec* spec = add(offset, site.function, pp);
+        spec->site = std::make_shared<const debug::ProbeSite>(std::move(site));
+      }
     }
+    // And, as stap lists them, the symbol table's functions that the DWARF
+    // does not describe (all of them without DWARF), by name: no $vars.
+    std::set<std::string> described;
+    for (size_t i = before; i < out.size(); ++i) described.insert(out[i].ppfunc);
+    for (const debug::UserFunction& f : bin->functions(pattern))
+      if (!described.count(f.name)) add(f.offset, f.name, f.name);
+    if (out.size() == before && !optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
@@ -99,7 +132,17 @@ class ProcessFamily : public ProbeFamily {
     if (!it->second.first) error = it->second.second;
     return it->second.first.get();
   }
+  // The file's DWARF, if it has any (kept: sites point into it).
+  debug::DebugInfo* dwarf(const std::string& path) const {
+    auto [it, added] = dwarf_.try_emplace(path);
+    if (added) {
+      std::string error;
+      it->second = debug::open_dwarf(path, error);
+    }
+    return it->second.get();
+  }
   mutable std::map<std::string, std::pair<std::unique_ptr<debug::UserBinary>, std::string>> binaries_;
+  mutable std::map<std::string, std::unique_ptr<debug::DebugInfo>> dwarf_;
 };
 
 }  // namespace

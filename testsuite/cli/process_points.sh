@@ -1,0 +1,60 @@
+#!/bin/sh
+# process_points.sh STAPX KERNEL_DIR: process("PATH").function(...) points
+# at pass 2 against programs built here: -L lists a function's source
+# position and variables from the program's DWARF (stap 4.8's -L prints
+# the same line for this program), a glob lists the DWARF's functions, a
+# program without DWARF is probed through its dynamic symbols, and the
+# errors name what is missing. Exit 77 (skipped) without a C compiler.
+set -u
+stapx=$1
+command -v gcc >/dev/null || exit 77
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+cat >"$dir/prog.c" <<'C'
+#include <stdlib.h>
+__attribute__((noinline)) long work(long n, const char *tag) { return n * 2 + (tag[0] == 'x'); }
+int main(int argc, char **argv) { return (int)work(argc, argv[0]); }
+C
+cat >"$dir/lib.c" <<'C'
+int lib_entry(int x) { return x + 1; }
+C
+gcc -g -O2 -o "$dir/prog" "$dir/prog.c" || exit 1
+gcc -O2 -shared -fPIC -s -o "$dir/lib.so" "$dir/lib.c" || exit 1
+status=0
+fail() { echo "FAIL: $1"; status=1; }
+
+out=$("$stapx" -L "process(\"$dir/prog\").function(\"work\")" 2>&1)
+want="process(\"$dir/prog\").function(\"work@$dir/prog.c:2\") \$n:long int \$tag:char const*"
+[ "$out" = "$want" ] || fail "-L work: got '$out', want '$want'"
+
+out=$("$stapx" -l "process(\"$dir/prog\").function(\"*\")" 2>&1)
+printf '%s\n' "$out" | grep -qxF "process(\"$dir/prog\").function(\"main@$dir/prog.c:3\")" ||
+  fail "-l *: no main in: $out"
+
+# Relative to the current directory, shown absolute.
+out=$(cd "$dir" && "$stapx" -l 'process("./prog").function("work")' 2>&1)
+[ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "relative path: $out"
+
+# No DWARF: the dynamic symbol table's functions, by name.
+out=$("$stapx" -p2 -e "probe process(\"$dir/lib.so\").function(\"lib_entry\") { println(pp()) }" 2>&1) ||
+  fail "stripped library: $out"
+printf '%s\n' "$out" | grep -qF "process(\"$dir/lib.so\").function(\"lib_entry\")" || fail "stripped library pp: $out"
+
+check_error() {  # NAME SCRIPT TEXT
+  out=$("$stapx" -p2 -e "$2" 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -qF -- "$3"; then
+    fail "$1: exit $rc: $out"
+  fi
+}
+check_error "no function" "probe process(\"$dir/prog\").function(\"nosuch\") { }" "semantic error: no match"
+check_error "no file" "probe process(\"$dir/nosuch\").function(\"work\") { }" "no match (cannot find $dir/nosuch"
+check_error "not ELF" "probe process(\"$dir/prog.c\").function(\"work\") { }" "is not an ELF file"
+check_error "no variable" "probe process(\"$dir/prog\").function(\"work\") { println(\$nosuch) }" \
+  "unable to find local 'nosuch'"
+check_error "@entry" "probe process(\"$dir/prog\").function(\"work\").return { println(@entry(\$n)) }" \
+  "@entry in a process(...).return probe is not implemented"
+# An optional point that names nothing is left out.
+"$stapx" -p2 -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
+  fail "optional point"
+exit $status
