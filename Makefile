@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages stapx needs to build, test and run its guest.
 DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
-	kmod zstd python3 systemtap systemtap-doc
+	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev
 
 .PHONY: all deps build check unit stage corpus coherence runtests demo install clean bench bench-probes bench-attach fuzz fuzz-build fuzz-regress
 

@@ -270,6 +270,8 @@ int run_pipeline(const Options& opts) {
         for (const ast::Symbol* v : p.decl->locals)
           if (v->type != ast::Type::Unknown) line += fmt::format(" {}:{}", v->name, ast::type_name(v->type));
       }
+      if (opts.list_probes == 2 && !p.site)
+        for (const std::string& v : p.family->listed_vars(p)) line += " " + v;
       if (opts.list_probes == 2 && p.site) {
         if (p.is_return && p.site->return_type && p.site->return_type->strip()->kind != debug::DType::Kind::Void)
           line += " $return:" + p.site->return_type->to_string();

@@ -20,6 +20,7 @@ struct _stpx_uprobe {
 	const struct _stpx_probe *probe;
 	const char *path;
 	loff_t offset;		/* in the file */
+	loff_t ref_ctr_offset;	/* an SDT semaphore's offset in the file, or 0 */
 	loff_t size;		/* the file's size at pass 2 */
 	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
 	unsigned char code[4];
@@ -117,7 +118,10 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
 		else
 			t[i].uc.handler = _stpx_uprobe_handler;
-		rc = uprobe_register(t[i].inode, t[i].offset, &t[i].uc);
+		/* The kernel counts a semaphore up in each process while armed. */
+		rc = t[i].ref_ctr_offset ?
+			uprobe_register_refctr(t[i].inode, t[i].offset, t[i].ref_ctr_offset, &t[i].uc) :
+			uprobe_register(t[i].inode, t[i].offset, &t[i].uc);
 		if (rc) {
 			_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
 			_stpx_uprobes_disarm(t, n);

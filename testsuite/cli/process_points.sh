@@ -54,6 +54,27 @@ check_error "no variable" "probe process(\"$dir/prog\").function(\"work\") { pri
   "unable to find local 'nosuch'"
 check_error "@entry" "probe process(\"$dir/prog\").function(\"work\").return { println(@entry(\$n)) }" \
   "@entry in a process(...).return probe is not implemented"
+# Static probes (sys/sdt.h, from systemtap-sdt-dev): -L as stap 4.8
+# prints them, and the errors.
+cat >"$dir/marks.c" <<'C'
+#include <sys/sdt.h>
+int main(int argc, char **argv) { STAP_PROBE2(app, two, argc, argv); STAP_PROBE(app, none); return 0; }
+C
+if gcc -O2 -o "$dir/marks" "$dir/marks.c" 2>/dev/null; then
+  out=$("$stapx" -L "process(\"$dir/marks\").mark(\"*\")" 2>&1)
+  want="process(\"$dir/marks\").mark(\"none\")
+process(\"$dir/marks\").mark(\"two\") \$arg1:long \$arg2:long"
+  [ "$out" = "$want" ] || fail "-L marks: got '$out', want '$want'"
+  out=$("$stapx" -l "process(\"$dir/marks\").provider(\"app\").mark(\"t*\")" 2>&1)
+  [ "$out" = "process(\"$dir/marks\").provider(\"app\").mark(\"two\")" ] || fail "-l provider: $out"
+  check_error "mark \$arg3" "probe process(\"$dir/marks\").mark(\"two\") { println(\$arg3) }" \
+    "unable to find local 'arg3'"
+  check_error "no mark" "probe process(\"$dir/marks\").mark(\"nosuch\") { }" "semantic error: no match"
+  check_error "no provider" "probe process(\"$dir/marks\").provider(\"other\").mark(\"two\") { }" \
+    "semantic error: no match"
+else
+  echo "process_points: no sys/sdt.h (systemtap-sdt-dev): marks not checked"
+fi
 # An optional point that names nothing is left out.
 "$stapx" -p2 -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
   fail "optional point"

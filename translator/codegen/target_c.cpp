@@ -114,6 +114,7 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
       }
     }
     std::string buf = string_buf();
+    if (access.format.empty()) return fmt::format("({{ {}[0] = 0; (const char *){}; }})", buf, buf);
     std::string literal = "\"";
     for (char ch : access.format) {
       if (ch == '"' || ch == '\\') literal += '\\';

@@ -71,19 +71,29 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
   elf_getphdrnum(elf.elf, &nphdr);
   for (size_t i = 0; i < nphdr; ++i) {
     GElf_Phdr ph;
-    if (gelf_getphdr(elf.elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-      b->code_.push_back({ph.p_vaddr, ph.p_filesz, ph.p_offset});
+    if (!gelf_getphdr(elf.elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD) continue;
+    b->loads_.push_back({ph.p_vaddr, ph.p_filesz, ph.p_offset});
+    if (ph.p_flags & PF_X) b->code_.push_back({ph.p_vaddr, ph.p_filesz, ph.p_offset});
   }
 
   // .symtab has every function; a stripped file keeps .dynsym's.
   Elf_Scn* symtab = nullptr;
   Elf_Scn* dynsym = nullptr;
+  std::vector<Elf_Scn*> sdt;
+  std::optional<uint64_t> sdt_base;  // where .stapsdt.base is now
+  size_t shstrndx = 0;
+  elf_getshdrstrndx(elf.elf, &shstrndx);
   for (Elf_Scn* scn = elf_nextscn(elf.elf, nullptr); scn; scn = elf_nextscn(elf.elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh)) continue;
     if (sh.sh_type == SHT_SYMTAB) symtab = scn;
     if (sh.sh_type == SHT_DYNSYM) dynsym = scn;
+    const char* name = elf_strptr(elf.elf, shstrndx, sh.sh_name);
+    if (!name) continue;
+    if (sh.sh_type == SHT_NOTE && std::strcmp(name, ".note.stapsdt") == 0) sdt.push_back(scn);
+    if (std::strcmp(name, ".stapsdt.base") == 0) sdt_base = sh.sh_addr;
   }
+  b->read_notes(sdt, sdt_base);
   std::map<std::string, UserFunction> by_name;
   for (Elf_Scn* scn : {symtab, dynsym}) {
     if (!scn || !by_name.empty()) continue;
@@ -96,9 +106,11 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
       GElf_Sym sym;
       if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
       int type = GELF_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_value == 0) continue;
+      if (sym.st_shndx == SHN_UNDEF || sym.st_value == 0) continue;
       const char* name = elf_strptr(elf.elf, sh.sh_link, sym.st_name);
       if (!name || !*name) continue;
+      if (type == STT_OBJECT || type == STT_NOTYPE || type == STT_FUNC) b->symbols_.try_emplace(name, sym.st_value);
+      if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
       UserFunction f;
       f.name = name;
       // "malloc@@GLIBC_2.2.5" in some tables: the name is the part before '@'.
@@ -121,6 +133,62 @@ std::vector<UserFunction> UserBinary::functions(const std::string& pattern) cons
   for (const UserFunction& f : functions_)
     if (match.matches(f.name)) out.push_back(f);
   return out;
+}
+
+void UserBinary::read_notes(const std::vector<Elf_Scn*>& sections, std::optional<uint64_t> base) {
+  for (Elf_Scn* scn : sections) {
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data) continue;
+    GElf_Nhdr nh;
+    size_t name_at = 0, desc_at = 0;
+    for (size_t at = 0; (at = gelf_getnote(data, at, &nh, &name_at, &desc_at)) != 0;) {
+      const char* bytes = static_cast<const char*>(data->d_buf);
+      if (nh.n_type != 3 || nh.n_namesz != 8 || std::memcmp(bytes + name_at, "stapsdt", 8) != 0) continue;
+      if (nh.n_descsz < 3 * 8 + 3) continue;
+      const char* desc = bytes + desc_at;
+      const char* end = desc + nh.n_descsz;
+      uint64_t words[3];
+      std::memcpy(words, desc, sizeof(words));
+      SdtNote n;
+      n.pc = words[0];
+      n.semaphore = words[2];
+      // (A prelinked file moved .stapsdt.base and the notes' addresses with it.)
+      if (base && *base != words[1]) {
+        n.pc += *base - words[1];
+        if (n.semaphore) n.semaphore += *base - words[1];
+      }
+      const char* s = desc + sizeof(words);
+      auto next = [&](std::string& out) {
+        const char* z = static_cast<const char*>(std::memchr(s, '\0', static_cast<size_t>(end - s)));
+        if (!z) return false;
+        out.assign(s, z);
+        s = z + 1;
+        return true;
+      };
+      if (next(n.provider) && next(n.name) && next(n.args)) notes_.push_back(std::move(n));
+    }
+  }
+}
+
+std::string UserBinary::function_at(uint64_t addr) const {
+  for (const UserFunction& f : functions_)
+    if (addr >= f.address && addr < f.address + std::max<uint64_t>(f.size, 1)) return f.name;
+  return "";
+}
+
+std::optional<uint64_t> UserBinary::symbol_address(const std::string& name) const {
+  auto it = symbols_.find(name);
+  if (it == symbols_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool UserBinary::data_offset(uint64_t addr, uint64_t& offset) const {
+  for (const Segment& s : loads_)
+    if (addr >= s.vaddr && addr < s.vaddr + s.filesz) {
+      offset = addr - s.vaddr + s.offset;
+      return true;
+    }
+  return false;
 }
 
 bool UserBinary::file_offset(uint64_t addr, uint64_t& offset) const {

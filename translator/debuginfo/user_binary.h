@@ -5,9 +5,13 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+struct Elf_Scn;  // libelf's
 
 namespace stapx::debug {
 
@@ -16,6 +20,15 @@ struct UserFunction {
   uint64_t address = 0;  // its link-time address (st_value)
   uint64_t size = 0;
   uint64_t offset = 0;   // of its first instruction in the file
+};
+
+// A static probe (sys/sdt.h's STAP_PROBE/DTRACE_PROBE) from the file's
+// .note.stapsdt notes: where it is and what its arguments are.
+struct SdtNote {
+  std::string provider, name;
+  uint64_t pc = 0;         // link-time address, adjusted for prelinking
+  uint64_t semaphore = 0;  // link-time address of its enabled count, or 0
+  std::string args;        // "-4@%edi 8@-16(%rbp)": SIZE@OPERAND each, AT&T syntax
 };
 
 class UserBinary {
@@ -33,10 +46,18 @@ class UserBinary {
   // Where link-time code address `addr` is in the file; false if no
   // executable segment holds it.
   bool file_offset(uint64_t addr, uint64_t& offset) const;
+  // The same for any loaded address (data too: a semaphore).
+  bool data_offset(uint64_t addr, uint64_t& offset) const;
+  const std::vector<SdtNote>& sdt_notes() const { return notes_; }
+  // The name of the function whose code holds `addr` ("" if none).
+  std::string function_at(uint64_t addr) const;
+  // The link-time address of a defined symbol of any type ("counter").
+  std::optional<uint64_t> symbol_address(const std::string& name) const;
   // The first bytes of the file at `offset` (zeros past its end).
   std::array<uint8_t, 4> code_at(uint64_t offset) const;
 
  private:
+  void read_notes(const std::vector<::Elf_Scn*>& sections, std::optional<uint64_t> base);
   std::string path_;
   uint64_t size_ = 0;
   bool shared_ = false;
@@ -45,6 +66,9 @@ class UserBinary {
     uint64_t vaddr, filesz, offset;
   };
   std::vector<Segment> code_;  // the executable loadable segments
+  std::vector<Segment> loads_;  // all loadable segments
+  std::vector<SdtNote> notes_;
+  std::map<std::string, uint64_t> symbols_;  // every defined symbol, by name
 };
 
 // The file a process("PATH") point names: PATH itself when it holds a

@@ -291,6 +291,14 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
       return;
     }
     TargetAccess access;
+    if (var->formatted) {
+      access.is_pretty = true;
+      access.format = std::move(var->format);
+      for (std::string& part : var->parts) access.parts.emplace_back().context_c = std::move(part);
+      t->type = Type::String;
+      elab_.prog.targets[t] = std::move(access);
+      return;
+    }
     access.context_c = std::move(var->c_expr);
     access.context_string = var->is_string;
     access.context_writable = var->writable;

@@ -87,6 +87,12 @@ struct ContextVar {
   bool is_string = false;
   bool readable = false, writable = false;
   DiagId write_diag = DiagId::SemTargetWrite;
+  // A string made as snprintf(format, parts...) makes it, each part a
+  // number's C expression, %#llx in `format` ($$parms of a mark; with no
+  // parts, a constant: $$name).
+  bool formatted = false;
+  std::string format;
+  std::vector<std::string> parts;
 };
 
 class ProbeFamily {
@@ -121,6 +127,9 @@ class ProbeFamily {
                                                 DiagSink& /*diags*/) const {
     return std::nullopt;
   }
+  // What -L lists after a point of this family that has no debug site:
+  // its $names, each "$name:type" (a mark's "$arg1:long").
+  virtual std::vector<std::string> listed_vars(const ProbeSpec& /*spec*/) const { return {}; }
   // Probe handlers run in this runtime state (begin: Starting, end: Stopping).
   virtual RunState run_state() const { return RunState::Running; }
   // May a script checked with --privilege=stapusr use this family's points?

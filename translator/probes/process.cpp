@@ -14,22 +14,15 @@
 #include <memory>
 #include <set>
 
-#include "translator/codegen/cwriter.h"
-#include "translator/codegen/generator.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/user_binary.h"
 #include "translator/probes/probe_family.h"
 #include "translator/probes/source_spec.h"
+#include "translator/probes/uprobe_table.h"
 
 namespace stapx {
 
 namespace {
-
-struct Uprobe : ProbeData {
-  std::string path;
-  uint64_t offset = 0, file_size = 0;
-  std::array<uint8_t, 4> code{};
-};
 
 enum Suffix { kEntry, kCall, kReturn };
 
@@ -48,7 +41,7 @@ class ProcessFamily : public ProbeFamily {
     const bool optional = m.point->optional;
     std::string error;
     std::string path = debug::resolve_process_path(m.string_arg(0), error);
-    const debug::UserBinary* bin = path.empty() ? nullptr : binary(path, error);
+    const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error);
     if (!bin) {
       if (!optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
       return;
@@ -63,12 +56,7 @@ class ProcessFamily : public ProbeFamily {
       spec.entry_saves = false;
       spec.ppfunc = spec.probefunc = function;
       spec.pp = fmt::format("process(\"{}\").function(\"{}\"){}", path, pp, suffix);
-      auto u = std::make_shared<Uprobe>();
-      u->path = path;
-      u->offset = offset;
-      u->file_size = bin->file_size();
-      u->code = bin->code_at(offset);
-      spec.data = std::move(u);
+      spec.data = uprobe_at(*bin, offset);
       out.push_back(std::move(spec));
       return &out.back();
     };
@@ -104,35 +92,17 @@ class ProcessFamily : public ProbeFamily {
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (probes.empty()) return;
-    auto b = w.block("static struct _stpx_uprobe _stpx_uprobes[] =", "};");
-    for (const ProbeSpec* p : probes) {
-      const Uprobe& u = p->data_as<Uprobe>();
-      w.line("{{ .probe = &_stpx_probes[{}], .path = {}, .offset = {:#x}, .size = {}, "
-             ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {} }},",
-             p->index, codegen::c_string(u.path), u.offset, u.file_size, u.code[0], u.code[1], u.code[2], u.code[3],
-             p->is_return ? 1 : 0);
-    }
+    emit_uprobe_table(w, probes, "_stpx_uprobes");
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) emit_arm_call(w, "_stpx_uprobes_arm(_stpx_uprobes, ARRAY_SIZE(_stpx_uprobes))");
+    emit_uprobe_arm(w, probes, "_stpx_uprobes");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) w.line("_stpx_uprobes_disarm(_stpx_uprobes, ARRAY_SIZE(_stpx_uprobes));");
+    emit_uprobe_disarm(w, probes, "_stpx_uprobes");
   }
 
  private:
-  // Each file is read once per translation.
-  const debug::UserBinary* binary(const std::string& path, std::string& error) const {
-    auto it = binaries_.find(path);
-    if (it == binaries_.end()) {
-      std::string why;
-      it = binaries_.emplace(path, std::make_pair(debug::UserBinary::open(path, why), why)).first;
-    }
-    if (!it->second.first) error = it->second.second;
-    return it->second.first.get();
-  }
-  // The file's DWARF, if it has any (kept: sites point into it).
+  // The file's DWARF, if it has any, read once (kept: sites point into it).
   debug::DebugInfo* dwarf(const std::string& path) const {
     auto [it, added] = dwarf_.try_emplace(path);
     if (added) {
@@ -141,7 +111,6 @@ class ProcessFamily : public ProbeFamily {
     }
     return it->second.get();
   }
-  mutable std::map<std::string, std::pair<std::unique_ptr<debug::UserBinary>, std::string>> binaries_;
   mutable std::map<std::string, std::unique_ptr<debug::DebugInfo>> dwarf_;
 };
 

@@ -1,0 +1,54 @@
+// The uprobe tables (uprobe_table.h).
+#include "translator/probes/uprobe_table.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "translator/codegen/cwriter.h"
+#include "translator/codegen/generator.h"
+#include "translator/debuginfo/user_binary.h"
+
+namespace stapx {
+
+const debug::UserBinary* user_binary(const std::string& path, std::string& error) {
+  static std::map<std::string, std::pair<std::unique_ptr<debug::UserBinary>, std::string>> read;
+  auto it = read.find(path);
+  if (it == read.end()) {
+    std::string why;
+    it = read.emplace(path, std::make_pair(debug::UserBinary::open(path, why), why)).first;
+  }
+  if (!it->second.first) error = it->second.second;
+  return it->second.first.get();
+}
+
+std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset) {
+  auto u = std::make_shared<Uprobe>();
+  u->path = bin.path();
+  u->offset = offset;
+  u->file_size = bin.file_size();
+  u->code = bin.code_at(offset);
+  return u;
+}
+
+void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
+  if (probes.empty()) return;
+  auto b = w.block(fmt::format("static struct _stpx_uprobe {}[] =", array), "};");
+  for (const ProbeSpec* p : probes) {
+    const Uprobe& u = p->data_as<Uprobe>();
+    w.line("{{ .probe = &_stpx_probes[{}], .path = {}, .offset = {:#x}, .ref_ctr_offset = {:#x}, .size = {}, "
+           ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {} }},",
+           p->index, codegen::c_string(u.path), u.offset, u.ref_ctr_offset, u.file_size, u.code[0], u.code[1],
+           u.code[2], u.code[3], p->is_return ? 1 : 0);
+  }
+}
+
+void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
+  if (!probes.empty()) emit_arm_call(w, fmt::format("_stpx_uprobes_arm({0}, ARRAY_SIZE({0}))", array));
+}
+
+void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
+  if (!probes.empty()) w.line("_stpx_uprobes_disarm({0}, ARRAY_SIZE({0}));", array);
+}
+
+}  // namespace stapx

@@ -1,0 +1,39 @@
+// The table of uprobes a family's probes are (runtime-c/probes/uprobes.c):
+// process(...).function and process(...).mark each emit one.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "translator/probes/probe_family.h"
+
+namespace stapx {
+
+namespace debug {
+class UserBinary;
+}
+
+struct Uprobe : ProbeData {
+  std::string path;
+  uint64_t offset = 0;          // in the file
+  uint64_t file_size = 0;       // at pass 2: the module checks it
+  std::array<uint8_t, 4> code{};  // the bytes at `offset` at pass 2: checked too
+  uint64_t ref_ctr_offset = 0;  // an SDT semaphore's file offset, or 0
+};
+
+// The file a process(...) point names, read once per translation; null,
+// with why in `error`, if it cannot be read.
+const debug::UserBinary* user_binary(const std::string& path, std::string& error);
+
+// A uprobe at `offset` in `bin`, with what the module checks.
+std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset);
+
+// `static struct _stpx_uprobe ARRAY[]`, and the calls that arm and disarm it.
+void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
+
+}  // namespace stapx
