@@ -35,6 +35,10 @@ printf '%s\n' "$out" | grep -qxF "process(\"$dir/prog\").function(\"main@$dir/pr
 out=$(cd "$dir" && "$stapx" -l 'process("./prog").function("work")' 2>&1)
 [ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "relative path: $out"
 
+# A glob in PATH: each matching program or library (the C source is left out).
+out=$("$stapx" -l "process(\"$dir/pro*\").function(\"work\")" 2>&1)
+[ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "glob path: $out"
+
 # No DWARF: the dynamic symbol table's functions, by name.
 out=$("$stapx" -p2 -e "probe process(\"$dir/lib.so\").function(\"lib_entry\") { println(pp()) }" 2>&1) ||
   fail "stripped library: $out"
@@ -49,6 +53,8 @@ check_error() {  # NAME SCRIPT TEXT
 }
 check_error "no function" "probe process(\"$dir/prog\").function(\"nosuch\") { }" "semantic error: no match"
 check_error "no file" "probe process(\"$dir/nosuch\").function(\"work\") { }" "no match (cannot find $dir/nosuch"
+check_error "glob, no file" "probe process(\"$dir/nothing*\").function(\"work\") { }" \
+  "no match (no x86-64 program or library matches $dir/nothing*)"
 check_error "not ELF" "probe process(\"$dir/prog.c\").function(\"work\") { }" "is not an ELF file"
 check_error "no variable" "probe process(\"$dir/prog\").function(\"work\") { println(\$nosuch) }" \
   "unable to find local 'nosuch'"

@@ -38,14 +38,20 @@ class ProcessFamily : public ProbeFamily {
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    const bool optional = m.point->optional;
-    std::string error;
-    std::string path = debug::resolve_process_path(m.string_arg(0), error);
-    const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error);
-    if (!bin) {
-      if (!optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
-      return;
-    }
+    std::vector<const debug::UserBinary*> bins = process_binaries(m, diags);
+    if (bins.empty()) return;
+    size_t before = out.size();
+    for (const debug::UserBinary* bin : bins)
+      if (!expand_in(m, base, *bin, out, diags)) return;
+    if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
+  }
+
+ private:
+  // The point's functions in one file; false after reporting a bad pattern.
+  bool expand_in(const PointMatch& m, const ProbeSpec& base, const debug::UserBinary& file,
+                 std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    const debug::UserBinary* bin = &file;
+    const std::string& path = bin->path();
     const std::string pattern = m.string_arg(1);
     const char* suffix = m.tag == kReturn ? ".return" : m.tag == kCall ? ".call" : "";
     size_t before = out.size();
@@ -65,7 +71,7 @@ class ProcessFamily : public ProbeFamily {
       SourceSpec where = SourceSpec::parse(pattern);
       if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
         diags.report(DiagId::SemProbeArg, m.arg_loc(1), "process(...).function", "\"function[@file[:line]]\"");
-        return;
+        return false;
       }
       debug::SiteFilter filter;
       if (!where.file.empty())
@@ -88,8 +94,10 @@ class ProcessFamily : public ProbeFamily {
     for (size_t i = before; i < out.size(); ++i) described.insert(out[i].ppfunc);
     for (const debug::UserFunction& f : bin->functions(pattern))
       if (!described.count(f.name)) add(f.offset, f.name, f.name);
-    if (out.size() == before && !optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
+    return true;
   }
+
+ public:
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     emit_uprobe_table(w, probes, "_stpx_uprobes");

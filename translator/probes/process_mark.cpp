@@ -191,43 +191,40 @@ class ProcessMarkFamily : public ProbeFamily {
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    const bool optional = m.point->optional;
-    std::string error;
-    std::string path = debug::resolve_process_path(m.string_arg(0), error);
-    const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error);
-    if (!bin) {
-      if (!optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
-      return;
-    }
+    std::vector<const debug::UserBinary*> bins = process_binaries(m, diags);
+    if (bins.empty()) return;
     support::NamePattern provider(m.tag == kProviderMark ? m.string_arg(1) : "*");
     const size_t name_arg = m.tag == kProviderMark ? 2 : 1;
     support::NamePattern name(m.string_arg(name_arg));
     size_t before = out.size();
-    for (const debug::SdtNote& note : bin->sdt_notes()) {
-      if (!provider.matches(note.provider) || !name.matches(note.name)) continue;
-      uint64_t offset = 0;
-      if (!bin->file_offset(note.pc, offset)) continue;
-      auto mark = std::make_shared<Mark>();
-      static_cast<Uprobe&>(*mark) = *uprobe_at(*bin, offset);
-      if (note.semaphore && !bin->data_offset(note.semaphore, mark->ref_ctr_offset)) mark->ref_ctr_offset = 0;
-      mark->provider = note.provider;
-      mark->name = note.name;
-      mark->pc = note.pc;
-      mark->function = bin->function_at(note.pc);
-      for (std::string_view arg : support::split(note.args, ' '))
-        if (!arg.empty())
-          mark->args.push_back(parse_arg(std::string(arg), *bin,
-                                         fmt::format("$arg{} of mark {}", mark->args.size() + 1, note.name)));
-      ProbeSpec spec = base;
-      spec.family = this;
-      spec.ppfunc = note.name;
-      spec.pp = m.tag == kProviderMark
-                    ? fmt::format("process(\"{}\").provider(\"{}\").mark(\"{}\")", path, note.provider, note.name)
-                    : fmt::format("process(\"{}\").mark(\"{}\")", path, note.name);
-      spec.data = std::move(mark);
-      out.push_back(std::move(spec));
+    for (const debug::UserBinary* bin : bins) {
+      const std::string& path = bin->path();
+      for (const debug::SdtNote& note : bin->sdt_notes()) {
+        if (!provider.matches(note.provider) || !name.matches(note.name)) continue;
+        uint64_t offset = 0;
+        if (!bin->file_offset(note.pc, offset)) continue;
+        auto mark = std::make_shared<Mark>();
+        static_cast<Uprobe&>(*mark) = *uprobe_at(*bin, offset);
+        if (note.semaphore && !bin->data_offset(note.semaphore, mark->ref_ctr_offset)) mark->ref_ctr_offset = 0;
+        mark->provider = note.provider;
+        mark->name = note.name;
+        mark->pc = note.pc;
+        mark->function = bin->function_at(note.pc);
+        for (std::string_view arg : support::split(note.args, ' '))
+          if (!arg.empty())
+            mark->args.push_back(parse_arg(std::string(arg), *bin,
+                                           fmt::format("$arg{} of mark {}", mark->args.size() + 1, note.name)));
+        ProbeSpec spec = base;
+        spec.family = this;
+        spec.ppfunc = note.name;
+        spec.pp = m.tag == kProviderMark
+                      ? fmt::format("process(\"{}\").provider(\"{}\").mark(\"{}\")", path, note.provider, note.name)
+                      : fmt::format("process(\"{}\").mark(\"{}\")", path, note.name);
+        spec.data = std::move(mark);
+        out.push_back(std::move(spec));
+      }
     }
-    if (out.size() == before && !optional) diags.report(DiagId::SemNoMatch, m.arg_loc(name_arg));
+    if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(name_arg));
   }
 
   bool has_context_vars() const override { return true; }

@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <glob.h>
+
+#include <algorithm>
 #include <map>
 
+#include "support/glob.h"
 #include "translator/codegen/cwriter.h"
 #include "translator/codegen/generator.h"
 #include "translator/debuginfo/user_binary.h"
@@ -20,6 +24,29 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
   }
   if (!it->second.first) error = it->second.second;
   return it->second.first.get();
+}
+
+std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, DiagSink& diags) {
+  std::vector<const debug::UserBinary*> out;
+  const std::string pattern = m.string_arg(0);
+  std::string error;
+  if (!support::is_glob(pattern)) {
+    std::string path = debug::resolve_process_path(pattern, error);
+    if (const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error)) out.push_back(bin);
+  } else {
+    glob_t g{};
+    if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+      for (size_t i = 0; i < g.gl_pathc; ++i) {
+        std::string why;
+        std::string path = debug::resolve_process_path(g.gl_pathv[i], why);
+        const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, why);
+        if (bin && std::find(out.begin(), out.end(), bin) == out.end()) out.push_back(bin);
+      }
+    globfree(&g);
+    error = "no x86-64 program or library matches " + pattern;
+  }
+  if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
+  return out;
 }
 
 std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset) {
