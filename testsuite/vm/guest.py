@@ -96,6 +96,7 @@ class Job:
     # program at the path it has on the host, where stapx read it).
     abs_files: dict = dataclasses.field(default_factory=dict)
     links: dict = dataclasses.field(default_factory=dict)  # guest file name -> symlink target
+    abs_links: dict = dataclasses.field(default_factory=dict)  # absolute guest path -> symlink target
 
 
 @dataclasses.dataclass
@@ -416,6 +417,7 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
     with open(stapx_run, "rb") as f:
         c.file("bin/stapx-run", f.read(), 0o755)
     names = set()
+    staged = set()
     for j in jobs:
         if j.name in names or not re.fullmatch(r"[A-Za-z0-9_.+-]+", j.name) or j.name[0] == ".":
             raise ValueError(f"bad or duplicate job name {j.name!r}")
@@ -424,10 +426,19 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
         files[os.path.basename(j.module)] = j.module
         for gname, host in files.items():
             c.file(f"t/{j.name}/{gname}", read_job_file(host), 0o755)
-        for gpath, host in j.abs_files.items():
+        for gpath in list(j.abs_files) + list(j.abs_links):
             if not os.path.isabs(gpath) or gpath.startswith(("/t/", "/bin/", "/proc/", "/sys/", "/dev/")):
                 raise ValueError(f"bad absolute guest path {gpath!r}")
-            c.file("abs" + gpath, read_job_file(host), 0o755)  # (copied to gpath by /init)
+        # (Staged under /abs, copied to their paths by /init; a file or
+        # link several jobs share, once.)
+        for gpath, host in j.abs_files.items():
+            if gpath not in staged:
+                staged.add(gpath)
+                c.file("abs" + gpath, read_job_file(host), 0o755)
+        for gpath, target in j.abs_links.items():
+            if gpath not in staged:
+                staged.add(gpath)
+                c.symlink("abs" + gpath, target)
         for gname, target in j.links.items():
             c.symlink(f"t/{j.name}/{gname}", target)
         if j.kmods:
