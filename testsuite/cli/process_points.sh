@@ -81,6 +81,15 @@ process(\"$dir/marks\").mark(\"two\") \$arg1:long \$arg2:long"
 else
   echo "process_points: no sys/sdt.h (systemtap-sdt-dev): marks not checked"
 fi
+# Process events: the points as stap 4.8 names them.
+out=$("$stapx" -p2 -e "probe process.begin, process(\"$dir/prog\").thread.end, process(42).end { }" 2>&1 |
+  sed -n 's| /\*.*||p' | grep '^process')
+want="process.begin
+process(\"$dir/prog\").thread.end
+process(42).end"
+[ "$out" = "$want" ] || fail "process events: got '$out', want '$want'"
+check_error "pid 0" "probe process(0).begin { }" "probe point 'process(PID)' needs a process id"
+
 # An optional point that names nothing is left out.
 "$stapx" -p2 -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
   fail "optional point"

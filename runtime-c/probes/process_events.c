@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * process.begin, process.end, process.thread.begin and process.thread.end,
+ * each for every user process (those of the -c/-x target's tree when
+ * there is a target), for the process with a PID, or for the processes
+ * running the file at PATH: from the scheduler's tracepoints, and from
+ * sys_exit for the begin probes.
+ *
+ * A begin probe runs in the new process or thread itself (pid(),
+ * execname() and its registers are its own): at its first return to user
+ * space from a system call, which for a new task is its return from
+ * fork/clone, and, as stap does, once in each process and thread that
+ * exists when the script starts, the next time it leaves a system call
+ * (one that never does never gets it). A process that execs PATH begins
+ * as a PATH process there. An end probe runs in the exiting task: its
+ * process's end when its last thread exits, thread.end for every other.
+ *
+ * PATH is matched through the executable's inode. Since a process's
+ * memory (and with it its executable) is gone by the time the scheduler
+ * reports its exit, the module keeps, per process, which PATHs it runs:
+ * read for every process at start, inherited at fork, read again at exec.
+ */
+#include <linux/hashtable.h>
+#include <linux/namei.h>
+#include <linux/sched/signal.h>
+#include <linux/tracepoint.h>
+
+enum {
+	STPX_PE_BEGIN,
+	STPX_PE_END,
+	STPX_PE_THREAD_BEGIN,
+	STPX_PE_THREAD_END,
+};
+
+struct _stpx_proc_event {
+	const struct _stpx_probe *probe;
+	int kind;
+	const char *path;	/* or NULL */
+	int path_slot;		/* path's bit in a process's mask (-1: none) */
+	pid_t pid;		/* 0: any */
+};
+
+/* The table the generated module holds, and its PATHs' inodes by slot. */
+static struct _stpx_proc_event *_stpx_pe;
+static size_t _stpx_pe_n;
+#define STPX_PE_SLOTS 64
+static struct inode *_stpx_pe_inodes[STPX_PE_SLOTS];
+static int _stpx_pe_nslots;
+
+/* A process or thread id with what the module knows about it. */
+struct _stpx_pe_task {
+	struct hlist_node node;
+	pid_t id;
+	u64 paths;	/* processes: the PATH slots its executable matches */
+};
+
+static DEFINE_SPINLOCK(_stpx_pe_lock);
+static DEFINE_HASHTABLE(_stpx_pe_procs, 8);	/* tgid -> paths */
+static DEFINE_HASHTABLE(_stpx_pe_pending, 8);	/* tid: its begin probes are due */
+static atomic_t _stpx_pe_npending = ATOMIC_INIT(0);
+
+static struct _stpx_pe_task *_stpx_pe_find(struct hlist_head *table, size_t bits, pid_t id)
+{
+	struct _stpx_pe_task *t;
+
+	hlist_for_each_entry(t, &table[hash_min(id, bits)], node)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+#define STPX_PE_FIND(table, id) _stpx_pe_find(table, HASH_BITS(table), id)
+
+/*
+ * Adds (or updates) id in the table; under _stpx_pe_lock, which only
+ * these tracepoints' handlers and arming take (process context, never an
+ * interrupt). False when out of memory.
+ */
+static bool _stpx_pe_put(struct hlist_head *table, size_t bits, pid_t id, u64 paths)
+{
+	struct _stpx_pe_task *t = _stpx_pe_find(table, bits, id);
+
+	if (!t) {
+		t = kmalloc(sizeof(*t), GFP_ATOMIC);
+		if (!t)
+			return false;
+		t->id = id;
+		hlist_add_head(&t->node, &table[hash_min(id, bits)]);
+		if (table == _stpx_pe_pending)
+			atomic_inc(&_stpx_pe_npending);
+	}
+	t->paths = paths;
+	return true;
+}
+#define STPX_PE_PUT(table, id, paths) _stpx_pe_put(table, HASH_BITS(table), id, paths)
+
+static void _stpx_pe_drop(struct hlist_head *table, struct _stpx_pe_task *t)
+{
+	hlist_del(&t->node);
+	if (table == _stpx_pe_pending)
+		atomic_dec(&_stpx_pe_npending);
+	kfree(t);
+}
+
+/* The PATH slots that the executable of mm matches (mm held by the caller). */
+static u64 _stpx_pe_mm_paths(struct mm_struct *mm)
+{
+	struct file *exe;
+	struct inode *inode;
+	u64 paths = 0;
+	int i;
+
+	if (!mm || !_stpx_pe_nslots)
+		return 0;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	inode = exe ? file_inode(exe) : NULL;
+	for (i = 0; inode && i < _stpx_pe_nslots; i++)
+		if (_stpx_pe_inodes[i] == inode)
+			paths |= 1ULL << i;
+	rcu_read_unlock();
+	return paths;
+}
+
+/* Whether t is the -c/-x target or descends from it. */
+static bool _stpx_pe_in_target_tree(struct task_struct *t)
+{
+	bool in = false;
+
+	rcu_read_lock();
+	for (; t && t->pid > 1; t = rcu_dereference(t->real_parent))
+		if (t->tgid == _stpx_target) {
+			in = true;
+			break;
+		}
+	rcu_read_unlock();
+	return in;
+}
+
+static bool _stpx_pe_matches(const struct _stpx_proc_event *e, u64 paths)
+{
+	if (e->pid)
+		return current->tgid == e->pid;
+	if (e->path_slot >= 0)
+		return paths & (1ULL << e->path_slot);
+	return !_stpx_target || _stpx_pe_in_target_tree(current);
+}
+
+/* Runs the probes of one kind that match the current task. */
+static notrace void _stpx_pe_fire(int kind, u64 paths)
+{
+	size_t i;
+
+	for (i = 0; i < _stpx_pe_n; i++)
+		if (_stpx_pe[i].kind == kind && _stpx_pe_matches(&_stpx_pe[i], paths))
+			_stpx_run_probe(_stpx_pe[i].probe, task_pt_regs(current));
+}
+
+/* This process's PATH slots (0 when none or unknown). */
+static u64 _stpx_pe_paths_of(pid_t tgid)
+{
+	struct _stpx_pe_task *p;
+	u64 paths = 0;
+
+	if (!_stpx_pe_nslots)
+		return 0;
+	spin_lock(&_stpx_pe_lock);
+	p = STPX_PE_FIND(_stpx_pe_procs, tgid);
+	if (p)
+		paths = p->paths;
+	spin_unlock(&_stpx_pe_lock);
+	return paths;
+}
+
+static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct _stpx_pe_task *t, *p;
+	bool thread = false, process = false;
+
+	if (likely(!atomic_read(&_stpx_pe_npending)) || !current->mm)
+		return;
+	spin_lock(&_stpx_pe_lock);
+	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
+	if (t) {
+		thread = current->pid != current->tgid;
+		_stpx_pe_drop(_stpx_pe_pending, t);
+	}
+	/* A process begins in whichever of its threads gets here first. */
+	p = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
+	if (p) {
+		process = true;
+		_stpx_pe_drop(_stpx_pe_pending, p);
+	}
+	spin_unlock(&_stpx_pe_lock);
+	if (process)
+		_stpx_pe_fire(STPX_PE_BEGIN, _stpx_pe_paths_of(current->tgid));
+	if (thread)
+		_stpx_pe_fire(STPX_PE_THREAD_BEGIN, _stpx_pe_paths_of(current->tgid));
+}
+NOKPROBE_SYMBOL(_stpx_pe_sys_exit);
+
+static notrace void _stpx_pe_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	struct _stpx_pe_task *p;
+	u64 paths = 0;
+
+	if (!child->mm)
+		return;	/* a kernel thread */
+	spin_lock(&_stpx_pe_lock);
+	if (child->pid == child->tgid) {
+		/* A process: it runs what its parent ran, and begins. */
+		p = STPX_PE_FIND(_stpx_pe_procs, parent->tgid);
+		if (p)
+			paths = p->paths;
+		if (paths)
+			STPX_PE_PUT(_stpx_pe_procs, child->tgid, paths);
+		STPX_PE_PUT(_stpx_pe_pending, -child->tgid, 0);
+	} else {
+		STPX_PE_PUT(_stpx_pe_pending, child->pid, 0);
+	}
+	spin_unlock(&_stpx_pe_lock);
+}
+NOKPROBE_SYMBOL(_stpx_pe_fork);
+
+static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct _stpx_pe_task *p;
+	u64 before = 0, now = _stpx_pe_mm_paths(current->mm);
+	bool pending;
+	size_t i;
+
+	spin_lock(&_stpx_pe_lock);
+	/* A process whose begin is still due begins here, as what it now runs. */
+	p = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
+	pending = p != NULL;
+	if (p)
+		_stpx_pe_drop(_stpx_pe_pending, p);
+	p = STPX_PE_FIND(_stpx_pe_procs, current->tgid);
+	if (p) {
+		before = p->paths;
+		if (now)
+			p->paths = now;
+		else
+			_stpx_pe_drop(_stpx_pe_procs, p);
+	} else if (now) {
+		STPX_PE_PUT(_stpx_pe_procs, current->tgid, now);
+	}
+	spin_unlock(&_stpx_pe_lock);
+	if (pending) {
+		_stpx_pe_fire(STPX_PE_BEGIN, now);
+		return;
+	}
+	/* Now running PATH: a PATH process begins here. */
+	for (i = 0; i < _stpx_pe_n; i++) {
+		const struct _stpx_proc_event *e = &_stpx_pe[i];
+
+		if (e->kind == STPX_PE_BEGIN && e->path_slot >= 0 && (now & ~before & (1ULL << e->path_slot)))
+			_stpx_run_probe(e->probe, task_pt_regs(current));
+	}
+}
+NOKPROBE_SYMBOL(_stpx_pe_exec);
+
+static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
+{
+	struct _stpx_pe_task *p, *t;
+	bool group_dead = atomic_read(&current->signal->live) == 0;
+	u64 paths = 0;
+
+	spin_lock(&_stpx_pe_lock);
+	/* A begin that never came is not due any more. */
+	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
+	if (t)
+		_stpx_pe_drop(_stpx_pe_pending, t);
+	p = STPX_PE_FIND(_stpx_pe_procs, current->tgid);
+	if (p)
+		paths = p->paths;
+	if (group_dead) {
+		if (p)
+			_stpx_pe_drop(_stpx_pe_procs, p);
+		t = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
+		if (t)
+			_stpx_pe_drop(_stpx_pe_pending, t);
+	}
+	spin_unlock(&_stpx_pe_lock);
+	if (current->flags & PF_KTHREAD)
+		return;
+	_stpx_pe_fire(group_dead ? STPX_PE_END : STPX_PE_THREAD_END, paths);
+}
+NOKPROBE_SYMBOL(_stpx_pe_exit);
+
+static struct {
+	const char *name;
+	void *func;
+	struct tracepoint *tp;
+} _stpx_pe_tps[] = {
+	{ "sched_process_fork", _stpx_pe_fork },
+	{ "sched_process_exec", _stpx_pe_exec },
+	{ "sched_process_exit", _stpx_pe_exit },
+	{ "sys_exit", _stpx_pe_sys_exit },
+};
+
+static void _stpx_pe_clear(void)
+{
+	struct _stpx_pe_task *t;
+	struct hlist_node *tmp;
+	int b;
+
+	hash_for_each_safe(_stpx_pe_procs, b, tmp, t, node)
+		_stpx_pe_drop(_stpx_pe_procs, t);
+	hash_for_each_safe(_stpx_pe_pending, b, tmp, t, node)
+		_stpx_pe_drop(_stpx_pe_pending, t);
+}
+
+static void _stpx_process_events_disarm(struct _stpx_proc_event *e, size_t n)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
+		if (!_stpx_pe_tps[i].tp)
+			continue;
+		tracepoint_probe_unregister(_stpx_pe_tps[i].tp, _stpx_pe_tps[i].func, NULL);
+		_stpx_pe_tps[i].tp = NULL;
+		any = true;
+	}
+	if (any)
+		tracepoint_synchronize_unregister();
+	_stpx_pe_clear();
+	for (i = 0; i < (size_t)_stpx_pe_nslots; i++)
+		iput(_stpx_pe_inodes[i]);
+	_stpx_pe_nslots = 0;
+	_stpx_pe_n = 0;
+}
+
+/* The inode of the regular file at path, held; or an error report. */
+static struct inode *_stpx_pe_inode(const struct _stpx_proc_event *e)
+{
+	struct path p;
+	struct inode *inode;
+	int rc = kern_path(e->path, LOOKUP_FOLLOW, &p);
+
+	if (rc) {
+		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot find %s (rc %d)", e->probe->pp, e->path, rc);
+		return ERR_PTR(rc);
+	}
+	inode = igrab(d_inode(p.dentry));
+	path_put(&p);
+	return inode ? inode : ERR_PTR(-ENOENT);
+}
+
+static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
+{
+	struct task_struct *g, *t;
+	size_t i;
+	int j, rc = 0;
+
+	_stpx_pe = e;
+	_stpx_pe_n = n;
+	/* Each PATH once: its slot. */
+	for (i = 0; i < n; i++) {
+		struct inode *inode;
+
+		e[i].path_slot = -1;
+		if (!e[i].path)
+			continue;
+		inode = _stpx_pe_inode(&e[i]);
+		if (IS_ERR(inode)) {
+			rc = PTR_ERR(inode);
+			goto fail;
+		}
+		for (j = 0; j < _stpx_pe_nslots && _stpx_pe_inodes[j] != inode; j++)
+			;
+		if (j < _stpx_pe_nslots) {
+			iput(inode);
+		} else if (j == STPX_PE_SLOTS) {
+			iput(inode);
+			_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: more than %d programs in process(...) probes",
+				     e[i].probe->pp, STPX_PE_SLOTS);
+			rc = -E2BIG;
+			goto fail;
+		} else {
+			_stpx_pe_inodes[_stpx_pe_nslots++] = inode;
+		}
+		e[i].path_slot = j;
+	}
+	/* What every process runs, and the begins now due. */
+	rcu_read_lock();
+	spin_lock(&_stpx_pe_lock);
+	for_each_process_thread(g, t) {
+		u64 paths;
+
+		if (t->flags & PF_KTHREAD)
+			continue;
+		if (t == g) {
+			task_lock(t);
+			paths = _stpx_pe_mm_paths(t->mm);
+			task_unlock(t);
+			if ((paths && !STPX_PE_PUT(_stpx_pe_procs, t->tgid, paths)) ||
+			    !STPX_PE_PUT(_stpx_pe_pending, -t->tgid, 0))
+				rc = -ENOMEM;
+		} else if (!STPX_PE_PUT(_stpx_pe_pending, t->pid, 0)) {
+			rc = -ENOMEM;
+		}
+	}
+	spin_unlock(&_stpx_pe_lock);
+	rcu_read_unlock();
+	if (rc)
+		goto fail;
+	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
+		struct _stpx_tp_lookup l = { .name = _stpx_pe_tps[i].name };
+
+		for_each_kernel_tracepoint(_stpx_tp_match, &l);
+		if (!l.tp) {
+			_stpx_report(STPX_MSG_ERROR, "ERROR: process probes: no tracepoint %s", l.name);
+			rc = -ENOENT;
+			goto fail;
+		}
+		rc = tracepoint_probe_register(l.tp, _stpx_pe_tps[i].func, NULL);
+		if (rc)
+			goto fail;
+		_stpx_pe_tps[i].tp = l.tp;
+	}
+	return 0;
+fail:
+	_stpx_process_events_disarm(e, n);
+	return rc;
+}
