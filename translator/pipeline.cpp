@@ -217,6 +217,8 @@ int run_pipeline(const Options& opts) {
   eopts.library = index ? &*index : nullptr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
+  eopts.probes.target_command = opts.target_cmd;
+  eopts.probes.target_pid = opts.target_pid;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {
     if (ksyms_tried) return ksyms.get();
     ksyms_tried = true;

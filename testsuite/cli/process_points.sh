@@ -13,7 +13,10 @@ trap 'rm -rf "$dir"' EXIT
 cat >"$dir/prog.c" <<'C'
 #include <stdlib.h>
 __attribute__((noinline)) long work(long n, const char *tag) { return n * 2 + (tag[0] == 'x'); }
-int main(int argc, char **argv) { return (int)work(argc, argv[0]); }
+int main(int argc, char **argv) {
+  long r = work(argc, argv[0]);
+  return (int)r;
+}
 C
 cat >"$dir/lib.c" <<'C'
 int lib_entry(int x) { return x + 1; }
@@ -22,6 +25,13 @@ gcc -g -O2 -o "$dir/prog" "$dir/prog.c" || exit 1
 gcc -O2 -shared -fPIC -s -o "$dir/lib.so" "$dir/lib.c" || exit 1
 status=0
 fail() { echo "FAIL: $1"; status=1; }
+check_error() {  # NAME SCRIPT TEXT
+  out=$("$stapx" -p2 -e "$2" 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -qF -- "$3"; then
+    fail "$1: exit $rc: $out"
+  fi
+}
 
 out=$("$stapx" -L "process(\"$dir/prog\").function(\"work\")" 2>&1)
 want="process(\"$dir/prog\").function(\"work@$dir/prog.c:2\") \$n:long int \$tag:char const*"
@@ -30,6 +40,20 @@ want="process(\"$dir/prog\").function(\"work@$dir/prog.c:2\") \$n:long int \$tag
 out=$("$stapx" -l "process(\"$dir/prog\").function(\"*\")" 2>&1)
 printf '%s\n' "$out" | grep -qxF "process(\"$dir/prog\").function(\"main@$dir/prog.c:3\")" ||
   fail "-l *: no main in: $out"
+
+# Without a PATH: the -c command's program, as stap takes it.
+out=$("$stapx" -p2 -c "$dir/prog arg" -e 'probe process.function("work") { println($n) }' 2>&1 | grep '^process')
+[ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\") /* <- process.function(\"work\") */" ] ||
+  fail "-c: $out"
+check_error "no -c" 'probe process.function("work") { }' \
+  "unspecified process probe is invalid without a -c COMMAND or -x PID"
+out=$("$stapx" -p2 -c "$dir/prog | cat" -e 'probe process.function("work") { }' 2>&1)
+printf '%s\n' "$out" | grep -qF "invalid -c command for unspecified process probe" || fail "-c with a pipe: $out"
+
+# A source line, with the variables in scope there (stap 4.8's -L too).
+out=$("$stapx" -L "process(\"$dir/prog\").statement(\"main@prog.c:5\")" 2>&1)
+[ "$out" = "process(\"$dir/prog\").statement(\"main@$dir/prog.c:5\") \$argc:int \$argv:char** \$r:long int" ] ||
+  fail "statement: $out"
 
 # Relative to the current directory, shown absolute.
 out=$(cd "$dir" && "$stapx" -l 'process("./prog").function("work")' 2>&1)
@@ -44,13 +68,6 @@ out=$("$stapx" -p2 -e "probe process(\"$dir/lib.so\").function(\"lib_entry\") { 
   fail "stripped library: $out"
 printf '%s\n' "$out" | grep -qF "process(\"$dir/lib.so\").function(\"lib_entry\")" || fail "stripped library pp: $out"
 
-check_error() {  # NAME SCRIPT TEXT
-  out=$("$stapx" -p2 -e "$2" 2>&1)
-  rc=$?
-  if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -qF -- "$3"; then
-    fail "$1: exit $rc: $out"
-  fi
-}
 check_error "no function" "probe process(\"$dir/prog\").function(\"nosuch\") { }" "semantic error: no match"
 check_error "no file" "probe process(\"$dir/nosuch\").function(\"work\") { }" "no match (cannot find $dir/nosuch"
 check_error "glob, no file" "probe process(\"$dir/nothing*\").function(\"work\") { }" \

@@ -33,6 +33,10 @@ struct ProbeContext {
   // The target's debug information (DWARF or BTF), opened on first use.
   ProbeEnv* env = nullptr;
   bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
+  // -c COMMAND and -x PID: a process(...) point without a PATH probes the
+  // command's program.
+  std::string target_command;
+  long target_pid = 0;
 };
 
 // The runtime state a probe's handler runs in (runtime-c/session.h).

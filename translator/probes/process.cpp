@@ -24,29 +24,81 @@ namespace stapx {
 
 namespace {
 
-enum Suffix { kEntry, kCall, kReturn };
+enum Suffix { kEntry, kCall, kReturn, kStatement, kStatementAddress };
 
 class ProcessFamily : public ProbeFamily {
  public:
   const char* name() const override { return "process"; }
   std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
   std::vector<PointPattern> patterns() const override {
+    // (Without a PATH: the -c command's program.)
     return {{"process(string).function(string)", kEntry},
             {"process(string).function(string).call", kCall},
-            {"process(string).function(string).return", kReturn}};
+            {"process(string).function(string).return", kReturn},
+            {"process(string).statement(string)", kStatement},
+            {"process(string).statement(number)", kStatementAddress},
+            {"process.function(string)", kEntry},
+            {"process.function(string).call", kCall},
+            {"process.function(string).return", kReturn},
+            {"process.statement(string)", kStatement},
+            {"process.statement(number)", kStatementAddress}};
   }
 
-  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    std::vector<const debug::UserBinary*> bins = process_binaries(m, diags);
+    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
     if (bins.empty()) return;
     size_t before = out.size();
     for (const debug::UserBinary* bin : bins)
-      if (!expand_in(m, base, *bin, out, diags)) return;
+      if (!(m.tag >= kStatement ? statements_in(m, base, *bin, out, diags) : expand_in(m, base, *bin, out, diags)))
+        return;
     if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
   }
 
  private:
+  // process(...).statement("func@file:line") (lines as kernel.statement
+  // takes them) or .statement(ADDRESS), in one file: through its DWARF;
+  // an address without DWARF is probed bare. False after reporting.
+  bool statements_in(const PointMatch& m, const ProbeSpec& base, const debug::UserBinary& bin,
+                     std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    debug::DebugInfo* di = dwarf(bin.path());
+    auto add = [&](uint64_t addr, const std::string& text, std::optional<debug::ProbeSite> site) {
+      uint64_t offset = 0;
+      if (!bin.file_offset(addr, offset)) return;
+      ProbeSpec spec = base;
+      spec.family = this;
+      spec.entry_saves = false;
+      spec.pp = fmt::format("process(\"{}\").statement({})", bin.path(), text);
+      spec.data = uprobe_at(bin, offset);
+      if (site) {
+        spec.ppfunc = spec.probefunc = site->function;
+        site->user = true;
+        site->relocated = bin.shared();
+        spec.site = std::make_shared<const debug::ProbeSite>(std::move(*site));
+      }
+      out.push_back(std::move(spec));
+    };
+    if (m.tag == kStatementAddress) {
+      uint64_t addr = static_cast<uint64_t>(m.number_arg(1));
+      add(addr, fmt::format("0x{:x}", addr), di ? di->address_site(addr) : std::nullopt);
+      return true;
+    }
+    SourceSpec where = SourceSpec::parse(m.string_arg(1));
+    if (!where.valid || !where.has_line()) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), "process(...).statement", "\"function@file:line\" (or :N-M, :*, +N)");
+      return false;
+    }
+    if (!di || !di->has_lines()) return true;  // (no match)
+    debug::SiteFilter filter;
+    if (!where.file.empty()) filter.file = [&](const std::string& file, int) { return file_matches(where.file, file); };
+    filter.line = [&](const std::string& file, int line, int decl_line) { return where.keeps(file, line, decl_line); };
+    for (debug::ProbeSite& site : di->statement_sites(where.function, filter)) {
+      std::string text = fmt::format("\"{}@{}:{}\"", site.function, site.decl_file, site.decl_line);
+      add(site.addr, text, std::move(site));
+    }
+    return true;
+  }
+
   // The point's functions in one file; false after reporting a bad pattern.
   bool expand_in(const PointMatch& m, const ProbeSpec& base, const debug::UserBinary& file,
                  std::vector<ProbeSpec>& out, DiagSink& diags) const {

@@ -46,7 +46,7 @@ class ProcessEventFamily : public ProbeFamily {
             {"process(number).thread.end", kThreadEnd}};
   }
 
-  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
     const Kind kind = static_cast<Kind>(m.tag);
     auto add = [&](const std::string& who, std::string path, int64_t pid) {
@@ -71,7 +71,7 @@ class ProcessEventFamily : public ProbeFamily {
       }
       add(fmt::format("process({})", pid), "", pid);
     } else {
-      for (const debug::UserBinary* bin : process_binaries(m, diags))
+      for (const debug::UserBinary* bin : process_binaries(m, ctx, diags))
         add(fmt::format("process(\"{}\")", bin->path()), bin->path(), 0);
     }
   }

@@ -186,12 +186,16 @@ class ProcessMarkFamily : public ProbeFamily {
   const char* name() const override { return "process.mark"; }
   std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
   std::vector<PointPattern> patterns() const override {
-    return {{"process(string).mark(string)", kMark}, {"process(string).provider(string).mark(string)", kProviderMark}};
+    // (Without a PATH: the -c command's program.)
+    return {{"process(string).mark(string)", kMark},
+            {"process(string).provider(string).mark(string)", kProviderMark},
+            {"process.mark(string)", kMark},
+            {"process.provider(string).mark(string)", kProviderMark}};
   }
 
-  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext&, std::vector<ProbeSpec>& out,
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    std::vector<const debug::UserBinary*> bins = process_binaries(m, diags);
+    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
     if (bins.empty()) return;
     support::NamePattern provider(m.tag == kProviderMark ? m.string_arg(1) : "*");
     const size_t name_arg = m.tag == kProviderMark ? 2 : 1;

@@ -26,9 +26,32 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
   return it->second.first.get();
 }
 
-std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, DiagSink& diags) {
+std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
+                                                       DiagSink& diags) {
   std::vector<const debug::UserBinary*> out;
-  const std::string pattern = m.string_arg(0);
+  std::string pattern;
+  if (m.component(0).arg) {
+    pattern = m.string_arg(0);
+  } else {
+    // The command's first word, when the command is only a program and
+    // its arguments (stap's rule).
+    const std::string& cmd = ctx.target_command;
+    if (cmd.empty()) {
+      if (m.point->optional) return out;
+      if (ctx.target_pid)
+        diags.report(DiagId::SemUnsupported, m.point->loc, "a process(...) point without a PATH under -x");
+      else
+        diags.report(DiagId::SemProcessUnspecified, m.point->loc);
+      return out;
+    }
+    if (cmd.find_first_of("|&;<>(){}`$") != std::string::npos) {
+      if (!m.point->optional) diags.report(DiagId::SemProcessBadCommand, m.point->loc);
+      return out;
+    }
+    size_t start = cmd.find_first_not_of(" \t");
+    size_t end = start == std::string::npos ? start : cmd.find_first_of(" \t", start);
+    pattern = start == std::string::npos ? "" : cmd.substr(start, end - start);
+  }
   std::string error;
   if (!support::is_glob(pattern)) {
     std::string path = debug::resolve_process_path(pattern, error);

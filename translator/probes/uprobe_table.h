@@ -30,9 +30,11 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
 
 // The files the PATH of a process("PATH") point (its argument 0) names:
 // one, or each match of a glob ("/lib*/libc.so.*"; files that are not
-// x86-64 programs or libraries left out), each read once. Empty after
-// reporting why, unless the point is optional.
-std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, DiagSink& diags);
+// x86-64 programs or libraries left out), each read once; for a point
+// without a PATH (process.function(...)), the -c command's program, as
+// stap takes it. Empty after reporting why, unless the point is optional.
+std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
+                                                       DiagSink& diags);
 
 // A uprobe at `offset` in `bin`, with what the module checks.
 std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset);
