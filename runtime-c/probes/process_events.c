@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * process.begin, process.end, process.thread.begin and process.thread.end,
- * each for every user process (those of the -c/-x target's tree when
+ * process.begin, process.end, process.thread.begin, process.thread.end,
+ * process.syscall and process.syscall.return, each for every user process (those of the -c/-x target's tree when
  * there is a target), for the process with a PID, or for the processes
  * running the file at PATH: from the scheduler's tracepoints, and from
- * sys_exit for the begin probes.
+ * sys_enter and sys_exit for the system call probes and the begin probes.
  *
  * A begin probe runs in the new process or thread itself (pid(),
  * execname() and its registers are its own): at its first return to user
@@ -24,12 +24,22 @@
 #include <linux/namei.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
+#include <asm/syscall.h>
 
 enum {
 	STPX_PE_BEGIN,
 	STPX_PE_END,
 	STPX_PE_THREAD_BEGIN,
 	STPX_PE_THREAD_END,
+	STPX_PE_SYSCALL,
+	STPX_PE_SYSCALL_RETURN,
+};
+
+/* What a system call probe's $syscall, $arg1..6 and $return are (c->family_data). */
+struct _stpx_pe_hit {
+	long syscall;
+	unsigned long args[6];
+	long ret;
 };
 
 struct _stpx_proc_event {
@@ -46,6 +56,8 @@ static size_t _stpx_pe_n;
 #define STPX_PE_SLOTS 64
 static struct inode *_stpx_pe_inodes[STPX_PE_SLOTS];
 static int _stpx_pe_nslots;
+static bool _stpx_pe_syscalls;	/* some probe is on system calls */
+static bool _stpx_pe_begins;	/* some probe is a begin */
 
 /* A process or thread id with what the module knows about it. */
 struct _stpx_pe_task {
@@ -145,14 +157,29 @@ static bool _stpx_pe_matches(const struct _stpx_proc_event *e, u64 paths)
 	return !_stpx_target || _stpx_pe_in_target_tree(current);
 }
 
-/* Runs the probes of one kind that match the current task. */
-static notrace void _stpx_pe_fire(int kind, u64 paths)
+static u64 _stpx_pe_paths_of(pid_t tgid);
+
+/*
+ * Runs the probes of one kind that match the current task, with hit as
+ * their c->family_data. `paths`: the task's PATH slots, or (known false)
+ * looked up when a probe needs them.
+ */
+static notrace void _stpx_pe_fire(int kind, u64 paths, bool known, struct _stpx_pe_hit *hit)
 {
 	size_t i;
 
-	for (i = 0; i < _stpx_pe_n; i++)
-		if (_stpx_pe[i].kind == kind && _stpx_pe_matches(&_stpx_pe[i], paths))
-			_stpx_run_probe(_stpx_pe[i].probe, task_pt_regs(current));
+	for (i = 0; i < _stpx_pe_n; i++) {
+		const struct _stpx_proc_event *e = &_stpx_pe[i];
+
+		if (e->kind != kind)
+			continue;
+		if (e->path_slot >= 0 && !known) {
+			paths = _stpx_pe_paths_of(current->tgid);
+			known = true;
+		}
+		if (_stpx_pe_matches(e, paths))
+			_stpx_probe_hit(e->probe, e->probe, task_pt_regs(current), NULL, hit);
+	}
 }
 
 /* This process's PATH slots (0 when none or unknown). */
@@ -171,11 +198,27 @@ static u64 _stpx_pe_paths_of(pid_t tgid)
 	return paths;
 }
 
+static notrace void _stpx_pe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct _stpx_pe_hit hit = { .syscall = id };
+
+	if (!current->mm)
+		return;
+	syscall_get_arguments(current, regs, hit.args);
+	_stpx_pe_fire(STPX_PE_SYSCALL, 0, false, &hit);
+}
+NOKPROBE_SYMBOL(_stpx_pe_sys_enter);
+
 static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct _stpx_pe_task *t, *p;
 	bool thread = false, process = false;
 
+	if (_stpx_pe_syscalls && current->mm) {
+		struct _stpx_pe_hit hit = { .syscall = syscall_get_nr(current, regs), .ret = ret };
+
+		_stpx_pe_fire(STPX_PE_SYSCALL_RETURN, 0, false, &hit);
+	}
 	if (likely(!atomic_read(&_stpx_pe_npending)) || !current->mm)
 		return;
 	spin_lock(&_stpx_pe_lock);
@@ -192,9 +235,9 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 	}
 	spin_unlock(&_stpx_pe_lock);
 	if (process)
-		_stpx_pe_fire(STPX_PE_BEGIN, _stpx_pe_paths_of(current->tgid));
+		_stpx_pe_fire(STPX_PE_BEGIN, 0, false, NULL);
 	if (thread)
-		_stpx_pe_fire(STPX_PE_THREAD_BEGIN, _stpx_pe_paths_of(current->tgid));
+		_stpx_pe_fire(STPX_PE_THREAD_BEGIN, 0, false, NULL);
 }
 NOKPROBE_SYMBOL(_stpx_pe_sys_exit);
 
@@ -213,8 +256,9 @@ static notrace void _stpx_pe_fork(void *data, struct task_struct *parent, struct
 			paths = p->paths;
 		if (paths)
 			STPX_PE_PUT(_stpx_pe_procs, child->tgid, paths);
-		STPX_PE_PUT(_stpx_pe_pending, -child->tgid, 0);
-	} else {
+		if (_stpx_pe_begins)
+			STPX_PE_PUT(_stpx_pe_pending, -child->tgid, 0);
+	} else if (_stpx_pe_begins) {
 		STPX_PE_PUT(_stpx_pe_pending, child->pid, 0);
 	}
 	spin_unlock(&_stpx_pe_lock);
@@ -246,7 +290,7 @@ static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t ol
 	}
 	spin_unlock(&_stpx_pe_lock);
 	if (pending) {
-		_stpx_pe_fire(STPX_PE_BEGIN, now);
+		_stpx_pe_fire(STPX_PE_BEGIN, now, true, NULL);
 		return;
 	}
 	/* Now running PATH: a PATH process begins here. */
@@ -283,19 +327,22 @@ static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 	spin_unlock(&_stpx_pe_lock);
 	if (current->flags & PF_KTHREAD)
 		return;
-	_stpx_pe_fire(group_dead ? STPX_PE_END : STPX_PE_THREAD_END, paths);
+	_stpx_pe_fire(group_dead ? STPX_PE_END : STPX_PE_THREAD_END, paths, true, NULL);
 }
 NOKPROBE_SYMBOL(_stpx_pe_exit);
 
 static struct {
 	const char *name;
 	void *func;
+	bool syscalls;	/* only for system call probes */
+	bool exits;	/* only for system call and begin probes */
 	struct tracepoint *tp;
 } _stpx_pe_tps[] = {
 	{ "sched_process_fork", _stpx_pe_fork },
 	{ "sched_process_exec", _stpx_pe_exec },
 	{ "sched_process_exit", _stpx_pe_exit },
-	{ "sys_exit", _stpx_pe_sys_exit },
+	{ "sys_exit", _stpx_pe_sys_exit, false, true },
+	{ "sys_enter", _stpx_pe_sys_enter, true },
 };
 
 static void _stpx_pe_clear(void)
@@ -355,6 +402,13 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 
 	_stpx_pe = e;
 	_stpx_pe_n = n;
+	_stpx_pe_syscalls = _stpx_pe_begins = false;
+	for (i = 0; i < n; i++) {
+		if (e[i].kind == STPX_PE_SYSCALL || e[i].kind == STPX_PE_SYSCALL_RETURN)
+			_stpx_pe_syscalls = true;
+		if (e[i].kind == STPX_PE_BEGIN || e[i].kind == STPX_PE_THREAD_BEGIN)
+			_stpx_pe_begins = true;
+	}
 	/* Each PATH once: its slot. */
 	for (i = 0; i < n; i++) {
 		struct inode *inode;
@@ -395,9 +449,9 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 			paths = _stpx_pe_mm_paths(t->mm);
 			task_unlock(t);
 			if ((paths && !STPX_PE_PUT(_stpx_pe_procs, t->tgid, paths)) ||
-			    !STPX_PE_PUT(_stpx_pe_pending, -t->tgid, 0))
+			    (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, -t->tgid, 0)))
 				rc = -ENOMEM;
-		} else if (!STPX_PE_PUT(_stpx_pe_pending, t->pid, 0)) {
+		} else if (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, t->pid, 0)) {
 			rc = -ENOMEM;
 		}
 	}
@@ -408,6 +462,10 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
 		struct _stpx_tp_lookup l = { .name = _stpx_pe_tps[i].name };
 
+		/* (A hook on every system call, only when needed.) */
+		if ((_stpx_pe_tps[i].syscalls && !_stpx_pe_syscalls) ||
+		    (_stpx_pe_tps[i].exits && !_stpx_pe_syscalls && !_stpx_pe_begins))
+			continue;
 		for_each_kernel_tracepoint(_stpx_tp_match, &l);
 		if (!l.tp) {
 			_stpx_report(STPX_MSG_ERROR, "ERROR: process probes: no tracepoint %s", l.name);

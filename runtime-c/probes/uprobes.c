@@ -13,6 +13,7 @@
  * changed.
  */
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/namei.h>
 #include <linux/uprobes.h>
 
@@ -37,10 +38,85 @@ static notrace int _stpx_uprobe_handler(struct uprobe_consumer *uc, struct pt_re
 }
 NOKPROBE_SYMBOL(_stpx_uprobe_handler);
 
+/*
+ * A .return probe that reads values saved at the function's entry
+ * (parameters, @entry) has an entry half too: each call's values wait,
+ * keyed by the task and the stack pointer at entry (where the return
+ * address is), for that call's return. A call that never returns (a
+ * longjmp past it) leaves its values behind: the next return of the task
+ * at a shallower frame drops them, as does the end of the script.
+ */
+struct _stpx_usave {
+	struct hlist_node node;
+	const struct _stpx_uprobe *u;
+	pid_t tid;
+	unsigned long sp;
+	int64_t saved[];	/* the probe's entry_size bytes: saved[0] says whether they were */
+};
+static DEFINE_SPINLOCK(_stpx_usave_lock);
+static DEFINE_HASHTABLE(_stpx_usaves, 8);
+static atomic_t _stpx_nusaves = ATOMIC_INIT(0);
+#define STPX_USAVES_MAX 16384	/* calls in flight at once, beyond which returns are skipped */
+
+static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	const struct _stpx_uprobe *u = container_of(uc, struct _stpx_uprobe, uc);
+	struct _stpx_usave *s;
+	unsigned long flags;
+
+	if (atomic_inc_return(&_stpx_nusaves) > STPX_USAVES_MAX ||
+	    !(s = kmalloc(sizeof(*s) + u->probe->entry_size, GFP_ATOMIC))) {
+		atomic_dec(&_stpx_nusaves);
+		return 0;
+	}
+	s->u = u;
+	s->tid = current->pid;
+	s->sp = user_stack_pointer(regs);
+	_stpx_run_entry(u->probe, regs, s->saved);
+	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	hash_add(_stpx_usaves, &s->node, s->tid);
+	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(_stpx_uretprobe_entry);
+
+/* This call's saved values, taken out (NULL if none); those of calls of u deeper in this task's stack are dropped. */
+static struct _stpx_usave *_stpx_usave_take(const struct _stpx_uprobe *u, unsigned long entry_sp)
+{
+	struct _stpx_usave *s, *found = NULL;
+	struct hlist_node *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	hash_for_each_possible_safe(_stpx_usaves, s, tmp, node, current->pid) {
+		if (s->tid != current->pid || s->u != u || s->sp > entry_sp)
+			continue;
+		hash_del(&s->node);
+		atomic_dec(&_stpx_nusaves);
+		if (s->sp == entry_sp && !found)
+			found = s;
+		else
+			kfree(s);
+	}
+	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	return found;
+}
+
 static notrace int _stpx_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
 					   struct pt_regs *regs)
 {
-	_stpx_run_probe(container_of(uc, struct _stpx_uprobe, uc)->probe, regs);
+	const struct _stpx_uprobe *u = container_of(uc, struct _stpx_uprobe, uc);
+	struct _stpx_usave *s;
+
+	if (!u->probe->nsaved) {
+		_stpx_run_probe(u->probe, regs);
+		return 0;
+	}
+	/* The return popped the return address: the entry's sp was 8 below. */
+	s = _stpx_usave_take(u, user_stack_pointer(regs) - sizeof(unsigned long));
+	if (s && s->saved[0])
+		_stpx_run_probe_saved(u->probe, regs, s->saved + 1);
+	kfree(s);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_uretprobe_handler);
@@ -98,6 +174,23 @@ static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
 			iput(t[i].inode);
 		t[i].inode = NULL;
 	}
+	/* No handler of these runs now: their values still waiting go. */
+	{
+		struct _stpx_usave *s;
+		struct hlist_node *tmp;
+		unsigned long flags;
+		int b;
+
+		spin_lock_irqsave(&_stpx_usave_lock, flags);
+		hash_for_each_safe(_stpx_usaves, b, tmp, s, node) {
+			if (s->u < t || s->u >= t + n)
+				continue;
+			hash_del(&s->node);
+			atomic_dec(&_stpx_nusaves);
+			kfree(s);
+		}
+		spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	}
 }
 
 static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
@@ -114,9 +207,11 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (t[i].is_return)
+		if (t[i].is_return) {
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
-		else
+			if (t[i].probe->nsaved)
+				t[i].uc.handler = _stpx_uretprobe_entry;
+		} else
 			t[i].uc.handler = _stpx_uprobe_handler;
 		/* The kernel counts a semaphore up in each process while armed. */
 		rc = t[i].ref_ctr_offset ?

@@ -75,8 +75,6 @@ check_error "glob, no file" "probe process(\"$dir/nothing*\").function(\"work\")
 check_error "not ELF" "probe process(\"$dir/prog.c\").function(\"work\") { }" "is not an ELF file"
 check_error "no variable" "probe process(\"$dir/prog\").function(\"work\") { println(\$nosuch) }" \
   "unable to find local 'nosuch'"
-check_error "@entry" "probe process(\"$dir/prog\").function(\"work\").return { println(@entry(\$n)) }" \
-  "@entry in a process(...).return probe is not implemented"
 # Static probes (sys/sdt.h, from systemtap-sdt-dev): -L as stap 4.8
 # prints them, and the errors.
 cat >"$dir/marks.c" <<'C'

@@ -1,5 +1,5 @@
 /* The program process_function.stp probes: work() called N times (N from
- * argv[1]), then done(). Not inlined, so each call is a call. */
+ * argv[1]), fact(4), then done(). Not inlined, so each call is a call. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -7,6 +7,19 @@ __attribute__((noinline)) long work(long n, const char *tag)
 {
 	__asm__ volatile("" ::: "memory");
 	return n * 2 + (tag[0] == 'x');
+}
+
+/* Recursive, with each call's result opaque to the compiler, so that the
+ * recursion stays calls (no loop): one frame per call. */
+__attribute__((noinline)) long fact(long n)
+{
+	long r;
+
+	if (n <= 1)
+		return 1;
+	r = fact(n - 1);
+	__asm__ volatile("" : "+r"(r));
+	return n * r;
 }
 
 __attribute__((noinline)) int done(long total)
@@ -22,6 +35,7 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < n; i++)
 		total += work(i, "abc");
+	total += fact(4);
 	printf("%ld\n", total);
 	return done(total);
 }

@@ -48,9 +48,6 @@ struct Elaboration {
   // point is a .return (a kretprobe).
   std::map<const ast::ProbeDecl*, const ProbeSpec*> target_specs;
   std::set<const ast::ProbeDecl*> return_decls;
-  // Declarations with a .return point that cannot save values at entry
-  // (a uretprobe has no entry half yet): no @entry, no parameters there.
-  std::set<const ast::ProbeDecl*> no_entry_saves;
   // Probes whose every point is of a family with $names of its own
   // (procfs's $value), with that point (one per probe after the split).
   std::map<const ast::ProbeDecl*, const ProbeSpec*> context_specs;

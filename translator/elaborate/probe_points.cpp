@@ -124,7 +124,6 @@ void ProbePoints::resolve_probes() {
     else if (!no_context.count(spec.decl))
       elab_.context_specs.emplace(spec.decl, &spec);
     if (spec.site) elab_.target_specs.emplace(spec.decl, &spec);
-    if (spec.is_return && !spec.entry_saves) elab_.no_entry_saves.insert(spec.decl);
     auto [it, fresh] = all_return.try_emplace(spec.decl, spec.is_return);
     if (!fresh) it->second = it->second && spec.is_return;
   }

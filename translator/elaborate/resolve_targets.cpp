@@ -234,10 +234,6 @@ void Resolver::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
     elab_.diags.report(DiagId::SemEntryArgs, a->loc);
     return;
   }
-  if (elab_.no_entry_saves.count(sc.decl)) {
-    elab_.diags.report(DiagId::SemUnsupported, a->loc, "@entry in a process(...).return probe");
-    return;
-  }
   auto it = elab_.target_specs.find(sc.decl);
   if (a->args[0]->kind != ExprKind::Target || it == elab_.target_specs.end()) {
     // A script expression, evaluated when the function is entered; what
@@ -315,9 +311,8 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
   const ProbeSpec& spec = *it->second;
   // Inside @entry(expr) a parameter is read where it is at the entry.
   bool ret = spec.is_return && !in_entry_expr_;
-  bool saves = ret && !elab_.no_entry_saves.count(sc.decl);
   std::optional<TargetAccess> access =
-      resolve_target(*t, *spec.site, ret, saves ? &elab_.prog.entry_saves[sc.decl] : nullptr, elab_.diags);
+      resolve_target(*t, *spec.site, ret, ret ? &elab_.prog.entry_saves[sc.decl] : nullptr, elab_.diags);
   if (!access) return;
   t->type = access->yields_string() ? Type::String : Type::Long;
   elab_.prog.targets[t] = std::move(*access);

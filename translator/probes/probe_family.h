@@ -65,7 +65,6 @@ struct ProbeSpec {
   std::shared_ptr<const debug::ProbeSite> site;
   bool is_return = false;
   int64_t maxactive = 0;  // .return.maxactive(N): kretprobe instances (0: the kernel's default)
-  bool entry_saves = true;  // a .return probe can save values at entry (not a uretprobe, yet)
   std::string entry_symbol;
   uint64_t entry_offset = 0;
   // The family's own data, of the family's own type.

@@ -67,7 +67,6 @@ class ProcessFamily : public ProbeFamily {
       if (!bin.file_offset(addr, offset)) return;
       ProbeSpec spec = base;
       spec.family = this;
-      spec.entry_saves = false;
       spec.pp = fmt::format("process(\"{}\").statement({})", bin.path(), text);
       spec.data = uprobe_at(bin, offset);
       if (site) {
@@ -111,7 +110,6 @@ class ProcessFamily : public ProbeFamily {
       ProbeSpec spec = base;
       spec.family = this;
       spec.is_return = m.tag == kReturn;
-      spec.entry_saves = false;
       spec.ppfunc = spec.probefunc = function;
       spec.pp = fmt::format("process(\"{}\").function(\"{}\"){}", path, pp, suffix);
       spec.data = uprobe_at(*bin, offset);

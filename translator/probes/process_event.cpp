@@ -4,6 +4,8 @@
 // process(PID)... (runtime-c/probes/process_events.c says when each runs).
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "translator/codegen/cwriter.h"
 #include "translator/codegen/generator.h"
 #include "translator/debuginfo/user_binary.h"
@@ -14,9 +16,10 @@ namespace stapx {
 
 namespace {
 
-enum Kind { kBegin, kEnd, kThreadBegin, kThreadEnd };
-constexpr const char* kKindC[] = {"STPX_PE_BEGIN", "STPX_PE_END", "STPX_PE_THREAD_BEGIN", "STPX_PE_THREAD_END"};
-constexpr const char* kKindText[] = {"begin", "end", "thread.begin", "thread.end"};
+enum Kind { kBegin, kEnd, kThreadBegin, kThreadEnd, kSyscall, kSyscallReturn };
+constexpr const char* kKindC[] = {"STPX_PE_BEGIN",      "STPX_PE_END",     "STPX_PE_THREAD_BEGIN",
+                                  "STPX_PE_THREAD_END", "STPX_PE_SYSCALL", "STPX_PE_SYSCALL_RETURN"};
+constexpr const char* kKindText[] = {"begin", "end", "thread.begin", "thread.end", "syscall", "syscall.return"};
 
 struct ProcessEvent : ProbeData {
   Kind kind = kBegin;
@@ -43,7 +46,13 @@ class ProcessEventFamily : public ProbeFamily {
             {"process(number).thread.begin", kThreadBegin},
             {"process.thread.end", kThreadEnd},
             {"process(string).thread.end", kThreadEnd},
-            {"process(number).thread.end", kThreadEnd}};
+            {"process(number).thread.end", kThreadEnd},
+            {"process.syscall", kSyscall},
+            {"process(string).syscall", kSyscall},
+            {"process(number).syscall", kSyscall},
+            {"process.syscall.return", kSyscallReturn},
+            {"process(string).syscall.return", kSyscallReturn},
+            {"process(number).syscall.return", kSyscallReturn}};
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
@@ -74,6 +83,50 @@ class ProcessEventFamily : public ProbeFamily {
       for (const debug::UserBinary* bin : process_binaries(m, ctx, diags))
         add(fmt::format("process(\"{}\")", bin->path()), bin->path(), 0);
     }
+  }
+
+  // $syscall, $arg1..$arg6 and (.syscall.return) $return, with stap's
+  // messages for the rest.
+  bool has_context_vars() const override { return true; }
+  std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec& spec,
+                                        DiagSink& diags) const override {
+    const Kind kind = spec.data_as<ProcessEvent>().kind;
+    const std::string name(t.base.view());
+    if (kind != kSyscall && kind != kSyscallReturn) {
+      diags.report(DiagId::SemProcessTarget, t.loc,
+                   "only \"process(PATH_OR_PID).syscall\" and \"process(PATH_OR_PID).syscall.return\" probes "
+                   "support target symbols");
+      return std::nullopt;
+    }
+    const std::string hit = "((struct _stpx_pe_hit *)c->family_data)->";
+    ContextVar v;
+    v.readable = true;
+    if (name == "$syscall") {
+      v.c_expr = hit + "syscall";
+    } else if (name == "$return") {
+      if (kind != kSyscallReturn) {
+        diags.report(DiagId::SemProcessTarget, t.loc, "only \"process(PATH_OR_PID).syscall.return\" support $return.");
+        return std::nullopt;
+      }
+      v.c_expr = hit + "ret";
+    } else if (name.size() > 4 && name.compare(0, 4, "$arg") == 0 &&
+               name.find_first_not_of("0123456789", 4) == std::string::npos) {
+      long n = std::strtol(name.c_str() + 4, nullptr, 10);
+      if (n < 1 || n > 6) {
+        diags.report(DiagId::SemProcessTarget, t.loc, "invalid syscall argument number (1-6)");
+        return std::nullopt;
+      }
+      v.c_expr = fmt::format("(int64_t){}args[{}]", hit, n - 1);
+    } else {
+      diags.report(DiagId::SemProcessTarget, t.loc, "unknown context variable; a system call probe has $syscall, "
+                   "$arg1..$arg6 and, at its return, $return");
+      return std::nullopt;
+    }
+    if (!t.components.empty() || !t.pretty.empty()) {
+      diags.report(DiagId::SemUnsupported, t.loc, "'->', '[]' or pretty printing on a system call's number (use @cast)");
+      return std::nullopt;
+    }
+    return v;
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
