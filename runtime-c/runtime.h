@@ -21,5 +21,6 @@
 #include "stat.c"
 #include "regex.c"
 #include "stack.c"
+#include "usyms.c"
 
 #endif /* _STPX_RUNTIME_H_ */

@@ -12,8 +12,8 @@
  * fork/clone, and, as stap does, once in each process and thread that
  * exists when the script starts, the next time it leaves a system call
  * (one that never does never gets it). A process that execs PATH begins
- * as a PATH process there. An end probe runs in the exiting task: its
- * process's end when its last thread exits, thread.end for every other.
+ * as a PATH process there. An end probe runs in the exiting task: the
+ * process's end when its main thread exits, thread.end for every other.
  *
  * PATH is matched through the executable's inode. Since a process's
  * memory (and with it its executable) is gone by the time the scheduler
@@ -306,6 +306,7 @@ NOKPROBE_SYMBOL(_stpx_pe_exec);
 static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 {
 	struct _stpx_pe_task *p, *t;
+	/* (No thread left: the table's entries for the process can go.) */
 	bool group_dead = atomic_read(&current->signal->live) == 0;
 	u64 paths = 0;
 
@@ -327,7 +328,12 @@ static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 	spin_unlock(&_stpx_pe_lock);
 	if (current->flags & PF_KTHREAD)
 		return;
-	_stpx_pe_fire(group_dead ? STPX_PE_END : STPX_PE_THREAD_END, paths, true, NULL);
+	/*
+	 * The process ends with its main thread, as its id does (stap's
+	 * rule too); whether the whole group is gone cannot be told here,
+	 * since threads exiting at once may each see no thread left.
+	 */
+	_stpx_pe_fire(current->pid == current->tgid ? STPX_PE_END : STPX_PE_THREAD_END, paths, true, NULL);
 }
 NOKPROBE_SYMBOL(_stpx_pe_exit);
 

@@ -19,14 +19,13 @@ using namespace ast;
 namespace {
 
 // stap's user-space stack and symbol functions (tapset::ucontext-unwind,
-// ucontext-symbols): stapx walks and names kernel stacks only, so these
-// are reported as not implemented rather than as unknown functions.
+// ucontext-symbols) that stapx does not have yet (it walks kernel stacks
+// only): reported as not implemented rather than as unknown functions.
 bool is_user_stack_function(std::string_view name) {
   static const std::set<std::string, std::less<>> names = {
       "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
       "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
-      "print_usyms",  "sprint_usyms",     "usymname",               "usymdata",
-      "umodname",     "uaddr",            "usymfile",               "usymline",
+      "print_usyms",  "sprint_usyms",     "usymfile",               "usymline",
       "usymfileline"};
   return names.count(name) != 0;
 }

@@ -4,6 +4,7 @@
 // process(PID)... (runtime-c/probes/process_events.c says when each runs).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "translator/codegen/cwriter.h"
@@ -131,6 +132,12 @@ class ProcessEventFamily : public ProbeFamily {
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
+    std::vector<std::string> paths;  // (their functions, for usymname())
+    for (const ProbeSpec* p : probes) {
+      const std::string& path = p->data_as<ProcessEvent>().path;
+      if (!path.empty() && std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+    }
+    emit_user_symbols(w, paths, "_stpx_proc_events");
     auto b = w.block("static struct _stpx_proc_event _stpx_proc_events[] =", "};");
     for (const ProbeSpec* p : probes) {
       const ProcessEvent& e = p->data_as<ProcessEvent>();
@@ -139,11 +146,14 @@ class ProcessEventFamily : public ProbeFamily {
     }
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty())
-      emit_arm_call(w, "_stpx_process_events_arm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events))");
+    if (probes.empty()) return;
+    emit_arm_call(w, "_stpx_process_events_arm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events))");
+    w.line("_stpx_usyms_arm(_stpx_proc_events_usyms, ARRAY_SIZE(_stpx_proc_events_usyms));");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    if (!probes.empty()) w.line("_stpx_process_events_disarm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events));");
+    if (probes.empty()) return;
+    w.line("_stpx_process_events_disarm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events));");
+    w.line("_stpx_usyms_disarm(_stpx_proc_events_usyms);");
   }
 };
 

@@ -81,8 +81,51 @@ std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset)
   return u;
 }
 
+namespace {
+
+// Of functions at one address (aliases: strtol, strtoq, __strtol), the
+// name to show: not a reserved one (leading '_') if there is another, then
+// the shortest, then the first in order.
+bool better_name(const std::string& a, const std::string& b) {
+  bool ra = a.starts_with('_'), rb = b.starts_with('_');
+  if (ra != rb) return rb;
+  if (a.size() != b.size()) return a.size() < b.size();
+  return a < b;
+}
+
+}  // namespace
+
+void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array) {
+  std::vector<size_t> counts;
+  for (size_t k = 0; k < paths.size(); ++k) {
+    std::string error;
+    const debug::UserBinary* bin = user_binary(paths[k], error);
+    std::vector<debug::UserFunction> fns = bin ? bin->functions("*") : std::vector<debug::UserFunction>{};
+    std::sort(fns.begin(), fns.end(), [](const auto& a, const auto& b) {
+      return a.offset != b.offset ? a.offset < b.offset : better_name(a.name, b.name);
+    });
+    fns.erase(std::unique(fns.begin(), fns.end(), [](const auto& a, const auto& b) { return a.offset == b.offset; }),
+              fns.end());
+    counts.push_back(fns.size());
+    if (fns.empty()) continue;
+    auto b = w.block(fmt::format("static const struct _stpx_usym {}_syms{}[] =", array, k), "};");
+    for (const debug::UserFunction& f : fns)
+      w.line("{{ {:#x}, {:#x}, {} }},", f.offset, f.size, codegen::c_string(f.name));
+  }
+  auto b = w.block(fmt::format("static struct _stpx_usym_file {}_usyms[] =", array), "};");
+  for (size_t k = 0; k < paths.size(); ++k)
+    w.line("{{ .path = {}, .syms = {}, .n = {} }},", codegen::c_string(paths[k]),
+           counts[k] ? fmt::format("{}_syms{}", array, k) : "NULL", counts[k]);
+}
+
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (probes.empty()) return;
+  std::vector<std::string> paths;
+  for (const ProbeSpec* p : probes) {
+    const std::string& path = p->data_as<Uprobe>().path;
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+  }
+  emit_user_symbols(w, paths, array);
   auto b = w.block(fmt::format("static struct _stpx_uprobe {}[] =", array), "};");
   for (const ProbeSpec* p : probes) {
     const Uprobe& u = p->data_as<Uprobe>();
@@ -94,11 +137,15 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
 }
 
 void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
-  if (!probes.empty()) emit_arm_call(w, fmt::format("_stpx_uprobes_arm({0}, ARRAY_SIZE({0}))", array));
+  if (probes.empty()) return;
+  emit_arm_call(w, fmt::format("_stpx_uprobes_arm({0}, ARRAY_SIZE({0}))", array));
+  w.line("_stpx_usyms_arm({0}_usyms, ARRAY_SIZE({0}_usyms));", array);
 }
 
 void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
-  if (!probes.empty()) w.line("_stpx_uprobes_disarm({0}, ARRAY_SIZE({0}));", array);
+  if (probes.empty()) return;
+  w.line("_stpx_uprobes_disarm({0}, ARRAY_SIZE({0}));", array);
+  w.line("_stpx_usyms_disarm({}_usyms);", array);
 }
 
 }  // namespace stapx

@@ -39,6 +39,12 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
 // A uprobe at `offset` in `bin`, with what the module checks.
 std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset);
 
+// `ARRAY_usyms`, the functions of each file in `paths` by offset, for
+// usymname() and usymdata() (runtime-c/usyms.c): armed with
+// _stpx_usyms_arm(ARRAY_usyms, ARRAY_SIZE(ARRAY_usyms)), disarmed with
+// _stpx_usyms_disarm(ARRAY_usyms). The uprobe tables below have one.
+void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array);
+
 // `static struct _stpx_uprobe ARRAY[]`, and the calls that arm and disarm it.
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
