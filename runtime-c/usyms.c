@@ -7,6 +7,7 @@
  * comes from the task's memory map, under a try-lock (a handler cannot
  * wait for it: contended, the address is unknown).
  */
+#include <linux/hashtable.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
 
@@ -16,10 +17,22 @@ struct _stpx_usym {
 	const char *name;
 };
 
+/* How to find a frame's caller from here on in the file (x86-64): the
+ * CFA is rsp (or rbp) + cfa_off, the return address is at CFA - 8, rbp
+ * was saved at CFA + bp_off (0: not saved). cfa_off 0: not known. */
+struct _stpx_urow {
+	unsigned long offset;
+	int cfa_rbp;
+	int cfa_off;
+	int bp_off;
+};
+
 struct _stpx_usym_file {
 	const char *path;
 	const struct _stpx_usym *syms;	/* by offset */
 	size_t n;
+	const struct _stpx_urow *rows;	/* by offset */
+	size_t nrows;
 	struct inode *inode;		/* found when the probes are armed */
 };
 
@@ -32,10 +45,11 @@ static struct {
 
 /*
  * Where addr is in the current task: the mapped file's path into path
- * (a MAXSTRINGLEN buffer), and its inode and offset there. False if not
+ * (size bytes; NULL: not wanted), and its inode and offset there. False if not
  * in a mapped file, or if the map cannot be read now.
  */
-static notrace bool _stpx_umod(unsigned long addr, char *path, struct inode **inode, unsigned long *offset)
+static notrace bool _stpx_umod(unsigned long addr, char *path, size_t size, struct inode **inode,
+			       unsigned long *offset)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -45,10 +59,11 @@ static notrace bool _stpx_umod(unsigned long addr, char *path, struct inode **in
 		return false;
 	vma = find_vma(mm, addr);
 	if (vma && vma->vm_start <= addr && vma->vm_file) {
-		char *p = d_path(&vma->vm_file->f_path, path, MAXSTRINGLEN);
+		char *p = path ? d_path(&vma->vm_file->f_path, path, size) : NULL;
 
 		if (!IS_ERR(p)) {
-			memmove(path, p, strlen(p) + 1);
+			if (p)
+				memmove(path, p, strlen(p) + 1);
 			*inode = file_inode(vma->vm_file);
 			*offset = addr - vma->vm_start + (vma->vm_pgoff << PAGE_SHIFT);
 			found = true;
@@ -86,18 +101,160 @@ static notrace const struct _stpx_usym *_stpx_usym_at(struct inode *inode, unsig
 	return NULL;
 }
 
+static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
+
+/*
+ * A .return probe has an entry half too: each call's record waits, keyed
+ * by the task and the stack pointer at entry (where the return address
+ * is), for that call's return, with the values its handler reads as they
+ * were at entry (parameters, @entry), and the return address the kernel
+ * is about to replace by its trampoline (which a user backtrace reads
+ * instead: _stpx_usave_ra()). A call that never returns (a longjmp past
+ * it) leaves its record behind: the next return of the task at a
+ * shallower frame drops it, as does the end of the script.
+ */
+struct _stpx_usave {
+	struct hlist_node node;
+	const void *u;		/* its struct _stpx_uprobe (probes/uprobes.c) */
+	pid_t tid;
+	unsigned long sp;
+	unsigned long ra;	/* the caller's return address */
+	int64_t saved[];	/* the probe's entry_size bytes: saved[0] says whether they were */
+};
+static DEFINE_SPINLOCK(_stpx_usave_lock);
+static DEFINE_HASHTABLE(_stpx_usaves, 8);
+static atomic_t _stpx_nusaves = ATOMIC_INIT(0);
+#define STPX_USAVES_MAX 16384	/* calls in flight at once, beyond which returns are skipped */
+
+/*
+ * The return address of the current task's call whose return address is
+ * at sp, if a .return probe's entry half recorded it: what the stack
+ * holds there now is the kernel's trampoline. 0 if none.
+ */
+static notrace unsigned long _stpx_usave_ra(unsigned long sp)
+{
+	struct _stpx_usave *s;
+	unsigned long flags, ra = 0;
+
+	if (!atomic_read(&_stpx_nusaves))
+		return 0;
+	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	hash_for_each_possible(_stpx_usaves, s, node, current->pid)
+		if (s->tid == current->pid && s->sp == sp) {
+			ra = s->ra;
+			break;
+		}
+	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	return ra;
+}
+NOKPROBE_SYMBOL(_stpx_usave_ra);
+
+/* The unwind row for offset in inode's file, or NULL. */
+static notrace const struct _stpx_urow *_stpx_urow_at(struct inode *inode, unsigned long offset)
+{
+	size_t t, i;
+
+	for (t = 0; t < STPX_USYM_TABLES; t++)
+	for (i = 0; i < READ_ONCE(_stpx_usym_tables[t].n); i++) {
+		const struct _stpx_usym_file *f = &_stpx_usym_tables[t].files[i];
+		size_t lo = 0, hi = f->nrows;
+
+		if (f->inode != inode)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f->rows[mid].offset <= offset)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo && f->rows[lo - 1].cfa_off ? &f->rows[lo - 1] : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The user stack of the current task into c->stack_pcs, innermost first:
+ * where it is, then the return addresses of its callers, as far as the
+ * files the module has unwind rows for (those of its process(...)
+ * probes) lead. Returns how many.
+ */
+static notrace int _stpx_ustack(struct _stpx_context *c)
+{
+	struct pt_regs *regs = c->regs && user_mode(c->regs) ? c->regs : current->mm ? task_pt_regs(current) : NULL;
+	unsigned long pc, sp, bp, cfa, ra;
+	int n = 0;
+
+	if (!regs)
+		return 0;
+	pc = instruction_pointer(regs);
+	sp = user_stack_pointer(regs);
+	bp = regs->bp;
+	while (n < MAXBACKTRACE && pc) {
+		const struct _stpx_urow *row;
+		struct inode *inode;
+		unsigned long offset;
+
+		c->stack_pcs[n++] = pc;
+		/* A return address: its call is the instruction before it. */
+		if (!_stpx_umod(n == 1 ? pc : pc - 1, NULL, 0, &inode, &offset))
+			break;
+		row = _stpx_urow_at(inode, offset);
+		if (!row)
+			break;
+		cfa = (row->cfa_rbp ? bp : sp) + row->cfa_off;
+		if (copy_from_user_nofault(&ra, (const void __user *)(cfa - 8), sizeof(ra)))
+			break;
+		/* Under a .return probe, the kernel's trampoline: the call's own. */
+		if (_stpx_usave_ra(cfa - 8))
+			ra = _stpx_usave_ra(cfa - 8);
+		if (row->bp_off && copy_from_user_nofault(&bp, (const void __user *)(cfa + row->bp_off), sizeof(bp)))
+			break;
+		if (cfa <= sp)
+			break;	/* (a stack only grows down: a loop otherwise) */
+		sp = cfa;
+		pc = ra;
+	}
+	return n;
+}
+NOKPROBE_SYMBOL(_stpx_ustack);
+
+/* The user stack, one line per frame, as _stpx_print_syms() prints a kernel one. */
+static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, bool full)
+{
+	char head[24];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		size_t hlen = 0, slen;
+
+		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], full);
+		slen = strlen(c->sym_buf);
+		if (full) {
+			hlen = scnprintf(head, sizeof(head), " 0x%lx : ", pcs[i]);
+			if (dst && strlen(dst) + hlen + slen + 1 > MAXSTRINGLEN - 1)
+				return;
+			_stpx_out_mem(c, dst, head, hlen);
+		}
+		_stpx_out_mem(c, dst, c->sym_buf, slen);
+		_stpx_out_mem(c, dst, "\n", 1);
+	}
+}
+NOKPROBE_SYMBOL(_stpx_print_usyms);
+
 /*
  * addr in the current task as usymname() (with_data false: "func", else
  * the hex address) or usymdata() ("func+0xoff/0xsize [path]"; without a
  * symbol "[path+0xoff]"... as much as is known) show it, into out.
  */
-static notrace void _stpx_usym_str(char *out, unsigned long addr, bool with_data)
+static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data)
 {
 	struct inode *inode = NULL;
 	unsigned long offset = 0;
 	const struct _stpx_usym *s = NULL;
 	/* (The path goes into out; what comes before it is made apart, then put in front.) */
-	bool mapped = _stpx_umod(addr, out, &inode, &offset);
+	bool mapped = _stpx_umod(addr, out, size, &inode, &offset);
 	char head[96];
 	size_t len, room;
 
@@ -105,9 +262,9 @@ static notrace void _stpx_usym_str(char *out, unsigned long addr, bool with_data
 		s = _stpx_usym_at(inode, offset);
 	if (!with_data || !mapped) {
 		if (s)
-			strscpy(out, s->name, MAXSTRINGLEN);
+			strscpy(out, s->name, size);
 		else
-			snprintf(out, MAXSTRINGLEN, "0x%lx", addr);
+			snprintf(out, size, "0x%lx", addr);
 		return;
 	}
 	if (s)
@@ -115,12 +272,12 @@ static notrace void _stpx_usym_str(char *out, unsigned long addr, bool with_data
 	else
 		snprintf(head, sizeof(head), "0x%lx [", addr);
 	len = strlen(head);
-	room = MAXSTRINGLEN - 1 - len;
+	room = size - 1 - len;
 	if (strlen(out) > room - 1)
 		out[room - 1] = '\0';
 	memmove(out + len, out, strlen(out) + 1);
 	memcpy(out, head, len);
-	strlcat(out, "]", MAXSTRINGLEN);
+	strlcat(out, "]", size);
 }
 NOKPROBE_SYMBOL(_stpx_usym_str);
 

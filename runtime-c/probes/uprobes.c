@@ -38,25 +38,7 @@ static notrace int _stpx_uprobe_handler(struct uprobe_consumer *uc, struct pt_re
 }
 NOKPROBE_SYMBOL(_stpx_uprobe_handler);
 
-/*
- * A .return probe that reads values saved at the function's entry
- * (parameters, @entry) has an entry half too: each call's values wait,
- * keyed by the task and the stack pointer at entry (where the return
- * address is), for that call's return. A call that never returns (a
- * longjmp past it) leaves its values behind: the next return of the task
- * at a shallower frame drops them, as does the end of the script.
- */
-struct _stpx_usave {
-	struct hlist_node node;
-	const struct _stpx_uprobe *u;
-	pid_t tid;
-	unsigned long sp;
-	int64_t saved[];	/* the probe's entry_size bytes: saved[0] says whether they were */
-};
-static DEFINE_SPINLOCK(_stpx_usave_lock);
-static DEFINE_HASHTABLE(_stpx_usaves, 8);
-static atomic_t _stpx_nusaves = ATOMIC_INIT(0);
-#define STPX_USAVES_MAX 16384	/* calls in flight at once, beyond which returns are skipped */
+/* (A .return probe's entry records: struct _stpx_usave, runtime-c/usyms.c.) */
 
 static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
@@ -65,14 +47,17 @@ static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_r
 	unsigned long flags;
 
 	if (atomic_inc_return(&_stpx_nusaves) > STPX_USAVES_MAX ||
-	    !(s = kmalloc(sizeof(*s) + u->probe->entry_size, GFP_ATOMIC))) {
+	    !(s = kmalloc(sizeof(*s) + (u->probe->nsaved ? u->probe->entry_size : 0), GFP_ATOMIC))) {
 		atomic_dec(&_stpx_nusaves);
 		return 0;
 	}
 	s->u = u;
 	s->tid = current->pid;
 	s->sp = user_stack_pointer(regs);
-	_stpx_run_entry(u->probe, regs, s->saved);
+	if (copy_from_user_nofault(&s->ra, (const void __user *)s->sp, sizeof(s->ra)))
+		s->ra = 0;
+	if (u->probe->nsaved)
+		_stpx_run_entry(u->probe, regs, s->saved);
 	spin_lock_irqsave(&_stpx_usave_lock, flags);
 	hash_add(_stpx_usaves, &s->node, s->tid);
 	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
@@ -106,15 +91,12 @@ static notrace int _stpx_uretprobe_handler(struct uprobe_consumer *uc, unsigned 
 					   struct pt_regs *regs)
 {
 	const struct _stpx_uprobe *u = container_of(uc, struct _stpx_uprobe, uc);
-	struct _stpx_usave *s;
-
-	if (!u->probe->nsaved) {
-		_stpx_run_probe(u->probe, regs);
-		return 0;
-	}
 	/* The return popped the return address: the entry's sp was 8 below. */
-	s = _stpx_usave_take(u, user_stack_pointer(regs) - sizeof(unsigned long));
-	if (s && s->saved[0])
+	struct _stpx_usave *s = _stpx_usave_take(u, user_stack_pointer(regs) - sizeof(unsigned long));
+
+	if (!u->probe->nsaved)
+		_stpx_run_probe(u->probe, regs);
+	else if (s && s->saved[0])
 		_stpx_run_probe_saved(u->probe, regs, s->saved + 1);
 	kfree(s);
 	return 0;
@@ -183,7 +165,7 @@ static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
 
 		spin_lock_irqsave(&_stpx_usave_lock, flags);
 		hash_for_each_safe(_stpx_usaves, b, tmp, s, node) {
-			if (s->u < t || s->u >= t + n)
+			if ((const struct _stpx_uprobe *)s->u < t || (const struct _stpx_uprobe *)s->u >= t + n)
 				continue;
 			hash_del(&s->node);
 			atomic_dec(&_stpx_nusaves);
@@ -209,8 +191,7 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 	for (i = 0; i < n; i++) {
 		if (t[i].is_return) {
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
-			if (t[i].probe->nsaved)
-				t[i].uc.handler = _stpx_uretprobe_entry;
+			t[i].uc.handler = _stpx_uretprobe_entry;
 		} else
 			t[i].uc.handler = _stpx_uprobe_handler;
 		/* The kernel counts a semaphore up in each process while armed. */

@@ -2,6 +2,8 @@
 #include "translator/debuginfo/user_binary.h"
 
 #include <fcntl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <sys/stat.h>
@@ -168,6 +170,103 @@ void UserBinary::read_notes(const std::vector<Elf_Scn*>& sections, std::optional
       if (next(n.provider) && next(n.name) && next(n.args)) notes_.push_back(std::move(n));
     }
   }
+}
+
+namespace {
+
+// reg + offset from a CFA rule (libdw gives DW_OP_bregx reg, offset; a
+// DW_OP_bregN form is taken too), for rsp (7) and rbp (6) only.
+bool cfa_rule(Dwarf_Op* ops, size_t nops, bool& rbp, int32_t& offset) {
+  if (nops != 1) return false;
+  uint64_t reg = ops[0].atom == DW_OP_bregx ? ops[0].number : ops[0].atom - DW_OP_breg0;
+  int64_t off = static_cast<int64_t>(ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number);
+  if (ops[0].atom != DW_OP_bregx && (ops[0].atom < DW_OP_breg0 || ops[0].atom > DW_OP_breg31)) return false;
+  if (reg != 7 && reg != 6) return false;
+  rbp = reg == 6;
+  offset = static_cast<int32_t>(off);
+  return true;
+}
+
+// CFA + offset from a saved register's location (DW_OP_call_frame_cfa,
+// then nothing or a constant added).
+bool saved_at(Dwarf_Op* ops, size_t nops, int32_t& offset) {
+  if (nops < 1 || ops[0].atom != DW_OP_call_frame_cfa) return false;
+  if (nops == 1) {
+    offset = 0;
+    return true;
+  }
+  if (nops == 2 && ops[1].atom == DW_OP_plus_uconst) {
+    offset = static_cast<int32_t>(ops[1].number);
+    return true;
+  }
+  if (nops == 3 && (ops[1].atom == DW_OP_consts || ops[1].atom == DW_OP_constu) &&
+      (ops[2].atom == DW_OP_plus || ops[2].atom == DW_OP_minus)) {
+    int64_t k = static_cast<int64_t>(ops[1].number);
+    offset = static_cast<int32_t>(ops[2].atom == DW_OP_plus ? k : -k);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<UnwindRow>& UserBinary::unwind_rows() const {
+  if (rows_) return *rows_;
+  rows_.emplace();
+  Fd fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.fd < 0) return *rows_;
+  ElfHandle elf{elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr)};
+  Dwarf_CFI* cfi = elf.elf ? dwarf_getcfi_elf(elf.elf) : nullptr;
+  if (!cfi) return *rows_;
+  std::vector<UserFunction> fns = functions_;
+  std::sort(fns.begin(), fns.end(), [](const auto& a, const auto& b) { return a.address < b.address; });
+  for (const UserFunction& f : fns) {
+    uint64_t end = f.address + f.size;
+    for (uint64_t at = f.address; at < end;) {
+      Dwarf_Frame* frame = nullptr;
+      Dwarf_Addr start = 0, stop = 0;
+      if (dwarf_cfi_addrframe(cfi, at, &frame) != 0) break;
+      dwarf_frame_info(frame, &start, &stop, nullptr);
+      UnwindRow row;
+      Dwarf_Op* ops = nullptr;
+      size_t nops = 0;
+      Dwarf_Op mem[3];
+      bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && cfa_rule(ops, nops, row.cfa_rbp, row.cfa_offset);
+      int32_t ra = 0;
+      ok = ok && dwarf_frame_register(frame, 16, mem, &ops, &nops) == 0 && saved_at(ops, nops, ra) && ra == -8;
+      if (ok && dwarf_frame_register(frame, 6, mem, &ops, &nops) == 0 && nops > 0 &&
+          !saved_at(ops, nops, row.bp_offset))
+        row.bp_offset = 0;  // (an rbp rule stapx does not follow: taken as unchanged)
+      if (!ok) row.cfa_offset = 0;
+      std::free(frame);
+      uint64_t from = std::max<uint64_t>(at, start);
+      if (!file_offset(from, row.offset)) break;
+      if (rows_->empty() || rows_->back().offset != row.offset) rows_->push_back(row);
+      if (stop <= at) break;
+      at = stop;
+    }
+    // (Past the function: no rule until the next one's.)
+    uint64_t after = 0;
+    if (file_offset(end, after) || file_offset(end - 1, after)) {
+      UnwindRow none;
+      none.offset = file_offset(end, after) ? after : after + 1;
+      if (rows_->empty() || rows_->back().offset < none.offset) rows_->push_back(none);
+    }
+  }
+  dwarf_cfi_end(cfi);
+  // By offset; where an end-of-function row and the next function's first
+  // row share one, the function's.
+  std::stable_sort(rows_->begin(), rows_->end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  std::vector<UnwindRow> kept;
+  for (const UnwindRow& r : *rows_) {
+    if (!kept.empty() && kept.back().offset == r.offset) {
+      if (r.cfa_offset) kept.back() = r;
+      continue;
+    }
+    kept.push_back(r);
+  }
+  *rows_ = std::move(kept);
+  return *rows_;
 }
 
 std::string UserBinary::function_at(uint64_t addr) const {

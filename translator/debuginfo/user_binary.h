@@ -31,6 +31,17 @@ struct SdtNote {
   std::string args;        // "-4@%edi 8@-16(%rbp)": SIZE@OPERAND each, AT&T syntax
 };
 
+// How to find a frame's caller at a range of addresses, from the file's
+// .eh_frame (x86-64): the frame's CFA is a register (rsp or rbp) plus an
+// offset, the return address is at CFA - 8, and rbp was saved at CFA +
+// bp_offset (0: not saved, the caller's rbp is the same).
+struct UnwindRow {
+  uint64_t offset = 0;  // in the file, where the row starts (it lasts to the next row)
+  bool cfa_rbp = false;
+  int32_t cfa_offset = 0;
+  int32_t bp_offset = 0;
+};
+
 class UserBinary {
  public:
   // The ELF file at `path`; null, with why in `error`, if it cannot be read
@@ -49,6 +60,10 @@ class UserBinary {
   // The same for any loaded address (data too: a semaphore).
   bool data_offset(uint64_t addr, uint64_t& offset) const;
   const std::vector<SdtNote>& sdt_notes() const { return notes_; }
+  // The unwind rows of the file's functions, by offset (a function whose
+  // CFI stapx cannot follow, or that has none, ends its rows with one
+  // whose cfa_offset is 0: no caller found there). Read on first use.
+  const std::vector<UnwindRow>& unwind_rows() const;
   // The name of the function whose code holds `addr` ("" if none).
   std::string function_at(uint64_t addr) const;
   // The link-time address of a defined symbol of any type ("counter").
@@ -68,6 +83,7 @@ class UserBinary {
   std::vector<Segment> code_;  // the executable loadable segments
   std::vector<Segment> loads_;  // all loadable segments
   std::vector<SdtNote> notes_;
+  mutable std::optional<std::vector<UnwindRow>> rows_;
   std::map<std::string, uint64_t> symbols_;  // every defined symbol, by name
 };
 

@@ -23,10 +23,8 @@ namespace {
 // only): reported as not implemented rather than as unknown functions.
 bool is_user_stack_function(std::string_view name) {
   static const std::set<std::string, std::less<>> names = {
-      "ubacktrace",   "print_ubacktrace", "print_ubacktrace_brief", "print_ubacktrace_fileline",
-      "sprint_ubacktrace", "ucallers",    "print_ustack",           "sprint_ustack",
-      "print_usyms",  "sprint_usyms",     "usymfile",               "usymline",
-      "usymfileline"};
+      "print_ubacktrace_fileline", "print_ustack", "sprint_ustack", "print_usyms",
+      "sprint_usyms",              "usymfile",     "usymline",      "usymfileline"};
   return names.count(name) != 0;
 }
 

@@ -96,10 +96,19 @@ bool better_name(const std::string& a, const std::string& b) {
 }  // namespace
 
 void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array) {
-  std::vector<size_t> counts;
+  std::vector<size_t> counts, nrows;
   for (size_t k = 0; k < paths.size(); ++k) {
     std::string error;
     const debug::UserBinary* bin = user_binary(paths[k], error);
+    // Its unwind rows, for ubacktrace().
+    const std::vector<debug::UnwindRow> none;
+    const std::vector<debug::UnwindRow>& rows = bin ? bin->unwind_rows() : none;
+    nrows.push_back(rows.size());
+    if (!rows.empty()) {
+      auto b = w.block(fmt::format("static const struct _stpx_urow {}_rows{}[] =", array, k), "};");
+      for (const debug::UnwindRow& r : rows)
+        w.line("{{ {:#x}, {}, {}, {} }},", r.offset, r.cfa_rbp ? 1 : 0, r.cfa_offset, r.bp_offset);
+    }
     std::vector<debug::UserFunction> fns = bin ? bin->functions("*") : std::vector<debug::UserFunction>{};
     std::sort(fns.begin(), fns.end(), [](const auto& a, const auto& b) {
       return a.offset != b.offset ? a.offset < b.offset : better_name(a.name, b.name);
@@ -114,8 +123,9 @@ void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const 
   }
   auto b = w.block(fmt::format("static struct _stpx_usym_file {}_usyms[] =", array), "};");
   for (size_t k = 0; k < paths.size(); ++k)
-    w.line("{{ .path = {}, .syms = {}, .n = {} }},", codegen::c_string(paths[k]),
-           counts[k] ? fmt::format("{}_syms{}", array, k) : "NULL", counts[k]);
+    w.line("{{ .path = {}, .syms = {}, .n = {}, .rows = {}, .nrows = {} }},", codegen::c_string(paths[k]),
+           counts[k] ? fmt::format("{}_syms{}", array, k) : "NULL", counts[k],
+           nrows[k] ? fmt::format("{}_rows{}", array, k) : "NULL", nrows[k]);
 }
 
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
