@@ -74,34 +74,50 @@ static notrace bool _stpx_umod(unsigned long addr, char *path, size_t size, stru
 }
 NOKPROBE_SYMBOL(_stpx_umod);
 
-/* The function of the module's tables that holds offset in inode's file. */
-static notrace const struct _stpx_usym *_stpx_usym_at(struct inode *inode, unsigned long offset)
+/* The module's file whose inode this is, or NULL. */
+static notrace const struct _stpx_usym_file *_stpx_usym_file_of(struct inode *inode)
 {
 	size_t t, i;
 
 	for (t = 0; t < STPX_USYM_TABLES; t++)
-	for (i = 0; i < READ_ONCE(_stpx_usym_tables[t].n); i++) {
-		const struct _stpx_usym_file *f = &_stpx_usym_tables[t].files[i];
-		size_t lo = 0, hi = f->n;
-
-		if (f->inode != inode)
-			continue;
-		while (lo < hi) {	/* the last symbol starting at or before offset */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (f->syms[mid].offset <= offset)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo && offset < f->syms[lo - 1].offset + (f->syms[lo - 1].size ? f->syms[lo - 1].size : 1))
-			return &f->syms[lo - 1];
-		return NULL;
-	}
+		for (i = 0; i < READ_ONCE(_stpx_usym_tables[t].n); i++)
+			if (_stpx_usym_tables[t].files[i].inode == inode)
+				return &_stpx_usym_tables[t].files[i];
 	return NULL;
 }
 
-static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
+/*
+ * Of n entries by offset, stride bytes apart, each starting with its
+ * unsigned long offset: how many start at or before offset (the one
+ * holding offset, if any, is the last of those).
+ */
+static notrace size_t _stpx_upto(const void *base, size_t n, size_t stride, unsigned long offset)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (*(const unsigned long *)((const char *)base + mid * stride) <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The function of the module's tables that holds offset in inode's file. */
+static notrace const struct _stpx_usym *_stpx_usym_at(struct inode *inode, unsigned long offset)
+{
+	const struct _stpx_usym_file *f = _stpx_usym_file_of(inode);
+	const struct _stpx_usym *s;
+	size_t k;
+
+	if (!f || !(k = _stpx_upto(f->syms, f->n, sizeof(*f->syms), offset)))
+		return NULL;
+	s = &f->syms[k - 1];
+	return offset < s->offset + (s->size ? s->size : 1) ? s : NULL;
+}
 
 /*
  * A .return probe has an entry half too: each call's record waits, keyed
@@ -152,26 +168,12 @@ NOKPROBE_SYMBOL(_stpx_usave_ra);
 /* The unwind row for offset in inode's file, or NULL. */
 static notrace const struct _stpx_urow *_stpx_urow_at(struct inode *inode, unsigned long offset)
 {
-	size_t t, i;
+	const struct _stpx_usym_file *f = _stpx_usym_file_of(inode);
+	size_t k;
 
-	for (t = 0; t < STPX_USYM_TABLES; t++)
-	for (i = 0; i < READ_ONCE(_stpx_usym_tables[t].n); i++) {
-		const struct _stpx_usym_file *f = &_stpx_usym_tables[t].files[i];
-		size_t lo = 0, hi = f->nrows;
-
-		if (f->inode != inode)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (f->rows[mid].offset <= offset)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return lo && f->rows[lo - 1].cfa_off ? &f->rows[lo - 1] : NULL;
-	}
-	return NULL;
+	if (!f || !(k = _stpx_upto(f->rows, f->nrows, sizeof(*f->rows), offset)))
+		return NULL;
+	return f->rows[k - 1].cfa_off ? &f->rows[k - 1] : NULL;
 }
 
 /*
@@ -219,6 +221,8 @@ static notrace int _stpx_ustack(struct _stpx_context *c)
 	return n;
 }
 NOKPROBE_SYMBOL(_stpx_ustack);
+
+static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
 
 /* The user stack, one line per frame, as _stpx_print_syms() prints a kernel one. */
 static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, bool full)

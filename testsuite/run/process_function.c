@@ -1,5 +1,7 @@
-/* The program process_function.stp probes: work() called N times (N from
- * argv[1]), fact(4), then done(). Not inlined, so each call is a call. */
+/* The program process_function.stp, process_ustack.stp and
+ * process_changed.stp probe (their .c files link here): work() called N
+ * times (N from argv[1]), fact(4), then done(). Not inlined, so each call
+ * is a call. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -26,10 +26,9 @@ namespace {
 
 enum Suffix { kEntry, kCall, kReturn, kStatement, kStatementAddress };
 
-class ProcessFamily : public ProbeFamily {
+class ProcessFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process"; }
-  std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
   std::vector<PointPattern> patterns() const override {
     // (Without a PATH: the -c command's program.)
     return {{"process(string).function(string)", kEntry},
@@ -147,19 +146,8 @@ class ProcessFamily : public ProbeFamily {
     return true;
   }
 
- public:
+  const char* table() const override { return "_stpx_uprobes"; }
 
-  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_table(w, probes, "_stpx_uprobes");
-  }
-  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_arm(w, probes, "_stpx_uprobes");
-  }
-  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_disarm(w, probes, "_stpx_uprobes");
-  }
-
- private:
   // The file's DWARF, if it has any, read once (kept: sites point into it).
   debug::DebugInfo* dwarf(const std::string& path) const {
     auto [it, added] = dwarf_.try_emplace(path);

@@ -181,10 +181,9 @@ MarkArg parse_arg(const std::string& text, const debug::UserBinary& bin, const s
 
 enum Shape { kMark, kProviderMark };
 
-class ProcessMarkFamily : public ProbeFamily {
+class ProcessMarkFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process.mark"; }
-  std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
   std::vector<PointPattern> patterns() const override {
     // (Without a PATH: the -c command's program.)
     return {{"process(string).mark(string)", kMark},
@@ -292,17 +291,8 @@ class ProcessMarkFamily : public ProbeFamily {
     return out;
   }
 
-  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_table(w, probes, "_stpx_uprobe_marks");
-  }
-  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_arm(w, probes, "_stpx_uprobe_marks");
-  }
-  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
-    emit_uprobe_disarm(w, probes, "_stpx_uprobe_marks");
-  }
-
  private:
+  const char* table() const override { return "_stpx_uprobe_marks"; }
   static std::string spec_path(const ProbeSpec& spec) { return spec.data_as<Mark>().path; }
 };
 

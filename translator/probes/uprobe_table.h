@@ -50,4 +50,22 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
 void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 
+// A family whose probes are the entries of one uprobe table, named table().
+class UprobeTableFamily : public ProbeFamily {
+ public:
+  std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
+  void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_uprobe_table(w, probes, table());
+  }
+  void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_uprobe_arm(w, probes, table());
+  }
+  void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
+    emit_uprobe_disarm(w, probes, table());
+  }
+
+ protected:
+  virtual const char* table() const = 0;
+};
+
 }  // namespace stapx
