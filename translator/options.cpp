@@ -30,6 +30,10 @@ const char kUsage[] =
     "  -I DIR         add DIR to the tapset search path\n"
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
     "  -x PID         target() returns PID\n"
+    "  -d PATH        put PATH's symbols and unwind tables into the module, for\n"
+    "                 user-space symbols and stacks (usymname(), ubacktrace(), ...)\n"
+    "  --ldd          the same for the shared libraries of the programs that\n"
+    "                 process(...) probes and -d name\n"
     "  -g             guru mode: allow embedded C in the script\n"
     "  --privilege=stapusr|stapsys|stapdev, --unprivileged (= stapusr)\n"
     "                 refuse what that privilege level may not use\n"
@@ -83,12 +87,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"suppress-time-limits", no_argument, nullptr, 1007},
                                      {"privilege", optional_argument, nullptr, 1008},
                                      {"unprivileged", no_argument, nullptr, 1009},
+                                     {"ldd", no_argument, nullptr, 1010},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:x:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -195,6 +200,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
         break;
       }
       case 1009: o.privilege = Options::Privilege::Usr; break;
+      case 'd': o.symbol_files.push_back(optarg); break;
+      case 1010: o.ldd = true; break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

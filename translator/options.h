@@ -24,6 +24,8 @@ struct Options {
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c
   long target_pid = 0;      // -x
+  std::vector<std::string> symbol_files;  // -d PATH (repeatable)
+  bool ldd = false;                       // --ldd
   bool vm = false;
   std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
   bool prefer_btf = false;                  // --btf

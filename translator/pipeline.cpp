@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -38,13 +39,47 @@
 #include "translator/elaborate/dump.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/elaborate/tapsets.h"
+#include "translator/debuginfo/user_binary.h"
 #include "translator/probes/probe_env.h"
+#include "translator/probes/uprobe_table.h"
 
 namespace stapx {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// -d PATH and --ldd: the files whose symbols and unwind rows go into the
+// module besides those of the probed files. False after saying why.
+bool user_symbol_files(const Options& opts, const Program& prog, std::vector<std::string>& out) {
+  std::vector<std::string> programs;  // whose libraries --ldd adds
+  for (const std::string& d : opts.symbol_files) {
+    std::string error;
+    std::string path = debug::resolve_process_path(d, error);
+    if (path.empty() || !user_binary(path, error)) {
+      std::cerr << "stapx: -d " << d << ": " << error << "\n";
+      return false;
+    }
+    out.push_back(path);
+    programs.push_back(path);
+  }
+  if (!opts.ldd) return true;
+  for (const ProbeSpec& p : prog.probes)
+    if (const auto* u = dynamic_cast<const Uprobe*>(p.data.get())) programs.push_back(u->path);
+  for (size_t i = 0; i < programs.size(); ++i) {
+    std::string error;
+    const debug::UserBinary* bin = user_binary(programs[i], error);
+    if (!bin) continue;
+    for (const std::string& lib : bin->needed()) {
+      std::string path = debug::find_shared_library(lib);
+      if (path.empty() || std::find(out.begin(), out.end(), path) != out.end()) continue;
+      out.push_back(path);
+      programs.push_back(path);  // (its own libraries too)
+    }
+  }
+  return true;
+}
+
 
 // "Xusr/Ysys/Zreal ms" since the last mark, like stap's -v.
 class PassTimer {
@@ -305,6 +340,7 @@ int run_pipeline(const Options& opts) {
   cg.module_name = opts.module_name.empty() ? fmt::format("stapx_{:012x}", fnv(key) & 0xffffffffffffULL)
                                             : opts.module_name;
   cg.defines = opts.defines;
+  if (!user_symbol_files(opts, prog, cg.user_symbol_files)) return 1;
   std::string c_source = generate_c(prog, sm, cg);
   if (opts.verbose) std::cerr << "Pass 3: translated to C into \"" << cg.module_name << ".c\" in " << timer.elapsed() << ".\n";
   if (opts.last_pass == 3) {

@@ -13,6 +13,9 @@ namespace stapx {
 struct CodegenOptions {
   std::string module_name;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
+  // Files whose symbols and unwind rows go into the module beside those
+  // of the files process(...) probes name (-d PATH, --ldd).
+  std::vector<std::string> user_symbol_files;
 };
 
 std::string generate_c(const Program& prog, const SourceManager& sm, const CodegenOptions& opts);

@@ -90,6 +90,13 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (!gelf_getshdr(scn, &sh)) continue;
     if (sh.sh_type == SHT_SYMTAB) symtab = scn;
     if (sh.sh_type == SHT_DYNSYM) dynsym = scn;
+    if (sh.sh_type == SHT_DYNAMIC) {
+      Elf_Data* d = elf_getdata(scn, nullptr);
+      GElf_Dyn dyn;
+      for (size_t k = 0; d && sh.sh_entsize && k < sh.sh_size / sh.sh_entsize && gelf_getdyn(d, static_cast<int>(k), &dyn); ++k)
+        if (dyn.d_tag == DT_NEEDED)
+          if (const char* lib = elf_strptr(elf.elf, sh.sh_link, dyn.d_un.d_val)) b->needed_.emplace_back(lib);
+    }
     const char* name = elf_strptr(elf.elf, shstrndx, sh.sh_name);
     if (!name) continue;
     if (sh.sh_type == SHT_NOTE && std::strcmp(name, ".note.stapsdt") == 0) sdt.push_back(scn);
@@ -208,6 +215,34 @@ bool saved_at(Dwarf_Op* ops, size_t nops, int32_t& offset) {
   return false;
 }
 
+// The start addresses of the file's FDEs, sorted, from .eh_frame_hdr's
+// search table (in the encoding every x86-64 linker writes: a udata4
+// count and datarel sdata4 entries); empty if it has none stapx reads.
+std::vector<uint64_t> fde_starts(Elf* elf) {
+  std::vector<uint64_t> out;
+  size_t shstrndx = 0;
+  elf_getshdrstrndx(elf, &shstrndx);
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    const char* name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : nullptr;
+    if (!name || std::strcmp(name, ".eh_frame_hdr") != 0) continue;
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    const auto* p = d ? static_cast<const unsigned char*>(d->d_buf) : nullptr;
+    if (!p || d->d_size < 12 || p[0] != 1 || p[2] != 0x03 || p[3] != 0x3b) return out;
+    uint32_t count;
+    std::memcpy(&count, p + 8, 4);
+    if (12 + static_cast<uint64_t>(count) * 8 > d->d_size) return out;
+    for (uint32_t i = 0; i < count; ++i) {
+      int32_t loc;
+      std::memcpy(&loc, p + 12 + i * 8, 4);
+      out.push_back(sh.sh_addr + static_cast<int64_t>(loc));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<UnwindRow>& UserBinary::unwind_rows() const {
@@ -218,11 +253,18 @@ const std::vector<UnwindRow>& UserBinary::unwind_rows() const {
   ElfHandle elf{elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr)};
   Dwarf_CFI* cfi = elf.elf ? dwarf_getcfi_elf(elf.elf) : nullptr;
   if (!cfi) return *rows_;
-  std::vector<UserFunction> fns = functions_;
-  std::sort(fns.begin(), fns.end(), [](const auto& a, const auto& b) { return a.address < b.address; });
-  for (const UserFunction& f : fns) {
-    uint64_t end = f.address + f.size;
-    for (uint64_t at = f.address; at < end;) {
+  // The ranges to read rows for: each FDE's (up to the next one's), or,
+  // without .eh_frame_hdr, each function's.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  std::vector<uint64_t> starts = fde_starts(elf.elf);
+  for (size_t i = 0; i < starts.size(); ++i)
+    ranges.emplace_back(starts[i], i + 1 < starts.size() ? starts[i + 1] : UINT64_MAX);
+  if (ranges.empty())
+    for (const UserFunction& f : functions_) ranges.emplace_back(f.address, f.address + f.size);
+  std::sort(ranges.begin(), ranges.end());
+  for (const auto& [begin, end] : ranges) {
+    uint64_t last = begin;  // (where the rows read stop)
+    for (uint64_t at = begin; at < end;) {
       Dwarf_Frame* frame = nullptr;
       Dwarf_Addr start = 0, stop = 0;
       if (dwarf_cfi_addrframe(cfi, at, &frame) != 0) break;
@@ -241,21 +283,21 @@ const std::vector<UnwindRow>& UserBinary::unwind_rows() const {
       std::free(frame);
       uint64_t from = std::max<uint64_t>(at, start);
       if (!file_offset(from, row.offset)) break;
-      if (rows_->empty() || rows_->back().offset != row.offset) rows_->push_back(row);
+      rows_->push_back(row);  // (one per offset: below)
       if (stop <= at) break;
-      at = stop;
+      at = last = stop;
     }
-    // (Past the function: no rule until the next one's.)
+    // (Past the FDE or function: no rule until the next one's.)
     uint64_t after = 0;
-    if (file_offset(end, after) || file_offset(end - 1, after)) {
+    if (last > begin && (file_offset(last, after) || file_offset(last - 1, after))) {
       UnwindRow none;
-      none.offset = file_offset(end, after) ? after : after + 1;
-      if (rows_->empty() || rows_->back().offset < none.offset) rows_->push_back(none);
+      none.offset = file_offset(last, after) ? after : after + 1;
+      rows_->push_back(none);
     }
   }
   dwarf_cfi_end(cfi);
-  // By offset; where an end-of-function row and the next function's first
-  // row share one, the function's.
+  // By offset, one row each: where an end-of-range row and the next
+  // range's first row share one, the range's.
   std::stable_sort(rows_->begin(), rows_->end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
   std::vector<UnwindRow> kept;
   for (const UnwindRow& r : *rows_) {
@@ -304,6 +346,17 @@ std::array<uint8_t, 4> UserBinary::code_at(uint64_t offset) const {
   Fd fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd >= 0) (void)!pread(fd.fd, out.data(), out.size(), static_cast<off_t>(offset));
   return out;
+}
+
+std::string find_shared_library(const std::string& name) {
+  if (name.find('/') != std::string::npos) return "";
+  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
+                          "/usr/lib", "/usr/local/lib"}) {
+    char resolved[PATH_MAX];
+    std::string candidate = std::string(dir) + "/" + name;
+    if (::access(candidate.c_str(), R_OK) == 0 && ::realpath(candidate.c_str(), resolved)) return resolved;
+  }
+  return "";
 }
 
 std::string resolve_process_path(const std::string& path, std::string& error) {

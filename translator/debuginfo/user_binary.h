@@ -60,6 +60,8 @@ class UserBinary {
   // The same for any loaded address (data too: a semaphore).
   bool data_offset(uint64_t addr, uint64_t& offset) const;
   const std::vector<SdtNote>& sdt_notes() const { return notes_; }
+  // The shared libraries it needs (DT_NEEDED: "libc.so.6").
+  const std::vector<std::string>& needed() const { return needed_; }
   // The unwind rows of the file's functions, by offset (a function whose
   // CFI stapx cannot follow, or that has none, ends its rows with one
   // whose cfa_offset is 0: no caller found there). Read on first use.
@@ -83,6 +85,7 @@ class UserBinary {
   std::vector<Segment> code_;  // the executable loadable segments
   std::vector<Segment> loads_;  // all loadable segments
   std::vector<SdtNote> notes_;
+  std::vector<std::string> needed_;
   mutable std::optional<std::vector<UnwindRow>> rows_;
   std::map<std::string, uint64_t> symbols_;  // every defined symbol, by name
 };
@@ -92,5 +95,9 @@ class UserBinary {
 // absolute, symbolic links resolved, as stap shows it. Empty, with why in
 // `error`, if there is none.
 std::string resolve_process_path(const std::string& path, std::string& error);
+
+// Where the loader would find shared library `name` (as DT_NEEDED names
+// it) in the system's directories, resolved; empty if not there.
+std::string find_shared_library(const std::string& name);
 
 }  // namespace stapx::debug
