@@ -1,4 +1,5 @@
-/* A dynamically linked program (process_ldd.dynamic) whose function
+/* A dynamically linked program (process_ldd.dynamic; process_plt.c links
+ * here) whose function
  * cmp() libc's qsort() calls: the stack at cmp() runs through libc. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -103,6 +103,7 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (std::strcmp(name, ".stapsdt.base") == 0) sdt_base = sh.sh_addr;
   }
   b->read_notes(sdt, sdt_base);
+  b->read_plt(elf.elf, shstrndx);
   std::map<std::string, UserFunction> by_name;
   for (Elf_Scn* scn : {symtab, dynsym}) {
     if (!scn || !by_name.empty()) continue;
@@ -142,6 +143,57 @@ std::vector<UserFunction> UserBinary::functions(const std::string& pattern) cons
   for (const UserFunction& f : functions_)
     if (match.matches(f.name)) out.push_back(f);
   return out;
+}
+
+void UserBinary::read_plt(Elf* elf, size_t shstrndx) {
+  // The GOT slots the jump-slot relocations fill, by address: their symbols.
+  std::map<uint64_t, std::string> slots;
+  std::vector<std::pair<GElf_Shdr, Elf_Data*>> stubs;  // .plt and .plt.sec
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (name && (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0))
+      stubs.emplace_back(sh, elf_getdata(scn, nullptr));
+    if (sh.sh_type != SHT_RELA || !sh.sh_entsize) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    Elf_Scn* symscn = elf_getscn(elf, sh.sh_link);
+    GElf_Shdr symsh;
+    Elf_Data* syms = symscn ? elf_getdata(symscn, nullptr) : nullptr;
+    if (!data || !syms || !gelf_getshdr(symscn, &symsh)) continue;
+    for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
+      GElf_Rela r;
+      GElf_Sym sym;
+      if (!gelf_getrela(data, static_cast<int>(i), &r) || GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT) continue;
+      if (!gelf_getsym(syms, static_cast<int>(GELF_R_SYM(r.r_info)), &sym)) continue;
+      if (const char* n = elf_strptr(elf, symsh.sh_link, sym.st_name); n && *n) slots[r.r_offset] = n;
+    }
+  }
+  // Each 16-byte stub jumps through its slot: jmp *disp(%rip) (ff 25),
+  // maybe after endbr64 and a bnd prefix; the first stub of .plt is the
+  // resolver's, which no slot names.
+  std::map<std::string, UserFunction> by_name;
+  for (const auto& [sh, data] : stubs) {
+    if (!data || !data->d_buf) continue;
+    const auto* bytes = static_cast<const unsigned char*>(data->d_buf);
+    for (uint64_t at = 0; at + 16 <= data->d_size; at += 16) {
+      for (uint64_t k = 0; k + 6 <= 16; ++k) {
+        if (bytes[at + k] != 0xff || bytes[at + k + 1] != 0x25) continue;
+        int32_t disp;
+        std::memcpy(&disp, bytes + at + k + 2, 4);
+        auto it = slots.find(sh.sh_addr + at + k + 6 + static_cast<int64_t>(disp));
+        if (it != slots.end()) {
+          UserFunction f;
+          f.name = it->second;
+          f.address = sh.sh_addr + at;
+          f.size = 16;
+          if (file_offset(f.address, f.offset)) by_name.try_emplace(f.name, f);
+        }
+        break;
+      }
+    }
+  }
+  for (auto& [name, f] : by_name) plt_.push_back(std::move(f));
 }
 
 void UserBinary::read_notes(const std::vector<Elf_Scn*>& sections, std::optional<uint64_t> base) {

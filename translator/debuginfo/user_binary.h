@@ -12,6 +12,7 @@
 #include <vector>
 
 struct Elf_Scn;  // libelf's
+struct Elf;
 
 namespace stapx::debug {
 
@@ -60,6 +61,9 @@ class UserBinary {
   // The same for any loaded address (data too: a semaphore).
   bool data_offset(uint64_t addr, uint64_t& offset) const;
   const std::vector<SdtNote>& sdt_notes() const { return notes_; }
+  // Its PLT entries, each as a function named for the symbol it jumps to
+  // ("qsort"), by name.
+  const std::vector<UserFunction>& plt_entries() const { return plt_; }
   // The shared libraries it needs (DT_NEEDED: "libc.so.6").
   const std::vector<std::string>& needed() const { return needed_; }
   // The unwind rows of the file's functions, by offset (a function whose
@@ -75,6 +79,7 @@ class UserBinary {
 
  private:
   void read_notes(const std::vector<::Elf_Scn*>& sections, std::optional<uint64_t> base);
+  void read_plt(::Elf* elf, size_t shstrndx);
   std::string path_;
   uint64_t size_ = 0;
   bool shared_ = false;
@@ -86,6 +91,7 @@ class UserBinary {
   std::vector<Segment> loads_;  // all loadable segments
   std::vector<SdtNote> notes_;
   std::vector<std::string> needed_;
+  std::vector<UserFunction> plt_;
   mutable std::optional<std::vector<UnwindRow>> rows_;
   std::map<std::string, uint64_t> symbols_;  // every defined symbol, by name
 };

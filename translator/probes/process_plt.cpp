@@ -1,0 +1,84 @@
+// process("PATH").plt("NAME") and .plt("NAME").return (NAME a glob; no
+// NAME: every entry), and without a PATH for the -c command's program:
+// a uprobe on each PLT stub of the file that jumps to a matching symbol,
+// so the probe fires on every call the program makes to that library
+// function. $$name is the function's name, as in stap.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "support/glob.h"
+#include "translator/debuginfo/user_binary.h"
+#include "translator/probes/uprobe_table.h"
+
+namespace stapx {
+
+namespace {
+
+struct PltStub : Uprobe {
+  std::string name;
+};
+
+enum Shape { kEntry, kReturn };
+
+class ProcessPltFamily : public UprobeTableFamily {
+ public:
+  const char* name() const override { return "process.plt"; }
+  std::vector<PointPattern> patterns() const override {
+    return {{"process(string).plt", kEntry},         {"process(string).plt(string)", kEntry},
+            {"process(string).plt.return", kReturn}, {"process(string).plt(string).return", kReturn},
+            {"process.plt", kEntry},                 {"process.plt(string)", kEntry},
+            {"process.plt.return", kReturn},         {"process.plt(string).return", kReturn}};
+  }
+
+  void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
+              DiagSink& diags) const override {
+    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
+    if (bins.empty()) return;
+    const bool named = m.component(1).arg != nullptr;
+    support::NamePattern pattern(named ? m.string_arg(1) : "*");
+    size_t before = out.size();
+    for (const debug::UserBinary* bin : bins)
+      for (const debug::UserFunction& f : bin->plt_entries()) {
+        if (!pattern.matches(f.name)) continue;
+        ProbeSpec spec = base;
+        spec.family = this;
+        spec.is_return = m.tag == kReturn;
+        spec.ppfunc = spec.probefunc = f.name;
+        spec.pp = fmt::format("process(\"{}\").plt(\"{}\"){}", bin->path(), f.name, spec.is_return ? ".return" : "");
+        auto stub = std::make_shared<PltStub>();
+        static_cast<Uprobe&>(*stub) = *uprobe_at(*bin, f.offset);
+        stub->name = f.name;
+        spec.data = std::move(stub);
+        out.push_back(std::move(spec));
+      }
+    if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.point->loc);
+  }
+
+  // $$name; stap's .plt probes have no other context variables.
+  bool has_context_vars() const override { return true; }
+  std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec& spec,
+                                        DiagSink& diags) const override {
+    if (t.base.view() != "$$name" || !t.components.empty() || !t.pretty.empty()) {
+      diags.report(DiagId::SemProcessTarget, t.loc, "a .plt probe has only $$name");
+      return std::nullopt;
+    }
+    ContextVar v;
+    v.readable = true;
+    v.formatted = true;
+    for (char ch : spec.data_as<PltStub>().name) v.format += ch == '%' ? std::string("%%") : std::string(1, ch);
+    return v;
+  }
+
+ private:
+  const char* table() const override { return "_stpx_uprobe_plts"; }
+};
+
+}  // namespace
+
+const ProbeFamily& process_plt_family() {
+  static const ProcessPltFamily family;
+  return family;
+}
+
+}  // namespace stapx
