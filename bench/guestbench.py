@@ -122,6 +122,8 @@ $B mount -t devtmpfs devtmpfs /dev
 $B mount -t debugfs debugfs /sys/kernel/debug
 $B mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 $B mount -t tmpfs tmpfs /tmp
+# Files that jobs need at absolute paths (under /tmp too): staged in /abs.
+[ -d /abs ] && $B cp -a /abs/. /
 $B stty -F /dev/ttyS1 raw -echo 115200
 exec 3>/dev/ttyS1
 say() { echo "@@bench $*" >&3; }
@@ -145,10 +147,12 @@ $B poweroff -f
 """
 
 
-def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log):
+def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None):
     """Boot once and run JOBS ((name, timeout, shell command, ...) in order)
-    with FILES ({guest name: host path}) and stapx-run in /bench; the text
-    the guest sent on its results port."""
+    with FILES ({guest name: host path}) and stapx-run in /bench, and
+    ABS_FILES ({absolute guest path: host path}: a program stapx read at
+    that path must be there in the guest too); the text the guest sent on
+    its results port."""
     c = guest.Cpio()
     c.mkdir("bench")
     c.chardev("dev/console", 5, 1)
@@ -158,6 +162,11 @@ def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log):
     guest.check_static(stapx_run)
     for gname, host in dict(files, **{"stapx-run": stapx_run}).items():
         c.file("bench/" + gname, guest.read_job_file(host), 0o755)
+    for gpath, host in (abs_files or {}).items():
+        if not os.path.isabs(gpath) or gpath.startswith(("/bench/", "/proc/", "/sys/", "/dev/")):
+            raise ValueError("bad absolute guest path %r" % gpath)
+        # (Copied into place by /init, after /tmp is mounted.)
+        c.file("abs" + gpath, guest.read_job_file(host), 0o755)
     body = "\n".join("job %s %d %s" % (name, t, cmd) for name, t, cmd, *_ in jobs)
     c.file("init", INIT.replace("@JOBS@", body).encode(), 0o755)
     if not root_cpio:
