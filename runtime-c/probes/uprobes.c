@@ -26,17 +26,35 @@ struct _stpx_uprobe {
 	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
 	unsigned char code[4];
 	int is_return;
+	/* The entry point generated for the probe's declaration (STPX_UPROBE_HIT), or NULL. */
+	int (*entry)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct inode *inode;
 	struct uprobe_consumer uc;
 	int registered;
 };
 
+/* Generic uprobe entry (a generated module uses STPX_UPROBE_HIT's instead). */
 static notrace int _stpx_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	_stpx_run_probe(container_of(uc, struct _stpx_uprobe, uc)->probe, regs);
 	return 0;	/* (not UPROBE_HANDLER_REMOVE: stay in this process) */
 }
 NOKPROBE_SYMBOL(_stpx_uprobe_handler);
+
+/*
+ * STPX_UPROBE_HIT(name, proto): a uprobe entry point for the points of one
+ * declaration, proto being the first of them in the (const) probe table,
+ * so that its handler, locks and flags are compile-time constants, as
+ * STPX_KPROBE_PRE does for kprobes.
+ */
+#define STPX_UPROBE_HIT(name, proto)                                          \
+	static notrace int name(struct uprobe_consumer *uc, struct pt_regs *regs) \
+	{                                                                     \
+		_stpx_probe_hit(proto, container_of(uc, struct _stpx_uprobe, uc)->probe, \
+				regs, NULL, NULL);                            \
+		return 0;                                                     \
+	}                                                                     \
+	NOKPROBE_SYMBOL(name)
 
 /* (A .return probe's entry records: struct _stpx_usave, runtime-c/usyms.c.) */
 
@@ -192,8 +210,9 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 		if (t[i].is_return) {
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
 			t[i].uc.handler = _stpx_uretprobe_entry;
-		} else
-			t[i].uc.handler = _stpx_uprobe_handler;
+		} else {
+			t[i].uc.handler = t[i].entry ? t[i].entry : _stpx_uprobe_handler;
+		}
 		/* The kernel counts a semaphore up in each process while armed. */
 		rc = t[i].ref_ctr_offset ?
 			uprobe_register_refctr(t[i].inode, t[i].offset, t[i].ref_ctr_offset, &t[i].uc) :

@@ -136,13 +136,22 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
     if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
   }
   emit_user_symbols(w, paths, array);
+  // The first entry probe of each declaration stands for all of them (as
+  // for kprobes, emit_kprobe_table).
+  std::map<const ast::ProbeDecl*, int> proto;
+  for (const ProbeSpec* p : probes) {
+    if (p->is_return || proto.count(p->decl)) continue;
+    proto[p->decl] = p->index;
+    w.line("STPX_UPROBE_HIT(_stpx_uhit_{0}, &_stpx_probes[{0}]);", p->index);
+  }
   auto b = w.block(fmt::format("static struct _stpx_uprobe {}[] =", array), "};");
   for (const ProbeSpec* p : probes) {
     const Uprobe& u = p->data_as<Uprobe>();
+    std::string entry = p->is_return ? "" : fmt::format(", .entry = _stpx_uhit_{}", proto.at(p->decl));
     w.line("{{ .probe = &_stpx_probes[{}], .path = {}, .offset = {:#x}, .ref_ctr_offset = {:#x}, .size = {}, "
-           ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {} }},",
+           ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {}{} }},",
            p->index, codegen::c_string(u.path), u.offset, u.ref_ctr_offset, u.file_size, u.code[0], u.code[1],
-           u.code[2], u.code[3], p->is_return ? 1 : 0);
+           u.code[2], u.code[3], p->is_return ? 1 : 0, entry);
   }
 }
 
