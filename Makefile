@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev
 
-.PHONY: all deps build check unit stage corpus coherence runtests demo install clean bench bench-probes bench-attach fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus coherence runtests demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -109,6 +109,13 @@ bench-probes: build
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
 	bench/probe-cost/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# The same for a uprobe hit (process("PATH").function(...)).
+bench-uprobes: build
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
+	bench/probe-cost/run --uprobe --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel
 
 # Time to attach and detach kprobes on 10, 100 and 1000 kernel functions,
