@@ -23,8 +23,7 @@ namespace {
 // only): reported as not implemented rather than as unknown functions.
 bool is_user_stack_function(std::string_view name) {
   static const std::set<std::string, std::less<>> names = {
-      "print_ubacktrace_fileline", "print_ustack", "sprint_ustack", "print_usyms",
-      "sprint_usyms",              "usymfile",     "usymline",      "usymfileline"};
+      "print_ubacktrace_fileline", "usymfile", "usymline", "usymfileline"};
   return names.count(name) != 0;
 }
 
