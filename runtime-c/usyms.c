@@ -2,8 +2,9 @@
 /*
  * User-space symbols: which file of the current task maps an address, and
  * which function of it holds the address. The functions are those of the
- * files the script's process(...) probes name, read at pass 2 and put into
- * the module (struct _stpx_usym_file, by offset in the file); the mapping
+ * files the script's process(...) probes name (and -d's, --ldd's), read at
+ * pass 2 and put into the module in one table (struct _stpx_usym_file, by
+ * offset in the file); the mapping
  * comes from the task's memory map, under a try-lock (a handler cannot
  * wait for it: contended, the address is unknown).
  */
@@ -36,12 +37,9 @@ struct _stpx_usym_file {
 	struct inode *inode;		/* found when the probes are armed */
 };
 
-/* The module's tables (one per user-space probe family), set when its probes are armed. */
-#define STPX_USYM_TABLES 4
-static struct {
-	struct _stpx_usym_file *files;
-	size_t n;
-} _stpx_usym_tables[STPX_USYM_TABLES];
+/* The module's table, set before its probes are armed. */
+static struct _stpx_usym_file *_stpx_usym_files;
+static size_t _stpx_usym_nfiles;
 
 /*
  * Where addr is in the current task: the mapped file's path into path
@@ -77,12 +75,11 @@ NOKPROBE_SYMBOL(_stpx_umod);
 /* The module's file whose inode this is, or NULL. */
 static notrace const struct _stpx_usym_file *_stpx_usym_file_of(struct inode *inode)
 {
-	size_t t, i;
+	size_t i;
 
-	for (t = 0; t < STPX_USYM_TABLES; t++)
-		for (i = 0; i < READ_ONCE(_stpx_usym_tables[t].n); i++)
-			if (_stpx_usym_tables[t].files[i].inode == inode)
-				return &_stpx_usym_tables[t].files[i];
+	for (i = 0; i < READ_ONCE(_stpx_usym_nfiles); i++)
+		if (_stpx_usym_files[i].inode == inode)
+			return &_stpx_usym_files[i];
 	return NULL;
 }
 
@@ -185,7 +182,7 @@ static notrace const struct _stpx_urow *_stpx_urow_at(struct inode *inode, unsig
 static notrace int _stpx_ustack(struct _stpx_context *c)
 {
 	struct pt_regs *regs = c->regs && user_mode(c->regs) ? c->regs : current->mm ? task_pt_regs(current) : NULL;
-	unsigned long pc, sp, bp, cfa, ra;
+	unsigned long pc, sp, bp, cfa, ra, saved_ra;
 	int n = 0;
 
 	if (!regs)
@@ -209,8 +206,9 @@ static notrace int _stpx_ustack(struct _stpx_context *c)
 		if (copy_from_user_nofault(&ra, (const void __user *)(cfa - 8), sizeof(ra)))
 			break;
 		/* Under a .return probe, the kernel's trampoline: the call's own. */
-		if (_stpx_usave_ra(cfa - 8))
-			ra = _stpx_usave_ra(cfa - 8);
+		saved_ra = _stpx_usave_ra(cfa - 8);
+		if (saved_ra)
+			ra = saved_ra;
 		if (row->bp_off && copy_from_user_nofault(&bp, (const void __user *)(cfa + row->bp_off), sizeof(bp)))
 			break;
 		if (cfa <= sp)
@@ -285,40 +283,42 @@ static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, b
 }
 NOKPROBE_SYMBOL(_stpx_usym_str);
 
+/* The inode of the file at path, held (iput when done), or an ERR_PTR. */
+static struct inode *_stpx_path_inode(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+	int rc = kern_path(path, LOOKUP_FOLLOW, &p);
+
+	if (rc)
+		return ERR_PTR(rc);
+	inode = igrab(d_inode(p.dentry));
+	path_put(&p);
+	return inode ? inode : ERR_PTR(-ENOENT);
+}
+
 /* Finds the files' inodes; a file that is not there has no symbols. */
 static void _stpx_usyms_arm(struct _stpx_usym_file *files, size_t n)
 {
-	size_t i, t;
+	size_t i;
 
-	for (t = 0; t < STPX_USYM_TABLES && _stpx_usym_tables[t].n; t++)
-		;
-	if (t == STPX_USYM_TABLES)
-		return;
 	for (i = 0; i < n; i++) {
-		struct path p;
-
-		files[i].inode = NULL;
-		if (!kern_path(files[i].path, LOOKUP_FOLLOW, &p)) {
-			files[i].inode = igrab(d_inode(p.dentry));
-			path_put(&p);
-		}
+		files[i].inode = _stpx_path_inode(files[i].path);
+		if (IS_ERR(files[i].inode))
+			files[i].inode = NULL;
 	}
-	_stpx_usym_tables[t].files = files;
-	WRITE_ONCE(_stpx_usym_tables[t].n, n);
+	_stpx_usym_files = files;
+	WRITE_ONCE(_stpx_usym_nfiles, n);
 }
 
 /* After the probes are disarmed: no handler reads the table any more. */
-static void _stpx_usyms_disarm(struct _stpx_usym_file *files)
+static void _stpx_usyms_disarm(void)
 {
-	size_t i, t;
+	size_t i;
 
-	for (t = 0; t < STPX_USYM_TABLES; t++) {
-		if (_stpx_usym_tables[t].files != files)
-			continue;
-		for (i = 0; i < _stpx_usym_tables[t].n; i++)
-			if (files[i].inode)
-				iput(files[i].inode);
-		_stpx_usym_tables[t].n = 0;
-		_stpx_usym_tables[t].files = NULL;
-	}
+	for (i = 0; i < _stpx_usym_nfiles; i++)
+		if (_stpx_usym_files[i].inode)
+			iput(_stpx_usym_files[i].inode);
+	_stpx_usym_nfiles = 0;
+	_stpx_usym_files = NULL;
 }

@@ -49,10 +49,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// -d PATH and --ldd: the files whose symbols and unwind rows go into the
-// module besides those of the probed files. False after saying why.
+// The files whose symbols and unwind rows go into the module: those the
+// probes are in, -d PATH's, and with --ldd the libraries all of them
+// need. False after saying why.
 bool user_symbol_files(const Options& opts, const Program& prog, std::vector<std::string>& out) {
-  std::vector<std::string> programs;  // whose libraries --ldd adds
+  auto add = [&](const std::string& path) {
+    if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+  };
+  for (const ProbeSpec& p : prog.probes)
+    if (std::string file = p.data ? p.data->user_file() : ""; !file.empty()) add(file);
   for (const std::string& d : opts.symbol_files) {
     std::string error;
     std::string path = debug::resolve_process_path(d, error);
@@ -60,22 +65,15 @@ bool user_symbol_files(const Options& opts, const Program& prog, std::vector<std
       std::cerr << "stapx: -d " << d << ": " << error << "\n";
       return false;
     }
-    out.push_back(path);
-    programs.push_back(path);
+    add(path);
   }
   if (!opts.ldd) return true;
-  for (const ProbeSpec& p : prog.probes)
-    if (const auto* u = dynamic_cast<const Uprobe*>(p.data.get())) programs.push_back(u->path);
-  for (size_t i = 0; i < programs.size(); ++i) {
+  for (size_t i = 0; i < out.size(); ++i) {  // (the libraries' own libraries too)
     std::string error;
-    const debug::UserBinary* bin = user_binary(programs[i], error);
+    const debug::UserBinary* bin = user_binary(out[i], error);
     if (!bin) continue;
-    for (const std::string& lib : bin->needed()) {
-      std::string path = debug::find_shared_library(lib);
-      if (path.empty() || std::find(out.begin(), out.end(), path) != out.end()) continue;
-      out.push_back(path);
-      programs.push_back(path);  // (its own libraries too)
-    }
+    for (const std::string& lib : bin->needed())
+      if (std::string path = debug::find_shared_library(lib); !path.empty()) add(path);
   }
   return true;
 }

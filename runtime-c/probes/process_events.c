@@ -21,7 +21,6 @@
  * read for every process at start, inherited at fork, read again at exec.
  */
 #include <linux/hashtable.h>
-#include <linux/namei.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
@@ -384,22 +383,6 @@ static void _stpx_process_events_disarm(struct _stpx_proc_event *e, size_t n)
 	_stpx_pe_n = 0;
 }
 
-/* The inode of the regular file at path, held; or an error report. */
-static struct inode *_stpx_pe_inode(const struct _stpx_proc_event *e)
-{
-	struct path p;
-	struct inode *inode;
-	int rc = kern_path(e->path, LOOKUP_FOLLOW, &p);
-
-	if (rc) {
-		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot find %s (rc %d)", e->probe->pp, e->path, rc);
-		return ERR_PTR(rc);
-	}
-	inode = igrab(d_inode(p.dentry));
-	path_put(&p);
-	return inode ? inode : ERR_PTR(-ENOENT);
-}
-
 static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 {
 	struct task_struct *g, *t;
@@ -422,9 +405,11 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 		e[i].path_slot = -1;
 		if (!e[i].path)
 			continue;
-		inode = _stpx_pe_inode(&e[i]);
+		inode = _stpx_path_inode(e[i].path);	/* (usyms.c) */
 		if (IS_ERR(inode)) {
 			rc = PTR_ERR(inode);
+			_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot find %s (rc %d)", e[i].probe->pp,
+				     e[i].path, rc);
 			goto fail;
 		}
 		for (j = 0; j < _stpx_pe_nslots && _stpx_pe_inodes[j] != inode; j++)

@@ -14,7 +14,6 @@
  */
 #include <linux/fs.h>
 #include <linux/hashtable.h>
-#include <linux/namei.h>
 #include <linux/uprobes.h>
 
 struct _stpx_uprobe {
@@ -26,26 +25,19 @@ struct _stpx_uprobe {
 	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
 	unsigned char code[4];
 	int is_return;
-	/* The entry point generated for the probe's declaration (STPX_UPROBE_HIT), or NULL. */
+	/* The entry point generated for the probe's declaration (STPX_UPROBE_HIT); not .return. */
 	int (*entry)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct inode *inode;
 	struct uprobe_consumer uc;
 	int registered;
 };
 
-/* Generic uprobe entry (a generated module uses STPX_UPROBE_HIT's instead). */
-static notrace int _stpx_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
-{
-	_stpx_run_probe(container_of(uc, struct _stpx_uprobe, uc)->probe, regs);
-	return 0;	/* (not UPROBE_HANDLER_REMOVE: stay in this process) */
-}
-NOKPROBE_SYMBOL(_stpx_uprobe_handler);
-
 /*
- * STPX_UPROBE_HIT(name, proto): a uprobe entry point for the points of one
- * declaration, proto being the first of them in the (const) probe table,
- * so that its handler, locks and flags are compile-time constants, as
- * STPX_KPROBE_PRE does for kprobes.
+ * STPX_UPROBE_HIT(name, proto): the uprobe entry point for the points of
+ * one declaration, proto being the first of them in the (const) probe
+ * table, so that its handler, locks and flags are compile-time constants,
+ * as STPX_KPROBE_PRE does for kprobes. (It returns 0, not
+ * UPROBE_HANDLER_REMOVE: the probe stays in the process.)
  */
 #define STPX_UPROBE_HIT(name, proto)                                          \
 	static notrace int name(struct uprobe_consumer *uc, struct pt_regs *regs) \
@@ -211,7 +203,7 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
 			t[i].uc.handler = _stpx_uretprobe_entry;
 		} else {
-			t[i].uc.handler = t[i].entry ? t[i].entry : _stpx_uprobe_handler;
+			t[i].uc.handler = t[i].entry;
 		}
 		/* The kernel counts a semaphore up in each process while armed. */
 		rc = t[i].ref_ctr_offset ?

@@ -13,8 +13,8 @@ namespace stapx {
 struct CodegenOptions {
   std::string module_name;
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
-  // Files whose symbols and unwind rows go into the module beside those
-  // of the files process(...) probes name (-d PATH, --ldd).
+  // Files whose symbols and unwind rows go into the module: those
+  // process(...) probes name, -d PATH's, --ldd's.
   std::vector<std::string> user_symbol_files;
 };
 

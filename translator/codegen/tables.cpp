@@ -287,12 +287,12 @@ void Codegen::tables() {
         out_.line("_stpx_map_free({});", global(g));
     }
   }
-  if (!opts_.user_symbol_files.empty()) emit_user_symbols(out_, opts_.user_symbol_files, "_stpx_dsyms");
+  if (!opts_.user_symbol_files.empty()) emit_user_symbols(out_, opts_.user_symbol_files, "_stpx_user");
   {
     auto b = out_.block("static int _stpx_arm_probes(void)");
     out_.line("int rc __maybe_unused = 0;");
     if (!opts_.user_symbol_files.empty())
-      out_.line("_stpx_usyms_arm(_stpx_dsyms_usyms, ARRAY_SIZE(_stpx_dsyms_usyms));");
+      out_.line("_stpx_usyms_arm(_stpx_user_usyms, ARRAY_SIZE(_stpx_user_usyms));");
     if (!tracker_of.empty()) {
       out_.line("rc = _stpx_entry_trackers_arm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
       out_.line("if (rc)");
@@ -307,7 +307,7 @@ void Codegen::tables() {
       (*it)->emit_disarm(out_, by_family[*it]);
     if (!tracker_of.empty())
       out_.line("_stpx_entry_trackers_disarm(_stpx_entry_trackers, ARRAY_SIZE(_stpx_entry_trackers));");
-    if (!opts_.user_symbol_files.empty()) out_.line("_stpx_usyms_disarm(_stpx_dsyms_usyms);");
+    if (!opts_.user_symbol_files.empty()) out_.line("_stpx_usyms_disarm();");
   }
 }
 

@@ -47,6 +47,9 @@ const char* run_state_c(RunState s);  // "STPX_STATE_RUNNING"
 // has: a timer's interval, a kprobe's symbol. Each family derives its own.
 struct ProbeData {
   virtual ~ProbeData() = default;
+  // The user-space program or library the probe is in (process(...)
+  // points), whose symbols and unwind rows the module carries; "" if none.
+  virtual std::string user_file() const { return {}; }
 };
 
 // One resolved probe point of one probe declaration.

@@ -4,7 +4,6 @@
 // process(PID)... (runtime-c/probes/process_events.c says when each runs).
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "translator/codegen/cwriter.h"
@@ -26,6 +25,7 @@ struct ProcessEvent : ProbeData {
   Kind kind = kBegin;
   std::string path;  // empty: any
   int64_t pid = 0;   // 0: any
+  std::string user_file() const override { return path; }
 };
 
 class ProcessEventFamily : public ProbeFamily {
@@ -132,12 +132,6 @@ class ProcessEventFamily : public ProbeFamily {
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
-    std::vector<std::string> paths;  // (their functions, for usymname())
-    for (const ProbeSpec* p : probes) {
-      const std::string& path = p->data_as<ProcessEvent>().path;
-      if (!path.empty() && std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
-    }
-    emit_user_symbols(w, paths, "_stpx_proc_events");
     auto b = w.block("static struct _stpx_proc_event _stpx_proc_events[] =", "};");
     for (const ProbeSpec* p : probes) {
       const ProcessEvent& e = p->data_as<ProcessEvent>();
@@ -148,12 +142,10 @@ class ProcessEventFamily : public ProbeFamily {
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     emit_arm_call(w, "_stpx_process_events_arm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events))");
-    w.line("_stpx_usyms_arm(_stpx_proc_events_usyms, ARRAY_SIZE(_stpx_proc_events_usyms));");
   }
   void emit_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     if (probes.empty()) return;
     w.line("_stpx_process_events_disarm(_stpx_proc_events, ARRAY_SIZE(_stpx_proc_events));");
-    w.line("_stpx_usyms_disarm(_stpx_proc_events_usyms);");
   }
 };
 

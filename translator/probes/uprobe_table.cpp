@@ -130,12 +130,6 @@ void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const 
 
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (probes.empty()) return;
-  std::vector<std::string> paths;
-  for (const ProbeSpec* p : probes) {
-    const std::string& path = p->data_as<Uprobe>().path;
-    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
-  }
-  emit_user_symbols(w, paths, array);
   // The first entry probe of each declaration stands for all of them (as
   // for kprobes, emit_kprobe_table).
   std::map<const ast::ProbeDecl*, int> proto;
@@ -158,13 +152,11 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
 void emit_uprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (probes.empty()) return;
   emit_arm_call(w, fmt::format("_stpx_uprobes_arm({0}, ARRAY_SIZE({0}))", array));
-  w.line("_stpx_usyms_arm({0}_usyms, ARRAY_SIZE({0}_usyms));", array);
 }
 
 void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {
   if (probes.empty()) return;
   w.line("_stpx_uprobes_disarm({0}, ARRAY_SIZE({0}));", array);
-  w.line("_stpx_usyms_disarm({}_usyms);", array);
 }
 
 }  // namespace stapx

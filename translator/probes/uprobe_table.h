@@ -22,6 +22,7 @@ struct Uprobe : ProbeData {
   uint64_t file_size = 0;       // at pass 2: the module checks it
   std::array<uint8_t, 4> code{};  // the bytes at `offset` at pass 2: checked too
   uint64_t ref_ctr_offset = 0;  // an SDT semaphore's file offset, or 0
+  std::string user_file() const override { return path; }
 };
 
 // The file a process(...) point names, read once per translation; null,
@@ -39,10 +40,11 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
 // A uprobe at `offset` in `bin`, with what the module checks.
 std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset);
 
-// `ARRAY_usyms`, the functions of each file in `paths` by offset, for
-// usymname() and usymdata() (runtime-c/usyms.c): armed with
-// _stpx_usyms_arm(ARRAY_usyms, ARRAY_SIZE(ARRAY_usyms)), disarmed with
-// _stpx_usyms_disarm(ARRAY_usyms). The uprobe tables below have one.
+// `ARRAY_usyms`, the functions and unwind rows of each file in `paths` by
+// offset, for usymname(), ubacktrace() and the like (runtime-c/usyms.c):
+// armed with _stpx_usyms_arm(ARRAY_usyms, ARRAY_SIZE(ARRAY_usyms)),
+// disarmed with _stpx_usyms_disarm(). The module has one, for every file
+// its probes are in and those -d and --ldd add (codegen's tables.cpp).
 void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array);
 
 // `static struct _stpx_uprobe ARRAY[]`, and the calls that arm and disarm it.
