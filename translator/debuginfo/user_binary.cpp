@@ -20,14 +20,11 @@
 
 namespace stapx::debug {
 
-namespace {
+UserBinary::Fd::~Fd() {
+  if (fd >= 0) ::close(fd);
+}
 
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+namespace {
 
 struct ElfHandle {
   Elf* elf;
@@ -40,17 +37,18 @@ struct ElfHandle {
 
 std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::string& error) {
   elf_version(EV_CURRENT);
-  Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) {
+  auto b = std::unique_ptr<UserBinary>(new UserBinary);
+  b->file_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (b->file_.fd < 0) {
     error = "cannot open " + path + ": " + std::strerror(errno);
     return nullptr;
   }
   struct stat st;
-  if (fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fstat(b->file_.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     error = path + " is not a regular file";
     return nullptr;
   }
-  ElfHandle elf{elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr)};
+  ElfHandle elf{elf_begin(b->file_.fd, ELF_C_READ_MMAP, nullptr)};
   GElf_Ehdr eh;
   if (!elf.elf || elf_kind(elf.elf) != ELF_K_ELF || !gelf_getehdr(elf.elf, &eh)) {
     error = path + " is not an ELF file";
@@ -64,7 +62,6 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     error = path + " is not an x86-64 program";
     return nullptr;
   }
-  auto b = std::unique_ptr<UserBinary>(new UserBinary);
   b->path_ = path;
   b->size_ = static_cast<uint64_t>(st.st_size);
   b->shared_ = eh.e_type == ET_DYN;
@@ -81,8 +78,8 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
   // .symtab has every function; a stripped file keeps .dynsym's.
   Elf_Scn* symtab = nullptr;
   Elf_Scn* dynsym = nullptr;
-  std::vector<Elf_Scn*> sdt;
-  std::optional<uint64_t> sdt_base;  // where .stapsdt.base is now
+  std::vector<Elf_Scn*> sdt, relas, stubs;  // (stubs: .plt and .plt.sec)
+  std::optional<uint64_t> sdt_base;         // where .stapsdt.base is now
   size_t shstrndx = 0;
   elf_getshdrstrndx(elf.elf, &shstrndx);
   for (Elf_Scn* scn = elf_nextscn(elf.elf, nullptr); scn; scn = elf_nextscn(elf.elf, scn)) {
@@ -90,6 +87,7 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (!gelf_getshdr(scn, &sh)) continue;
     if (sh.sh_type == SHT_SYMTAB) symtab = scn;
     if (sh.sh_type == SHT_DYNSYM) dynsym = scn;
+    if (sh.sh_type == SHT_RELA) relas.push_back(scn);
     if (sh.sh_type == SHT_DYNAMIC) {
       Elf_Data* d = elf_getdata(scn, nullptr);
       GElf_Dyn dyn;
@@ -101,9 +99,10 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (!name) continue;
     if (sh.sh_type == SHT_NOTE && std::strcmp(name, ".note.stapsdt") == 0) sdt.push_back(scn);
     if (std::strcmp(name, ".stapsdt.base") == 0) sdt_base = sh.sh_addr;
+    if (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0) stubs.push_back(scn);
   }
   b->read_notes(sdt, sdt_base);
-  b->read_plt(elf.elf, shstrndx);
+  b->read_plt(elf.elf, relas, stubs);
   std::map<std::string, UserFunction> by_name;
   for (Elf_Scn* scn : {symtab, dynsym}) {
     if (!scn || !by_name.empty()) continue;
@@ -145,17 +144,12 @@ std::vector<UserFunction> UserBinary::functions(const std::string& pattern) cons
   return out;
 }
 
-void UserBinary::read_plt(Elf* elf, size_t shstrndx) {
+void UserBinary::read_plt(Elf* elf, const std::vector<Elf_Scn*>& relas, const std::vector<Elf_Scn*>& stubs) {
   // The GOT slots the jump-slot relocations fill, by address: their symbols.
   std::map<uint64_t, std::string> slots;
-  std::vector<std::pair<GElf_Shdr, Elf_Data*>> stubs;  // .plt and .plt.sec
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+  for (Elf_Scn* scn : relas) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh)) continue;
-    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
-    if (name && (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0))
-      stubs.emplace_back(sh, elf_getdata(scn, nullptr));
-    if (sh.sh_type != SHT_RELA || !sh.sh_entsize) continue;
+    if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     Elf_Scn* symscn = elf_getscn(elf, sh.sh_link);
     GElf_Shdr symsh;
@@ -173,7 +167,9 @@ void UserBinary::read_plt(Elf* elf, size_t shstrndx) {
   // maybe after endbr64 and a bnd prefix; the first stub of .plt is the
   // resolver's, which no slot names.
   std::map<std::string, UserFunction> by_name;
-  for (const auto& [sh, data] : stubs) {
+  for (Elf_Scn* scn : stubs) {
+    GElf_Shdr sh;
+    Elf_Data* data = gelf_getshdr(scn, &sh) ? elf_getdata(scn, nullptr) : nullptr;
     if (!data || !data->d_buf) continue;
     const auto* bytes = static_cast<const unsigned char*>(data->d_buf);
     for (uint64_t at = 0; at + 16 <= data->d_size; at += 16) {
@@ -300,9 +296,7 @@ std::vector<uint64_t> fde_starts(Elf* elf) {
 const std::vector<UnwindRow>& UserBinary::unwind_rows() const {
   if (rows_) return *rows_;
   rows_.emplace();
-  Fd fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) return *rows_;
-  ElfHandle elf{elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr)};
+  ElfHandle elf{elf_begin(file_.fd, ELF_C_READ_MMAP, nullptr)};
   Dwarf_CFI* cfi = elf.elf ? dwarf_getcfi_elf(elf.elf) : nullptr;
   if (!cfi) return *rows_;
   // The ranges to read rows for: each FDE's (up to the next one's), or,
@@ -395,8 +389,7 @@ bool UserBinary::file_offset(uint64_t addr, uint64_t& offset) const {
 
 std::array<uint8_t, 4> UserBinary::code_at(uint64_t offset) const {
   std::array<uint8_t, 4> out{};
-  Fd fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd >= 0) (void)!pread(fd.fd, out.data(), out.size(), static_cast<off_t>(offset));
+  (void)!pread(file_.fd, out.data(), out.size(), static_cast<off_t>(offset));
   return out;
 }
 

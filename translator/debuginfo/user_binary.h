@@ -78,8 +78,16 @@ class UserBinary {
   std::array<uint8_t, 4> code_at(uint64_t offset) const;
 
  private:
+  UserBinary() = default;
+  UserBinary(const UserBinary&) = delete;
+  UserBinary& operator=(const UserBinary&) = delete;
   void read_notes(const std::vector<::Elf_Scn*>& sections, std::optional<uint64_t> base);
-  void read_plt(::Elf* elf, size_t shstrndx);
+  void read_plt(::Elf* elf, const std::vector<::Elf_Scn*>& relas, const std::vector<::Elf_Scn*>& stubs);
+  // The file, open while this lives: code_at() and unwind_rows() read it.
+  struct Fd {
+    int fd = -1;
+    ~Fd();
+  } file_;
   std::string path_;
   uint64_t size_ = 0;
   bool shared_ = false;
