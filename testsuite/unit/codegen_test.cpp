@@ -11,7 +11,10 @@ std::string c_for(const std::string& text) {
   Parsed p(text);
   Program prog = elaborate({p.script}, ElaborateOptions{}, p.arena, p.diags);
   EXPECT_EQ(p.diags.errors(), 0u) << p.diag_text.str();
-  return generate_c(prog, p.sm, CodegenOptions{"m", {{"MAXACTION", "5"}}});
+  CodegenOptions opts;
+  opts.module_name = "m";
+  opts.defines = {{"MAXACTION", "5"}};
+  return generate_c(prog, p.sm, opts);
 }
 
 // As c_for, for a script with embedded C (parsed as with -g).
@@ -25,7 +28,9 @@ std::string c_for_guru(const std::string& text) {
   ast::Script* script = parse_file(sm, sm.add("<input>", text), arena, diags, opts);
   Program prog = elaborate({script}, ElaborateOptions{}, arena, diags);
   EXPECT_EQ(diags.errors(), 0u) << diag_text.str();
-  return generate_c(prog, sm, CodegenOptions{"m", {}});
+  CodegenOptions cg;
+  cg.module_name = "m";
+  return generate_c(prog, sm, cg);
 }
 
 TEST(Codegen, StableFunctionsAreComputedOncePerProbeHit) {

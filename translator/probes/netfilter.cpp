@@ -137,7 +137,11 @@ class NetfilterFamily : public ProbeFamily {
     }
     std::string hit = "((struct _stpx_nf_hit *)c->family_data)->" + field;
     if (field == "skb" || field == "in" || field == "out") hit = "(unsigned long)" + hit;  // an address
-    return ContextVar{hit, false, true, verdict, DiagId::SemTargetWrite};
+    ContextVar v;
+    v.c_expr = hit;
+    v.readable = true;
+    v.writable = verdict;
+    return v;
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {

@@ -114,7 +114,13 @@ class ProcfsFamily : public ProbeFamily {
     }
     // A read probe writes the file's text, a write probe reads it.
     bool write = spec.data_as<ProcfsFile>().write;
-    return ContextVar{"((struct _stpx_text *)c->family_data)", true, write, !write, DiagId::SemProcfsReadOnly};
+    ContextVar v;
+    v.c_expr = "((struct _stpx_text *)c->family_data)";
+    v.is_string = true;
+    v.readable = write;
+    v.writable = !write;
+    v.write_diag = DiagId::SemProcfsReadOnly;
+    return v;
   }
 
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
