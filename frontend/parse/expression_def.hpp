@@ -267,10 +267,9 @@ struct ident_operand_parser : own_attribute_parser<ident_operand_parser, Operand
       c.pos = first;
       c.name = first->view();
       It i = next + 1;
-      bool any = expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
-      if (i == last || !i->is_op(op_code(")")))
-        throw x3::expectation_failure<It>(i, any ? "one of ') ,'" : "literal string or number");
-      first = i + 1;
+      expr_list.parse(i, last, ctx, x3::unused, c.args);  // (no arguments, or it throws)
+      list_close_parser("literal string or number", "one of ') ,'").parse(i, last, ctx, x3::unused, x3::unused);
+      first = i;
       attr = lowered(c);
     } else if (next != last && next->is_op(op_code("["))) {
       Index ix;
