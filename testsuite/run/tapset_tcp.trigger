@@ -1,5 +1,6 @@
 ip link set lo up
 nc -l -p 5555 >/dev/null &
-sleep 1
+# Until the listener is there (port 5555 = 0x15B3, state 0A = LISTEN).
+until grep -qi ':15B3 [0-9A-F]*:0000 0A ' /proc/net/tcp6 /proc/net/tcp 2>/dev/null; do :; done
 echo hello | nc 127.0.0.1 5555
 wait
