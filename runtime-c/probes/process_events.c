@@ -18,7 +18,8 @@
  * PATH is matched through the executable's inode. Since a process's
  * memory (and with it its executable) is gone by the time the scheduler
  * reports its exit, the module keeps, per process, which PATHs it runs:
- * read for every process at start, inherited at fork, read again at exec.
+ * read for every process at start, inherited at fork, read again at exec,
+ * forgotten when the process's main thread is freed.
  */
 #include <linux/hashtable.h>
 #include <linux/sched/signal.h>
@@ -63,6 +64,7 @@ struct _stpx_pe_task {
 	struct hlist_node node;
 	pid_t id;
 	u64 paths;	/* processes: the PATH slots its executable matches */
+	const struct task_struct *leader;	/* processes: whose entry (never read) */
 };
 
 static DEFINE_SPINLOCK(_stpx_pe_lock);
@@ -82,9 +84,9 @@ static struct _stpx_pe_task *_stpx_pe_find(struct hlist_head *table, size_t bits
 #define STPX_PE_FIND(table, id) _stpx_pe_find(table, HASH_BITS(table), id)
 
 /*
- * Adds (or updates) id in the table; under _stpx_pe_lock, which only
- * these tracepoints' handlers and arming take (process context, never an
- * interrupt). False when out of memory.
+ * Adds (or updates) id in the table; under _stpx_pe_lock, which these
+ * tracepoints' handlers and arming take, sched_process_free's in an RCU
+ * callback: hence irqsave. False when out of memory.
  */
 static bool _stpx_pe_put(struct hlist_head *table, size_t bits, pid_t id, u64 paths)
 {
@@ -95,6 +97,7 @@ static bool _stpx_pe_put(struct hlist_head *table, size_t bits, pid_t id, u64 pa
 		if (!t)
 			return false;
 		t->id = id;
+		t->leader = NULL;
 		hlist_add_head(&t->node, &table[hash_min(id, bits)]);
 		if (table == _stpx_pe_pending)
 			atomic_inc(&_stpx_pe_npending);
@@ -103,6 +106,15 @@ static bool _stpx_pe_put(struct hlist_head *table, size_t bits, pid_t id, u64 pa
 	return true;
 }
 #define STPX_PE_PUT(table, id, paths) _stpx_pe_put(table, HASH_BITS(table), id, paths)
+
+/* The process led by leader runs paths. */
+static bool _stpx_pe_put_proc(const struct task_struct *leader, u64 paths)
+{
+	if (!STPX_PE_PUT(_stpx_pe_procs, leader->tgid, paths))
+		return false;
+	STPX_PE_FIND(_stpx_pe_procs, leader->tgid)->leader = leader;
+	return true;
+}
 
 static void _stpx_pe_drop(struct hlist_head *table, struct _stpx_pe_task *t)
 {
@@ -185,15 +197,16 @@ static notrace void _stpx_pe_fire(int kind, u64 paths, bool known, struct _stpx_
 static u64 _stpx_pe_paths_of(pid_t tgid)
 {
 	struct _stpx_pe_task *p;
+	unsigned long flags;
 	u64 paths = 0;
 
 	if (!_stpx_pe_nslots)
 		return 0;
-	spin_lock(&_stpx_pe_lock);
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
 	p = STPX_PE_FIND(_stpx_pe_procs, tgid);
 	if (p)
 		paths = p->paths;
-	spin_unlock(&_stpx_pe_lock);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	return paths;
 }
 
@@ -212,6 +225,7 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 {
 	struct _stpx_pe_task *t, *p;
 	bool thread = false, process = false;
+	unsigned long flags;
 
 	if (_stpx_pe_syscalls && current->mm) {
 		struct _stpx_pe_hit hit = { .syscall = syscall_get_nr(current, regs), .ret = ret };
@@ -220,7 +234,7 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 	}
 	if (likely(!atomic_read(&_stpx_pe_npending)) || !current->mm)
 		return;
-	spin_lock(&_stpx_pe_lock);
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
 	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
 	if (t) {
 		thread = current->pid != current->tgid;
@@ -232,7 +246,7 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 		process = true;
 		_stpx_pe_drop(_stpx_pe_pending, p);
 	}
-	spin_unlock(&_stpx_pe_lock);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (process)
 		_stpx_pe_fire(STPX_PE_BEGIN, 0, false, NULL);
 	if (thread)
@@ -243,24 +257,31 @@ NOKPROBE_SYMBOL(_stpx_pe_sys_exit);
 static notrace void _stpx_pe_fork(void *data, struct task_struct *parent, struct task_struct *child)
 {
 	struct _stpx_pe_task *p;
+	unsigned long flags;
 	u64 paths = 0;
 
 	if (!child->mm)
 		return;	/* a kernel thread */
-	spin_lock(&_stpx_pe_lock);
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
 	if (child->pid == child->tgid) {
 		/* A process: it runs what its parent ran, and begins. */
 		p = STPX_PE_FIND(_stpx_pe_procs, parent->tgid);
 		if (p)
 			paths = p->paths;
-		if (paths)
-			STPX_PE_PUT(_stpx_pe_procs, child->tgid, paths);
+		if (paths) {
+			_stpx_pe_put_proc(child, paths);
+		} else {
+			/* (one left by a process that went before arming) */
+			p = STPX_PE_FIND(_stpx_pe_procs, child->tgid);
+			if (p)
+				_stpx_pe_drop(_stpx_pe_procs, p);
+		}
 		if (_stpx_pe_begins)
 			STPX_PE_PUT(_stpx_pe_pending, -child->tgid, 0);
 	} else if (_stpx_pe_begins) {
 		STPX_PE_PUT(_stpx_pe_pending, child->pid, 0);
 	}
-	spin_unlock(&_stpx_pe_lock);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 }
 NOKPROBE_SYMBOL(_stpx_pe_fork);
 
@@ -268,10 +289,11 @@ static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t ol
 {
 	struct _stpx_pe_task *p;
 	u64 before = 0, now = _stpx_pe_mm_paths(current->mm);
+	unsigned long flags;
 	bool pending;
 	size_t i;
 
-	spin_lock(&_stpx_pe_lock);
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
 	/* A process whose begin is still due begins here, as what it now runs. */
 	p = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
 	pending = p != NULL;
@@ -280,14 +302,16 @@ static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t ol
 	p = STPX_PE_FIND(_stpx_pe_procs, current->tgid);
 	if (p) {
 		before = p->paths;
-		if (now)
+		if (now) {
 			p->paths = now;
-		else
+			p->leader = current;	/* (a thread that execs leads) */
+		} else {
 			_stpx_pe_drop(_stpx_pe_procs, p);
+		}
 	} else if (now) {
-		STPX_PE_PUT(_stpx_pe_procs, current->tgid, now);
+		_stpx_pe_put_proc(current, now);
 	}
-	spin_unlock(&_stpx_pe_lock);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (pending) {
 		_stpx_pe_fire(STPX_PE_BEGIN, now, true, NULL);
 		return;
@@ -305,26 +329,30 @@ NOKPROBE_SYMBOL(_stpx_pe_exec);
 static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 {
 	struct _stpx_pe_task *p, *t;
-	/* (No thread left: the table's entries for the process can go.) */
+	/* (No thread left: the process's begin is not due any more.) */
 	bool group_dead = atomic_read(&current->signal->live) == 0;
+	unsigned long flags;
 	u64 paths = 0;
 
-	spin_lock(&_stpx_pe_lock);
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
 	/* A begin that never came is not due any more. */
 	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
 	if (t)
 		_stpx_pe_drop(_stpx_pe_pending, t);
+	/*
+	 * The PATHs stay until the main thread is freed (_stpx_pe_free):
+	 * threads killed by exit_group reach here in any order, some after
+	 * the one that saw no thread left.
+	 */
 	p = STPX_PE_FIND(_stpx_pe_procs, current->tgid);
 	if (p)
 		paths = p->paths;
 	if (group_dead) {
-		if (p)
-			_stpx_pe_drop(_stpx_pe_procs, p);
 		t = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
 		if (t)
 			_stpx_pe_drop(_stpx_pe_pending, t);
 	}
-	spin_unlock(&_stpx_pe_lock);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (current->flags & PF_KTHREAD)
 		return;
 	/*
@@ -336,6 +364,25 @@ static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 }
 NOKPROBE_SYMBOL(_stpx_pe_exit);
 
+/*
+ * A task's memory goes (an RCU callback): a main thread goes after every
+ * other thread of its process has been reaped, so after their exits, and
+ * the process's entry goes with it. Only the entry it leads: its id may
+ * already lead another process.
+ */
+static notrace void _stpx_pe_free(void *data, struct task_struct *task)
+{
+	struct _stpx_pe_task *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	p = STPX_PE_FIND(_stpx_pe_procs, task->tgid);
+	if (p && p->leader == task)
+		_stpx_pe_drop(_stpx_pe_procs, p);
+	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+}
+NOKPROBE_SYMBOL(_stpx_pe_free);
+
 static struct {
 	const char *name;
 	void *func;
@@ -346,6 +393,7 @@ static struct {
 	{ "sched_process_fork", _stpx_pe_fork },
 	{ "sched_process_exec", _stpx_pe_exec },
 	{ "sched_process_exit", _stpx_pe_exit },
+	{ "sched_process_free", _stpx_pe_free },
 	{ "sys_exit", _stpx_pe_sys_exit, false, true },
 	{ "sys_enter", _stpx_pe_sys_enter, true },
 };
@@ -386,6 +434,7 @@ static void _stpx_process_events_disarm(struct _stpx_proc_event *e, size_t n)
 static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 {
 	struct task_struct *g, *t;
+	unsigned long flags;
 	size_t i;
 	int j, rc = 0;
 
@@ -429,24 +478,27 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 	}
 	/* What every process runs, and the begins now due. */
 	rcu_read_lock();
-	spin_lock(&_stpx_pe_lock);
 	for_each_process_thread(g, t) {
-		u64 paths;
+		u64 paths = 0;
 
 		if (t->flags & PF_KTHREAD)
 			continue;
 		if (t == g) {
+			/* (task_lock outside ours, which an RCU callback takes) */
 			task_lock(t);
 			paths = _stpx_pe_mm_paths(t->mm);
 			task_unlock(t);
-			if ((paths && !STPX_PE_PUT(_stpx_pe_procs, t->tgid, paths)) ||
+		}
+		spin_lock_irqsave(&_stpx_pe_lock, flags);
+		if (t == g) {
+			if ((paths && !_stpx_pe_put_proc(t, paths)) ||
 			    (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, -t->tgid, 0)))
 				rc = -ENOMEM;
 		} else if (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, t->pid, 0)) {
 			rc = -ENOMEM;
 		}
+		spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	}
-	spin_unlock(&_stpx_pe_lock);
 	rcu_read_unlock();
 	if (rc)
 		goto fail;
