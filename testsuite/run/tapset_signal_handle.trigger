@@ -1,5 +1,6 @@
 /bin/sleep 10 &
-/bin/sleep 1
+# Until the child runs sleep.
+until [ "$(cat /proc/$!/comm 2>/dev/null)" = sleep ]; do :; done
 kill -USR2 $!
 wait
 trap 'echo trapped >/dev/null' USR1
