@@ -280,6 +280,14 @@ bool Preprocessor::argument(const PTok& t, int depth) {
       failed_ = true;
       return true;
     }
+    // An argument's text is not searched for $N or @N again (stap's rule):
+    // "$1" given as $1 would otherwise expand into itself for ever.
+    if ((a.kind == TokKind::Dollar || a.kind == TokKind::At) && a.len >= 2 &&
+        (a.text[1] == '#' || std::isdigit(static_cast<unsigned char>(a.text[1])))) {
+      diags_.report(DiagId::ParseArgNested, where(t));
+      failed_ = true;
+      return true;
+    }
     a.text = all.data() + begin + (a.text - arg.data());
     a.loc.offset += begin;
     a.expansion = exp;
