@@ -47,3 +47,4 @@ module_init(_stpx_module_init);
 module_exit(_stpx_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("stapx script module");
+MODULE_INFO(stapx, STPX_PROTOCOL_VERSION);

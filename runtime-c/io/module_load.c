@@ -73,6 +73,158 @@ static void session_params(char *buf, size_t size)
 		 (long)getuid());
 }
 
+/* The ELF machine stapx-run was built for: modules must match it. */
+#if defined(__x86_64__)
+#define HOST_EM EM_X86_64
+#elif defined(__aarch64__)
+#define HOST_EM EM_AARCH64
+#endif
+
+/*
+ * The value of .modinfo's "key=value" string for key in [info, end), or
+ * NULL; strings are NUL-separated (padding NULs between them).
+ */
+static const char *modinfo_get(const char *info, const char *end,
+			       const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = info;
+
+	while (p < end) {
+		const char *nul = memchr(p, '\0', end - p);
+
+		if (!nul)
+			return NULL;	/* not terminated: not a string */
+		if ((size_t)(nul - p) > klen && !memcmp(p, key, klen) &&
+		    p[klen] == '=')
+			return p + klen + 1;
+		p = nul + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Refuses (one line on stderr, -1) a file that is not a whole ELF module
+ * for this machine, not stapx's (no stapx=VERSION in .modinfo, see
+ * protocol.h), of another protocol version, or for another kernel
+ * release, before the kernel is asked to load it.
+ */
+int check_module(const char *path)
+{
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	const char *base, *names, *info = NULL, *end = NULL, *v;
+	struct utsname un;
+	struct stat st;
+	size_t size, i, rlen;
+	int fd, rc = -1;
+	void *map;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "ERROR: Couldn't open module '%s': %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ERROR: '%s' is not a kernel module (not a "
+			"regular file)\n", path);
+		close(fd);
+		return -1;
+	}
+	size = st.st_size;
+	if (size < sizeof(*eh)) {
+		map = NULL;
+	} else {
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			fprintf(stderr, "ERROR: Couldn't read module '%s': %s\n",
+				path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	base = map;
+	eh = map;
+	if (!map || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
+		fprintf(stderr, "ERROR: '%s' is not a kernel module (not an ELF "
+			"file)\n", path);
+		goto out;
+	}
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_type != ET_REL
+#ifdef HOST_EM
+	    || eh->e_machine != HOST_EM
+#endif
+	    ) {
+		fprintf(stderr, "ERROR: '%s' is not a kernel module for this "
+			"machine (ELF class %d, type %d, machine %d)\n", path,
+			eh->e_ident[EI_CLASS], eh->e_type, eh->e_machine);
+		goto out;
+	}
+	/* Every header and section within the file: else it was cut short. */
+	if (eh->e_shentsize != sizeof(*sh) || eh->e_shoff > size ||
+	    eh->e_shnum > (size - eh->e_shoff) / sizeof(*sh) ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto truncated;
+	sh = (const Elf64_Shdr *)(base + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum; i++)
+		if (sh[i].sh_type != SHT_NOBITS &&
+		    (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset))
+			goto truncated;
+	names = base + sh[eh->e_shstrndx].sh_offset;
+	for (i = 0; i < eh->e_shnum; i++) {
+		size_t n = sh[i].sh_name;
+
+		if (n < sh[eh->e_shstrndx].sh_size &&
+		    sh[eh->e_shstrndx].sh_size - n > strlen(".modinfo") &&
+		    !strcmp(names + n, ".modinfo")) {
+			info = base + sh[i].sh_offset;
+			end = info + sh[i].sh_size;
+		}
+	}
+	if (!info) {
+		fprintf(stderr, "ERROR: '%s' is not a kernel module (no .modinfo "
+			"section)\n", path);
+		goto out;
+	}
+	v = modinfo_get(info, end, STPX_MODINFO_TAG);
+	if (!v) {
+		fprintf(stderr, "ERROR: '%s' is not a stapx module (no %s= in its "
+			".modinfo): stapx-run loads only modules stapx built\n",
+			path, STPX_MODINFO_TAG);
+		goto out;
+	}
+	if (strcmp(v, STPX_PROTOCOL_VERSION) != 0) {
+		fprintf(stderr, "ERROR: '%s' speaks stapx protocol %s, this "
+			"stapx-run %s: build it again with the stapx of this "
+			"stapx-run\n", path, v, STPX_PROTOCOL_VERSION);
+		goto out;
+	}
+	v = modinfo_get(info, end, "vermagic");
+	if (uname(&un) == 0 && v) {
+		rlen = strcspn(v, " ");
+		if (rlen != strlen(un.release) || memcmp(v, un.release, rlen)) {
+			fprintf(stderr, "ERROR: module release mismatch (%.*s vs "
+				"%s): build '%s' again for this kernel "
+				"(stapx -r %s)\n", (int)rlen, v, un.release, path,
+				un.release);
+			goto out;
+		}
+	}
+	rc = 0;
+	goto out;
+truncated:
+	fprintf(stderr, "ERROR: '%s' is truncated or corrupt (%zu bytes; its "
+		"ELF headers point past the end)\n", path, size);
+out:
+	if (map)
+		munmap(map, size);
+	return rc;
+}
+
 int insert_module(const char *path, const char *name, char **params,
 			 int nparams)
 {

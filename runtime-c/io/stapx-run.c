@@ -537,7 +537,14 @@ int main(int argc, char **argv)
 	const char *modpath;
 	char *name;
 	sigset_t mask;
-	int opt, status = 0;
+	int fd, opt, status = 0;
+	bool stdout_closed = fcntl(STDOUT_FILENO, F_GETFD) < 0;
+
+	/* A closed 0, 1 or 2 would go to the next open() (a debugfs file,
+	 * the output file): each is held by /dev/null instead. */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+			return 1;
 
 	while ((opt = getopt(argc, argv, "+o:c:x:vh")) != -1) {
 		switch (opt) {
@@ -581,6 +588,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ERROR: bad module path '%s'\n", modpath);
 		return 1;
 	}
+	if (stdout_closed && !out_path) {
+		fprintf(stderr, "ERROR: standard output is closed: give -o FILE "
+			"for the script's output\n");
+		return 1;
+	}
+	if (check_module(modpath) < 0)
+		return 1;
 
 	/* For test rigs with very slow (emulated) CPUs; see the top. */
 	if (getenv("STAPX_GAP_MS"))
@@ -669,9 +683,11 @@ int main(int argc, char **argv)
 		out_errno = errno;
 		out_broken = true;
 	}
-	if (out_broken && out_errno != EPIPE)
+	if (out_broken && out_errno != EPIPE) {
 		fprintf(stderr, "ERROR: Couldn't write output: %s\n",
 			strerror(out_errno));
+		status = 1;
+	}
 
 	if (target_go >= 0) {
 		/* Never released: it exits on EOF without running. */

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -26,12 +27,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,6 +99,7 @@ enum emit_mode {
 
 /* module_load.c */
 int ensure_debugfs(void);
+int check_module(const char *path);
 char *module_name(const char *path);
 int insert_module(const char *path, const char *name, char **params,
 			 int nparams);

@@ -69,4 +69,14 @@ struct stpx_rec_hdr {
 #define STPX_PARAM_USER_UID "_stpx_user_uid"
 #define STPX_TZ_NAME_MAX 32
 
+/*
+ * Every module's .modinfo holds "stapx=<version>" (MODULE_INFO): the
+ * daemon loads only files that carry it, with the version it speaks, and
+ * whose vermagic names the running kernel, so that a file that is not
+ * ours, or not for this kernel or this protocol, is refused before the
+ * kernel sees it. The version changes with any change above.
+ */
+#define STPX_MODINFO_TAG "stapx"
+#define STPX_PROTOCOL_VERSION "1"
+
 #endif /* _STPX_PROTOCOL_H_ */
