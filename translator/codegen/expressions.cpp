@@ -249,6 +249,17 @@ std::string Codegen::incdec(const UnaryExpr* u) {
     std::string x = lvalue_scalar(static_cast<const VarRef*>(u->operand));
     return pre ? fmt::format("({}{})", op, x) : fmt::format("({}{})", x, op);
   }
+  if (u->operand->kind == ExprKind::Target || u->operand->kind == ExprKind::Member ||
+      u->operand->kind == ExprKind::AtOp) {
+    // `$var++` (guru mode): read, store the new value, yield old or new.
+    const TargetAccess& t = prog_.targets.at(u->operand);
+    std::string n = uniq();
+    std::string O = "o_" + n, V = "v_" + n;
+    return fmt::format("({{ int64_t {} = {}; int64_t {} = (int64_t)((uint64_t){} {} 1); {} {}; }})", O,
+                       expr(u->operand), V, O, op[0], target_write_c(t, V, where(u->operand->loc),
+                                                                     [this](const Expr* x) { return expr(x); }),
+                       pre ? V : O);
+  }
   std::string stmts;
   std::string v = map_ref(static_cast<const IndexExpr*>(u->operand), stmts);
   return pre ? fmt::format("({{ {}{}*{}; }})", stmts, op, v)
@@ -323,7 +334,8 @@ std::string Codegen::assign(const AssignExpr* a) {
     return fmt::format("({{ {}if (unlikely({})) STPX_ERROR(\"{}\", {}); r_{}; }})", stmts, add,
                        overflow_message(ix->array->sym), where(ix->array->loc), n);
   }
-  if (a->lhs->kind == ExprKind::Target || a->lhs->kind == ExprKind::Member) return target_assign(a);
+  if (a->lhs->kind == ExprKind::Target || a->lhs->kind == ExprKind::Member || a->lhs->kind == ExprKind::AtOp)
+    return target_assign(a);  // (an AtOp lvalue is a @cast or @var: the rest are refused)
   std::string R = "r_" + n;
   bool str = a->lhs->type == Type::String;
   std::string stmts = fmt::format("{} {} = {}; ", c_type(a->rhs->type), R, expr(a->rhs));

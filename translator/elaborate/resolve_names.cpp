@@ -174,6 +174,13 @@ void Resolver::mark_write(Expr* lvalue, Scope& sc, SourceLoc op) {
     mark_member_write(static_cast<MemberExpr*>(lvalue), op.valid() ? op : lvalue->loc);
     return;
   }
+  if (lvalue->kind == ExprKind::AtOp) {
+    auto* at = static_cast<AtOpExpr*>(lvalue);
+    if (at->op == At::Cast || at->op == At::Var) {
+      mark_at_write(at, op.valid() ? op : lvalue->loc);
+      return;
+    }
+  }
   if (lvalue->kind == ExprKind::Var) v = static_cast<VarRef*>(lvalue);
   if (lvalue->kind == ExprKind::Index) v = static_cast<IndexExpr*>(lvalue)->array;
   if (!v) {

@@ -336,6 +336,18 @@ void Resolver::mark_target_write(TargetExpr* t, SourceLoc op) {
   if (const char* why = target_write_problem(it->second)) elab_.diags.report(DiagId::SemTargetNotWritable, op, t->base, why);
 }
 
+// `@cast(p, "T")->f = ...`, `@var("v") = ...` (guru mode): as `$var = ...`.
+void Resolver::mark_at_write(AtOpExpr* a, SourceLoc op) {
+  if (!elab_.probe_ctx.guru && elab_.in_user_code(a->loc)) {
+    elab_.diags.report(a->op == At::Cast ? DiagId::SemCastWrite : DiagId::SemVarWrite, a->loc);
+    return;
+  }
+  auto it = elab_.prog.targets.find(a);
+  if (it == elab_.prog.targets.end()) return;  // reported when resolved
+  if (const char* why = target_write_problem(it->second))
+    elab_.diags.report(DiagId::SemTargetNotWritable, op, "@" + std::string(a->name), why);
+}
+
 // `p->field = ...` (guru mode): checked once autocast has resolved it.
 void Resolver::mark_member_write(MemberExpr* m, SourceLoc op) {
   if (!elab_.probe_ctx.guru && elab_.in_user_code(m->loc)) {

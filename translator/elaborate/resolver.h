@@ -88,6 +88,7 @@ class Resolver : public ast::Visitor<Resolver> {
   // resolve_targets.cpp
   void mark_target_write(ast::TargetExpr* t, SourceLoc op);
   void mark_member_write(ast::MemberExpr* m, SourceLoc op);
+  void mark_at_write(ast::AtOpExpr* a, SourceLoc op);
   void resolve_indices(std::span<ast::TargetComponent> components, Scope& sc);
   void resolve_target_expr(ast::TargetExpr* t, Scope& sc);
   void resolve_entry_expr(ast::AtOpExpr* a, Scope& sc);
