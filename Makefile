@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev
 
-.PHONY: all deps build check unit stage corpus coherence runtests demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress
 
 all: build
 
@@ -90,12 +90,22 @@ runtests: build
 	testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel testsuite/run
 
+# Every guest CPU busy from before each case's module loads until it is
+# gone; each case run STRESS_REPEAT times, or fewer where NAME.repeat says
+# (testsuite/vm/README.md, "Stress").
+STRESS_REPEAT ?= 20
+stress: build
+	testsuite/vm/run-tests --busy --repeat $(STRESS_REPEAT) --timeout 300 \
+		--stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel testsuite/stress
+
 check: deps
 	$(MAKE) unit
 	$(MAKE) stage
 	$(MAKE) corpus
 	$(MAKE) coherence
 	$(MAKE) runtests
+	$(MAKE) stress
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build

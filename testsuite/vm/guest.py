@@ -97,6 +97,7 @@ class Job:
     abs_files: dict = dataclasses.field(default_factory=dict)
     links: dict = dataclasses.field(default_factory=dict)  # guest file name -> symlink target
     abs_links: dict = dataclasses.field(default_factory=dict)  # absolute guest path -> symlink target
+    busy: bool = False        # every CPU kept busy from before the job's module loads until it is gone
 
 
 @dataclasses.dataclass
@@ -308,6 +309,28 @@ runcmd() {
 	pid=$(cat .pid 2>/dev/null) && kill -KILL "-$pid" 2>/dev/null
 }
 
+# busy_start, busy_stop: load on every CPU (a jobs's .busy): a read/write
+# loop pinned to each CPU (vfs_read, vfs_write, the syscall path) and one
+# fork/exec loop (the scheduler, allocation, exec, exit).
+busy_start() {
+	busy=
+	i=0
+	n=$(grep -c '^processor' /proc/cpuinfo)
+	while [ "$i" -lt "$n" ]; do
+		taskset -c "$i" dd if=/dev/zero of=/dev/null bs=1 count=4000000000 2>/dev/null &
+		busy="$busy $!"
+		i=$((i + 1))
+	done
+	(while :; do /bin/true; done) &
+	busy="$busy $!"
+}
+busy_stop() {
+	[ -n "$busy" ] || return
+	kill $busy 2>/dev/null
+	wait $busy 2>/dev/null
+	busy=
+}
+
 # runjob NAME TIMEOUT COMMAND...: run COMMAND in /t/NAME, report to ttyS1.
 runjob() {
 	name=$1 t=$2
@@ -322,6 +345,7 @@ runjob() {
 	# Modules the job needs (.kmods): loaded first, else the job does not
 	# run (status 125); unloaded after it.
 	rc=
+	[ -e .busy ] && busy_start
 	for k in $(cat .kmods 2>/dev/null); do
 		insmod "$k" 2>.insmod && continue
 		echo "stapx-vm: insmod $k failed: $(cat .insmod)" >stderr
@@ -341,6 +365,7 @@ runjob() {
 	[ -n "$left" ] && say "leftover" $left
 	for m in $left; do rmmod "$m" >/dev/null 2>&1 || rmmod -f "$m" >/dev/null 2>&1; done
 	stuck=$(cut -d' ' -f1 /proc/modules)
+	busy_stop
 	dmesg -c >.dmesg
 	send stdout stdout
 	send stderr stderr
@@ -443,6 +468,8 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
             c.symlink(f"t/{j.name}/{gname}", target)
         if j.kmods:
             c.file(f"t/{j.name}/.kmods", "".join(k + "\n" for k in j.kmods).encode())
+        if j.busy:
+            c.file(f"t/{j.name}/.busy", b"")
     c.file("init", make_init(jobs).encode(), 0o755)
     with open(out_path, "wb") as f:
         f.write(gzip.compress(c.data(), compresslevel=1))
