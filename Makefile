@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev
 
-.PHONY: all deps build check unit stage corpus coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress
+.PHONY: all deps build check unit stage corpus coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 
 all: build
 
@@ -145,6 +145,8 @@ fuzz-build:
 	testsuite/fuzz/build.sh
 fuzz-regress:
 	testsuite/fuzz/regress.sh
+fuzz-elab:
+	testsuite/fuzz/run-elab.sh $(FUZZ_SECONDS)
 
 demo: deps build
 	$(BUILD)/stapx --vm examples/hello.stp

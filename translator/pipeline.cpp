@@ -150,7 +150,22 @@ int exec_argv(std::vector<std::string> args) {
 
 }  // namespace
 
-int run_pipeline(const Options& opts) {
+struct PipelineCache {
+  std::string release;  // what env and ksyms are for
+  std::vector<std::string> debuginfo_dirs;
+  bool prefer_btf = false;
+  std::unique_ptr<ProbeEnv> env;
+  std::unique_ptr<KernelSymbols> ksyms;
+  bool ksyms_tried = false;
+};
+
+void PipelineCacheDeleter::operator()(PipelineCache* c) const { delete c; }
+
+std::unique_ptr<PipelineCache, PipelineCacheDeleter> make_pipeline_cache() {
+  return std::unique_ptr<PipelineCache, PipelineCacheDeleter>(new PipelineCache);
+}
+
+int run_pipeline(const Options& opts, PipelineCache* cache) {
   if (opts.dump == Options::Dump::ProbeTypes) {
     dump_probe_types(std::cout);
     return 0;
@@ -237,13 +252,20 @@ int run_pipeline(const Options& opts) {
   std::vector<std::string> debuginfo_dirs = opts.debuginfo_dirs;
   debuginfo_dirs.push_back(vm_kernel_dir + "/" + kernel->release + "/debug");
   debuginfo_dirs.push_back(vm_kernel_dir + "/" + kernel->release);
-  ProbeEnv env(kernel->release, debuginfo_dirs, opts.verbose, opts.prefer_btf);
-  env.keep_until_exit();
+  PipelineCache own;
+  if (!cache || cache->release != kernel->release || cache->debuginfo_dirs != debuginfo_dirs ||
+      cache->prefer_btf != opts.prefer_btf) {
+    if (!cache) cache = &own;
+    *cache = PipelineCache{kernel->release, debuginfo_dirs, opts.prefer_btf, nullptr, nullptr, false};
+    cache->env = std::make_unique<ProbeEnv>(kernel->release, debuginfo_dirs, opts.verbose, opts.prefer_btf);
+  }
+  ProbeEnv& env = *cache->env;
+  if (cache == &own) env.keep_until_exit();
   // The target's function symbols, opened only if a probe point needs them:
   // the release's vmlinux (which also says what the kernel won't kprobe),
   // else its System.map, else /proc/kallsyms when the target is this kernel.
-  std::unique_ptr<KernelSymbols> ksyms;
-  bool ksyms_tried = false;
+  std::unique_ptr<KernelSymbols>& ksyms = cache->ksyms;
+  bool& ksyms_tried = cache->ksyms_tried;
   // -L lists the locals an alias's prologue sets, which nothing reads: kept.
   ElaborateOptions eopts{opts.keep_unused || opts.list_probes == 2, {}, opts.global_values};
   eopts.stapusr = opts.privilege == Options::Privilege::Usr;
