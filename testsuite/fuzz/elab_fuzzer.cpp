@@ -36,6 +36,7 @@ const std::vector<std::vector<std::string>> kArgSets = {
     {"42", "kernel.function(\"vfs_*\")"},
     {"/bin/sh", "main"},
     {"", "a b"},
+    {"$1", "@2"},  // arguments naming arguments: refused, never expanded
 };
 
 std::string kernel_release() {
