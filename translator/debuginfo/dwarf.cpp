@@ -398,20 +398,44 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
 std::optional<Variable> DwarfInfo::global_variable(const std::string& name,
                                                    const std::function<bool(const std::string&)>& file_matches) {
   std::optional<Variable> found;
+  // A variable that only a linker script defines (`jiffies = jiffies_64;`)
+  // has declarations in DWARF and no definition: the first declaration
+  // gives its type, the symbol table its address (unqualified names only,
+  // as in stap: "name@file" asks for that file's own variable).
+  std::optional<Variable> declared;
   scan_top_level(
       [&](Dwarf_Die& cu) {
         const char* file = dwarf_diename(&cu);
         return file && (!file_matches || file_matches(file));
       },
       [&](Dwarf_Die& c) {
-        if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_hasattr(&c, DW_AT_location)) return false;
+        if (dwarf_tag(&c) != DW_TAG_variable) return false;
         const char* n = dwarf_diename(&c);
         if (!n || name != n) return false;
+        if (!dwarf_hasattr(&c, DW_AT_location)) {
+          if (!declared && !file_matches && dwarf_hasattr(&c, DW_AT_declaration)) declared = make_var(c, 0, LocContext{});
+          return false;
+        }
         Variable v = make_var(c, 0, LocContext{});
         if (v.loc.kind != Location::Kind::Memory) return false;
         found = std::move(v);
         return true;
       });
+  if (!found && declared && declared->type) {
+    GElf_Ehdr eh;
+    std::optional<uint64_t> addr;
+    // (Only where symbol values are addresses: not a module's section offsets.)
+    if (gelf_getehdr(elf_, &eh) && eh.e_type == ET_EXEC) addr = symbol_address(name);
+    if (addr) {
+      auto e = std::make_shared<LocExpr>();
+      e->op = LocExpr::Op::Addr;
+      e->value = static_cast<int64_t>(*addr);
+      declared->loc = Location{};
+      declared->loc.kind = Location::Kind::Memory;
+      declared->loc.expr = e;
+      found = std::move(declared);
+    }
+  }
   return found;
 }
 
