@@ -125,7 +125,7 @@ std::string data_dir(const char* env, const char* installed, const char* built) 
 
 std::string find_stapx_run() {
   std::string next = self_dir() + "/stapx-run";
-  if (fs::exists(next)) return next;
+  if (std::error_code ec; fs::exists(next, ec)) return next;
   return env_or("STAPX_RUN", STAPX_RUN_PATH);
 }
 
@@ -293,7 +293,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
     if (vmlinux) ksyms = usable(vmlinux_symbols(*vmlinux, &err));
     for (const std::string& map : {vm_kernel_dir + "/" + kernel->release + "/boot/System.map-" + kernel->release,
                                    "/boot/System.map-" + kernel->release}) {
-      if (!ksyms && std::filesystem::is_regular_file(map)) ksyms = usable(kallsyms_symbols(map, &err));
+      if (std::error_code ec; !ksyms && std::filesystem::is_regular_file(map, ec)) ksyms = usable(kallsyms_symbols(map, &err));
     }
     struct utsname u;
     if (!ksyms && uname(&u) == 0 && kernel->release == u.release)

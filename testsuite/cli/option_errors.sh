@@ -18,6 +18,16 @@ expect() {  # expect MESSAGE ARGS...: stapx ARGS fails, saying MESSAGE
 expect "Only one script can be given on the command line." -p1 -e 'probe begin {}' -e 'probe end {}'
 expect "Module name cannot be empty." -p1 -m '' -e 'probe begin {}'
 expect "invalid pass number '6'" -p6 -e 'probe begin {}'
+# A -r no path can hold (found by testsuite/fuzz/cli-fuzz): an answer, not
+# "internal error: filesystem error: File name too long".
+long=$(printf '%05000d' 0)
+for r in "$long" "/nonexistent$long" "-1$long"; do
+  out=$("$stapx" -p4 -r "$r" -e 'probe begin {}' 2>&1)
+  if [ $? -ne 1 ] || printf '%s\n' "$out" | grep -q "internal error"; then
+    echo "FAIL: stapx -p4 -r <${#r} bytes>: $(printf '%s\n' "$out" | cut -c1-120 | head -3)"
+    status=1
+  fi
+done
 # The options that are fine still pass.
 "$stapx" -p1 -m ok_name -e 'probe begin {}' >/dev/null || { echo "FAIL: -m ok_name"; status=1; }
 exit $status

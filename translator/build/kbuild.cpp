@@ -45,6 +45,13 @@ std::string trim(std::string s) {
   return s;
 }
 
+// Whether p exists; false, not an exception, for a path the system cannot
+// take (too long, a component not a directory), as -r can give.
+bool path_exists(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
 }  // namespace
 
 std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
@@ -52,7 +59,7 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
   if (spec.find('/') != std::string::npos) {
     k.kbuild_dir = spec;
     k.release = trim(read_text_file(fs::path(spec) / "include/config/kernel.release"));
-    if (!fs::exists(fs::path(spec) / "Makefile") || k.release.empty()) {
+    if (!path_exists(fs::path(spec) / "Makefile") || k.release.empty()) {
       std::cerr << "stapx: '" << spec << "' is not a configured kernel build tree "
                 << "(no Makefile or include/config/kernel.release)\n";
       return std::nullopt;
@@ -66,7 +73,7 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
     k.release = u.release;
   }
   for (std::string dir : {"/lib/modules/" + k.release + "/build", "/usr/src/linux-headers-" + k.release}) {
-    if (fs::exists(fs::path(dir) / "Makefile")) {
+    if (path_exists(fs::path(dir) / "Makefile")) {
       k.kbuild_dir = dir;
       break;
     }
@@ -108,7 +115,7 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   std::string cache_root = support::cache_dir();
   fs::path cache_dir = cache_root.empty() ? fs::path() : cache_root / fs::path("modules") / fmt::format("{:016x}", key.h);
   fs::path ko = cache_dir / (req.module_name + ".ko");
-  if (!cache_root.empty() && fs::exists(ko) && !req.keep_tmp) {
+  if (!cache_root.empty() && path_exists(ko) && !req.keep_tmp) {
     if (req.verbose) std::cerr << "Pass 4: using cached " << ko.string() << "\n";
     return ko.string();
   }
@@ -135,7 +142,7 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   if (req.verbose > 1) std::cerr << "Running " << cmd << "\n";
   int status = std::system(cmd.c_str());
   bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-            fs::exists(dir / (req.module_name + ".ko"));
+            path_exists(dir / (req.module_name + ".ko"));
   if (!ok) {
     std::string out = read_text_file(log);
     std::cerr << out;
