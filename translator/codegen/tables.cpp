@@ -46,8 +46,11 @@ void Codegen::frame_struct(const Frame& f) {
 }
 
 void Codegen::globals() {
-  out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
-  out_.line("static struct _stpx_rwlock _stpx_locks[{}];", std::max<size_t>(1, prog_.globals.size()));
+  // (No globals, no locks: an unused array would draw a build warning.)
+  if (!prog_.globals.empty()) {
+    out_.line("/* Globals, each guarded by _stpx_locks[its index]. */");
+    out_.line("static struct _stpx_rwlock _stpx_locks[{}];", prog_.globals.size());
+  }
   for (const Symbol* g : prog_.globals) {
     if (g->arity > 0 && is_stat(g)) {
       out_.line("static struct _stpx_pmap *{};", global(g));
