@@ -1,0 +1,1 @@
+exec ./tapset_task_times
