@@ -1,0 +1,12 @@
+echo "run 1" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 2" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 3" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 4" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 5" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 6" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 7" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 8" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 9" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 10" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 11" > /proc/stapx_fixture; cat /proc/stapx_fixture
+echo "run 20" > /proc/stapx_fixture; cat /proc/stapx_fixture

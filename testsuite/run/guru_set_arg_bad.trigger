@@ -1,0 +1,1 @@
+echo "run 3" > /proc/stapx_fixture
