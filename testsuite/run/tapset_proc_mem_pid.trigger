@@ -1,0 +1,1 @@
+./tapset_proc_mem_pid
