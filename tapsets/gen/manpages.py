@@ -15,9 +15,8 @@ kernel-doc comment before it:
 ("probe NAME - ..." before "probe NAME = ..." likewise.) Pages go to
 OUT_DIR/function::NAME.3stapx and OUT_DIR/probe::NAME.3stapx, one per
 name (overloads share a page), plus OUT_DIR/tapset::FILE.3stapx listing
-each file's entries. A function whose name does not start with '_' (the
-library's private helpers) or a probe alias without such a comment is an
-error: the script names each and exits 1, which fails the build.
+each file's entries. A function or probe alias whose name does not start with '_' (the
+library's private helpers) without such a comment is an error: the script names each and exits 1, which fails the build.
 """
 import os
 import re
@@ -99,7 +98,9 @@ def scan(path):
                 names = [n.strip() for n in m.group(4).split(",")]
                 synopsis = None
             for n in names:
-                if kind == "function" and n.startswith("_"):
+                # Private helpers ('_' names) need no page; an alias of
+                # theirs gets one only if it is documented.
+                if n.startswith("_") and (kind == "function" or not doc or doc[0] != n):
                     continue
                 if not doc or doc[0] != n:
                     missing.append(f"{path}:{i + 1}: {kind} {n} has no kernel-doc comment "
