@@ -25,11 +25,14 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
   auto write = [&](const std::string& text) {
     std::ofstream(root / "tapsets" / "a.stp") << text;
   };
-  write("function alpha() { return 1 }\nprobe one.two = begin { }\n");
+  write("function alpha() { return 1 }\nprobe one.two = begin { }\n"
+        "global g1, g2[8], g3 = -1, g4% = 2\nprivate global hidden\n");
   std::vector<std::string> dirs = {(root / "tapsets").string()};
   {
     TapsetIndex index(list_library(dirs));
     EXPECT_EQ(index.files_for_function("alpha").size(), 1u);
+    for (const char* g : {"g1", "g2", "g3", "g4"}) EXPECT_EQ(index.files_for_global(g).size(), 1u) << g;
+    EXPECT_TRUE(index.files_for_global("hidden").empty());
   }
   size_t caches = 0;
   for (auto& e : fs::recursive_directory_iterator(root / "cache"))
@@ -45,6 +48,11 @@ TEST(TapsetIndex, CachedPerTreeAndInvalidatedByAChange) {
     pt.components[0].name = "one";
     pt.components[1].name = "two";
     EXPECT_EQ(cached.files_for_point(pt).size(), 1u);
+    pt.components[1].name = "t*";
+    EXPECT_EQ(cached.files_for_point(pt).size(), 1u);
+    pt.components[1].name = "three";
+    EXPECT_TRUE(cached.files_for_point(pt).empty());
+    EXPECT_EQ(cached.files_for_global("g4").size(), 1u);
   }
   write("function beta() { return 2 }\n// longer now, so the size differs\n");
   {

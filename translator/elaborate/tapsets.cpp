@@ -1,5 +1,6 @@
 // Tapset indexing and linking (see tapsets.h). The index comes from a token
-// scan, not a parse: "function NAME" and "probe NAME[, NAME] =" / "+=".
+// scan, not a parse: "function NAME", "probe NAME[, NAME] =" / "+=" and
+// "global NAME[, NAME]" (not "private global").
 #include "translator/elaborate/tapsets.h"
 
 #include <sys/stat.h>
@@ -27,13 +28,27 @@ namespace {
 
 // Probe point names as written before "=" / "+=": "syscall.read", "a.b.return".
 void scan_file(const std::string& path, std::map<std::string, std::vector<std::string>>& functions,
-               std::vector<std::pair<std::string, std::string>>& aliases) {
+               std::vector<std::pair<std::string, std::string>>& aliases,
+               std::map<std::string, std::vector<std::string>>& globals) {
   std::string text = read_text_file(path);
   std::vector<Tok> toks = tokenize(text);
   auto txt = [&](size_t i) { return i < toks.size() ? toks[i].view() : std::string_view(); };
   for (size_t i = 0; i < toks.size(); ++i) {
     if (txt(i) == "function" && i + 1 < toks.size() && toks[i + 1].kind == TokKind::Ident) {
       functions[std::string(txt(i + 1))].push_back(path);
+    } else if (txt(i) == "global" && (i == 0 || txt(i - 1) != "private")) {
+      // NAME [N] [%] [= literal], ... : the names at the start of each item.
+      size_t j = i + 1;
+      while (j < toks.size() && toks[j].kind == TokKind::Ident) {
+        globals[std::string(txt(j++))].push_back(path);
+        if (txt(j) == "[")
+          while (j < toks.size() && txt(j++) != "]") {
+          }
+        if (txt(j) == "%") ++j;
+        if (txt(j) == "=") j += txt(j + 1) == "-" ? 3 : 2;
+        if (txt(j) != ",") break;
+        ++j;
+      }
     } else if (txt(i) == "probe") {
       // Collect NAME(, NAME)* and keep them if an alias operator follows.
       std::vector<std::string> names;
@@ -57,14 +72,16 @@ void scan_file(const std::string& path, std::map<std::string, std::vector<std::s
   }
 }
 
-// Every call name and probe point in a script.
+// Every call name, variable name and probe point in a script.
 struct Needs : Visitor<Needs, true> {
   std::set<std::string> calls;
+  std::set<std::string> vars;
   std::vector<const ProbePoint*> points;
   void visit_call(const CallExpr* c) {
     calls.insert(c->name.str());
     walk(c);
   }
+  void visit_var(const VarRef* v) { vars.insert(v->name.str()); }
 };
 
 Needs needs_of(const Script& script) {
@@ -87,9 +104,9 @@ Needs needs_of(const Script& script) {
 // The index of a tapset tree is cached (under support::cache_dir()) keyed by
 // every file's path, size and modification time: a changed, added or
 // removed file makes a new key.
-// Cache format: "stapx-tapset-index 1", then "F name\tpath" and
-// "A alias\tpath" lines.
-constexpr const char* kIndexMagic = "stapx-tapset-index 1";
+// Cache format: "stapx-tapset-index 2", then "F name\tpath", "A alias\tpath"
+// and "G global\tpath" lines.
+constexpr const char* kIndexMagic = "stapx-tapset-index 2";
 
 TapsetIndex::TapsetIndex(const LibraryFiles& lib) {
   const std::vector<std::string>& files = lib.scripts;
@@ -103,16 +120,18 @@ TapsetIndex::TapsetIndex(const LibraryFiles& lib) {
   }
   std::string dir = support::cache_dir();
   std::string cache = dir.empty() ? "" : dir + "/tapset-index-" + std::to_string(std::hash<std::string>{}(key)) + ".txt";
-  if (!cache.empty() && read_cache(cache)) return;
-  for (const std::string& f : files) scan_file(f, functions_, aliases_);
-  if (!cache.empty()) write_cache(cache);
+  if (cache.empty() || !read_cache(cache)) {
+    for (const std::string& f : files) scan_file(f, functions_, aliases_, globals_);
+    if (!cache.empty()) write_cache(cache);
+  }
+  for (size_t i = 0; i < aliases_.size(); ++i) alias_at_[aliases_[i].first].push_back(i);
 }
 
 bool TapsetIndex::read_cache(const std::string& file) {
   std::ifstream in(file);
   std::string line;
   if (!in || !std::getline(in, line) || line != kIndexMagic) return false;
-  std::map<std::string, std::vector<std::string>> functions;
+  std::map<std::string, std::vector<std::string>> functions, globals;
   std::vector<std::pair<std::string, std::string>> aliases;
   while (std::getline(in, line)) {
     size_t tab = line.find('\t');
@@ -122,11 +141,14 @@ bool TapsetIndex::read_cache(const std::string& file) {
       functions[name].push_back(path);
     else if (line[0] == 'A')
       aliases.emplace_back(name, path);
+    else if (line[0] == 'G')
+      globals[name].push_back(path);
     else
       return false;
   }
   functions_ = std::move(functions);
   aliases_ = std::move(aliases);
+  globals_ = std::move(globals);
   return true;
 }
 
@@ -136,12 +158,19 @@ void TapsetIndex::write_cache(const std::string& file) const {
   for (const auto& [name, paths] : functions_)
     for (const std::string& p : paths) out << "F " << name << '\t' << p << '\n';
   for (const auto& [name, path] : aliases_) out << "A " << name << '\t' << path << '\n';
+  for (const auto& [name, paths] : globals_)
+    for (const std::string& p : paths) out << "G " << name << '\t' << p << '\n';
   support::write_cache_file(file, out.str());
 }
 
 std::vector<std::string> TapsetIndex::files_for_function(const std::string& name) const {
   auto it = functions_.find(name);
   return it == functions_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::vector<std::string> TapsetIndex::files_for_global(const std::string& name) const {
+  auto it = globals_.find(name);
+  return it == globals_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::vector<std::string_view> TapsetIndex::function_names() const {
@@ -166,13 +195,29 @@ std::vector<std::string> TapsetIndex::files_for_point(const ProbePoint& point) c
   std::string pattern;
   for (const ProbePointComponent& c : point.components)
     patterns.push_back(pattern += (pattern.empty() ? "" : ".") + c.name);
+  // A name without wildcards is looked up; a glob is matched against every
+  // alias. (Linking the syscall library asks for thousands of literal
+  // names: matching each against every alias cost half a second.)
+  std::vector<size_t> hits;
+  bool globs = false;
+  for (const std::string& p : patterns) {
+    if (support::is_glob(p)) {
+      globs = true;
+      continue;
+    }
+    if (auto it = alias_at_.find(p); it != alias_at_.end()) hits.insert(hits.end(), it->second.begin(), it->second.end());
+  }
+  if (globs)
+    for (size_t i = 0; i < aliases_.size(); ++i)
+      for (const std::string& p : patterns)
+        if (support::is_glob(p) && support::glob_match(p, aliases_[i].first)) {
+          hits.push_back(i);
+          break;
+        }
+  std::sort(hits.begin(), hits.end());
+  hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
   std::vector<std::string> out;
-  for (const auto& [name, file] : aliases_)
-    for (const std::string& p : patterns)
-      if (support::glob_match(p, name)) {
-        out.push_back(file);
-        break;
-      }
+  for (size_t i : hits) out.push_back(aliases_[i].second);
   return out;
 }
 
@@ -182,13 +227,20 @@ size_t link_tapsets(std::vector<Script*>& scripts, SourceManager& sm, Arena& are
   size_t parsed = 0;
   for (size_t next = 0; next < scripts.size(); ++next) {
     Needs n = needs_of(*scripts[next]);
-    std::set<std::string> defined;
-    for (const Script* s : scripts)
+    std::set<std::string> defined, declared;
+    for (const Script* s : scripts) {
       for (const FunctionDecl* f : s->functions) defined.insert(f->name);
+      for (const GlobalDecl* g : s->globals) declared.insert(g->name);
+    }
     std::vector<std::string> wanted;
     for (const std::string& call : n.calls)
       if (!defined.count(call) && !find_builtin(call))
         for (const std::string& f : in.index->files_for_function(call)) wanted.push_back(f);
+    // A variable no script declares may be a library global (argv), as
+    // in stap: its file comes in and the name resolves to the global.
+    for (const std::string& var : n.vars)
+      if (!declared.count(var))
+        for (const std::string& f : in.index->files_for_global(var)) wanted.push_back(f);
     // (A built-in family's name may begin aliases too: perf.sw.cpu_clock.)
     for (const ProbePoint* pt : n.points)
       for (const std::string& f : in.index->files_for_point(*pt)) wanted.push_back(f);

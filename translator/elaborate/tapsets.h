@@ -1,5 +1,5 @@
 // The tapset library: an index of which library file defines which
-// function or probe alias, and the linking loop that pulls in exactly the
+// function, probe alias or global, and the linking loop that pulls in exactly the
 // files a script needs (and what those files need, transitively).
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -23,6 +24,8 @@ class TapsetIndex {
   explicit TapsetIndex(const LibraryFiles& lib);
   std::vector<std::string> files_for_function(const std::string& name) const;
   std::vector<std::string> files_for_point(const ast::ProbePoint& point) const;
+  // The files that declare `name` a (non-private) global.
+  std::vector<std::string> files_for_global(const std::string& name) const;
   size_t size() const { return files_; }
   // Every function and alias name the library defines (for "similar:" hints).
   std::vector<std::string_view> function_names() const;
@@ -34,6 +37,8 @@ class TapsetIndex {
 
   std::map<std::string, std::vector<std::string>> functions_;
   std::vector<std::pair<std::string, std::string>> aliases_;  // dotted name, file
+  std::map<std::string, std::vector<std::string>> globals_;
+  std::unordered_map<std::string, std::vector<size_t>> alias_at_;  // name -> indexes into aliases_
   size_t files_ = 0;
 };
 
