@@ -1,0 +1,1 @@
+exec ./syscall_prog_ia32

@@ -1,0 +1,3 @@
+cat /nonexistent/stapx-tp 2>/dev/null
+dd if=/dev/zero of=/dev/null bs=4321 count=1 2>/dev/null
+exit 0
