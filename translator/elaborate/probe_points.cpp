@@ -108,6 +108,12 @@ void ProbePoints::resolve_probes() {
         elab_.diags.clear_context();
       }
     }
+    // A probe none of whose points resolved (all optional, naming nothing)
+    // goes before its body is looked at, as in stap: its calls, @entry
+    // and types are not checked.
+    std::set<const ProbeDecl*> resolved;
+    for (const ProbeSpec& spec : specs) resolved.insert(spec.decl);
+    std::erase_if(script->probes, [&](const ProbeDecl* decl) { return !resolved.count(decl); });
     split_for_targets(script, specs);
     for (ProbeSpec& spec : specs) {
       spec.index = static_cast<int>(elab_.prog.probes.size());
