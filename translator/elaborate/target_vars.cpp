@@ -600,10 +600,18 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
       return out;
     case DType::Kind::Array: {
       const DType* elem = ty->target() ? ty->target()->strip() : nullptr;
-      if (elem && elem->kind == DType::Kind::Int && elem->is_char && elem->size() == 1 && cur.lvalue) {
+      bool chars = elem && elem->kind == DType::Kind::Int && elem->is_char && elem->size() == 1;
+      if (chars && cur.lvalue && ch.components.empty()) {
         out.is_string = true;
         out.value = cur.e;
         out.max_len = ty->count() > 0 ? static_cast<uint64_t>(ty->count()) : 0;
+        return out;
+      }
+      // An array reached through '->' or '[i]' is its address, a number,
+      // as in stap: kernel_string($dev->name) reads a char array member.
+      if (cur.lvalue && !ch.components.empty()) {
+        out.value = cur.e;
+        out.address = true;
         return out;
       }
       diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), "[0]");
