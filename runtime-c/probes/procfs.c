@@ -37,7 +37,9 @@ struct _stpx_procfs_file {
 	int dir;		/* index into the directories, -1: the module's */
 	umode_t mode;
 	size_t maxsize;		/* the read buffer, without the NUL */
-	const struct _stpx_probe *read, *write;
+	const struct _stpx_probe *read;
+	const struct _stpx_probe *const *writes;	/* each write probe, in order */
+	int nwrites;
 	struct proc_dir_entry *pde;
 };
 
@@ -82,8 +84,9 @@ static ssize_t _stpx_procfs_write(struct file *file, const char __user *buf, siz
 	const struct _stpx_procfs_file *f = pde_data(file_inode(file));
 	struct _stpx_text text;
 	size_t done = 0;
+	int i;
 
-	if (!f->write)
+	if (!f->nwrites)
 		return -EINVAL;
 	text.cap = MAXSTRINGLEN;
 	text.buf = kmalloc(text.cap, GFP_KERNEL);
@@ -97,7 +100,8 @@ static ssize_t _stpx_procfs_write(struct file *file, const char __user *buf, siz
 			return done ? (ssize_t)done : -EFAULT;
 		}
 		text.buf[n] = '\0';
-		_stpx_run_probe_data(f->write, &text);
+		for (i = 0; i < f->nwrites; i++)
+			_stpx_run_probe_data(f->writes[i], &text);
 		done += n;
 	}
 	kfree(text.buf);

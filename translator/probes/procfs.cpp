@@ -100,8 +100,9 @@ class ProcfsFamily : public ProbeFamily {
     std::map<std::pair<std::string, bool>, const ProbeSpec*> seen;
     for (const ProbeSpec* p : probes) {
       const auto& f = p->data_as<ProcfsFile>();
-      if (!seen.emplace(std::pair(f.path, f.write), p).second)
-        diags.report(DiagId::SemProcfsDuplicate, p->point->loc, f.write ? "write" : "read", f.path);
+      // (As in stap, a file may have many write probes: each sees the data.)
+      if (!f.write && !seen.emplace(std::pair(f.path, f.write), p).second)
+        diags.report(DiagId::SemProcfsDuplicate, p->point->loc, "read", f.path);
     }
   }
 
@@ -129,7 +130,7 @@ class ProcfsFamily : public ProbeFamily {
     // for each path prefix, parents first.
     struct File {
       const ProbeSpec* read = nullptr;
-      const ProbeSpec* write = nullptr;
+      std::vector<const ProbeSpec*> writes;
       int64_t umask = -1;
       int64_t maxsize = 0;
     };
@@ -139,7 +140,10 @@ class ProcfsFamily : public ProbeFamily {
     for (const ProbeSpec* p : probes) {
       const auto& f = p->data_as<ProcfsFile>();
       File& file = files[f.path];
-      (f.write ? file.write : file.read) = p;
+      if (f.write)
+        file.writes.push_back(p);
+      else
+        file.read = p;
       if (f.umask >= 0) file.umask = f.umask;
       if (!f.write) file.maxsize = f.maxsize;
       for (size_t slash = f.path.find('/'); slash != std::string::npos; slash = f.path.find('/', slash + 1)) {
@@ -161,14 +165,21 @@ class ProcfsFamily : public ProbeFamily {
         w.line("{{ .name = {}, .parent = {} }},", codegen::c_string(leaf(d)), parent_of(d));
       if (dir_order.empty()) w.line("{ .name = NULL },");
     }
+    int n = 0;
+    for (const auto& [path, f] : files) {
+      if (f.writes.empty()) continue;
+      auto b = w.block(fmt::format("static const struct _stpx_probe *const _stpx_procfs_writes{}[] =", n++), "};");
+      for (const ProbeSpec* p : f.writes) w.line("&_stpx_probes[{}],", p->index);
+    }
+    n = 0;
     auto b = w.block("static struct _stpx_procfs_file _stpx_procfs_files[] =", "};");
     for (const auto& [path, f] : files) {
-      int full = (f.read ? 0444 : 0) | (f.write ? 0222 : 0);
+      int full = (f.read ? 0444 : 0) | (f.writes.empty() ? 0 : 0222);
       int mode = f.umask >= 0 ? full & ~static_cast<int>(f.umask) : full & 0600;
-      w.line("{{ .name = {}, .dir = {}, .mode = 0{:o}, .maxsize = {}, .read = {}, .write = {} }},",
+      std::string writes = f.writes.empty() ? "NULL" : fmt::format("_stpx_procfs_writes{}", n++);
+      w.line("{{ .name = {}, .dir = {}, .mode = 0{:o}, .maxsize = {}, .read = {}, .writes = {}, .nwrites = {} }},",
              codegen::c_string(leaf(path)), parent_of(path), mode, f.maxsize ? std::to_string(f.maxsize) : "STP_PROCFS_BUFSIZE",
-             f.read ? fmt::format("&_stpx_probes[{}]", f.read->index) : "NULL",
-             f.write ? fmt::format("&_stpx_probes[{}]", f.write->index) : "NULL");
+             f.read ? fmt::format("&_stpx_probes[{}]", f.read->index) : "NULL", writes, f.writes.size());
     }
   }
   void emit_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
