@@ -4,6 +4,11 @@
  * module holds a table of struct _stpx_kprobe; arm registers each entry,
  * disarm unregisters what was registered and reports missed kretprobe
  * instances.
+ *
+ * A probe in a module ("mod:sym") that is not loaded when the script
+ * starts waits for it, as in stap: a module notifier registers it when
+ * the module comes (before its init function runs, which can then be
+ * probed), and unregisters it when the module goes, to wait again.
  */
 
 struct _stpx_kprobe {
@@ -15,6 +20,7 @@ struct _stpx_kprobe {
 	int is_return;
 	int maxactive;			/* .return.maxactive(N); 0: the kernel's default */
 	int registered;
+	int waiting;			/* for its module ("mod:sym") to be loaded */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;
@@ -125,11 +131,116 @@ static void _stpx_kprobes_report_missed(const struct _stpx_kprobe *k)
  * probe (seconds for a thousand). One by one only if the pointer arrays
  * cannot be allocated.
  */
+/* The tables with probes waiting for a module, which the module notifier
+ * goes through; _stpx_kprobes_lock guards them and each entry's
+ * registered and waiting flags while the notifier is on. */
+#define STPX_KPROBE_TABLES 8
+static struct {
+	struct _stpx_kprobe *t;
+	size_t n;
+} _stpx_kprobe_tables[STPX_KPROBE_TABLES];
+static DEFINE_MUTEX(_stpx_kprobes_lock);
+static int _stpx_kprobes_notifier_on;
+
+static int _stpx_kprobe_register(struct _stpx_kprobe *k)
+{
+	memset(&k->u, 0, sizeof(k->u));
+	if (k->is_return) {
+		k->u.krp.kp.symbol_name = k->symbol;
+		k->u.krp.kp.offset = k->offset;
+		k->u.krp.handler = _stpx_kretprobe_handler;
+		if (k->probe->nsaved) {
+			k->u.krp.entry_handler = _stpx_kretprobe_entry;
+			k->u.krp.data_size = k->probe->entry_size;
+		}
+		/* 0: the kernel sizes instances for the number of CPUs. */
+		k->u.krp.maxactive = k->maxactive;
+		return register_kretprobe(&k->u.krp);
+	}
+	k->u.kp.symbol_name = k->symbol;
+	k->u.kp.offset = k->offset;
+	k->u.kp.pre_handler = k->pre ? k->pre : _stpx_kprobe_pre;
+	return register_kprobe(&k->u.kp);
+}
+
+/* Whether the entry's "mod:sym" names a symbol of module `name`. */
+static bool _stpx_kprobe_in(const struct _stpx_kprobe *k, const char *name)
+{
+	const char *colon = strchr(k->symbol, ':');
+
+	return colon && strlen(name) == (size_t)(colon - k->symbol) &&
+	       !strncmp(k->symbol, name, colon - k->symbol);
+}
+
+static int _stpx_kprobes_module_event(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	size_t i, j;
+	int rc;
+
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&_stpx_kprobes_lock);
+	for (i = 0; i < STPX_KPROBE_TABLES; i++)
+		for (j = 0; j < _stpx_kprobe_tables[i].n; j++) {
+			struct _stpx_kprobe *k = &_stpx_kprobe_tables[i].t[j];
+
+			if (!_stpx_kprobe_in(k, mod->name))
+				continue;
+			if (state == MODULE_STATE_COMING && k->waiting) {
+				rc = _stpx_kprobe_register(k);
+				if (rc) {
+					_stpx_report(STPX_MSG_WARNING,
+						     "WARNING: probe %s registration error (rc %d) as module %s loads",
+						     k->probe->pp, rc, mod->name);
+					continue;
+				}
+				k->registered = 1;
+				k->waiting = 0;
+			} else if (state == MODULE_STATE_GOING && k->registered) {
+				if (k->is_return)
+					unregister_kretprobe(&k->u.krp);
+				else
+					unregister_kprobe(&k->u.kp);
+				_stpx_kprobes_report_missed(k);
+				k->registered = 0;
+				k->waiting = 1;
+			}
+		}
+	mutex_unlock(&_stpx_kprobes_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block _stpx_kprobes_module_nb = {
+	.notifier_call = _stpx_kprobes_module_event,
+};
+
 static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 {
 	struct kprobe **kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	struct kretprobe **krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
 	size_t i, nkp = 0, nkrp = 0;
+	bool last = false;
+
+	/* The notifier cannot register this table's entries any more. */
+	mutex_lock(&_stpx_kprobes_lock);
+	for (i = 0; i < STPX_KPROBE_TABLES; i++)
+		if (_stpx_kprobe_tables[i].t == t) {
+			_stpx_kprobe_tables[i].t = NULL;
+			_stpx_kprobe_tables[i].n = 0;
+		}
+	for (i = 0; i < STPX_KPROBE_TABLES && !_stpx_kprobe_tables[i].n; i++)
+		;
+	if (i == STPX_KPROBE_TABLES && _stpx_kprobes_notifier_on) {
+		_stpx_kprobes_notifier_on = 0;
+		last = true;
+	}
+	for (i = 0; i < n; i++)
+		t[i].waiting = 0;
+	mutex_unlock(&_stpx_kprobes_lock);
+	/* (Outside the lock: a running callback may be waiting for it.) */
+	if (last)
+		unregister_module_notifier(&_stpx_kprobes_module_nb);
 
 	for (i = 0; i < n; i++) {
 		if (!t[i].registered)
@@ -162,35 +273,20 @@ static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 {
 	size_t i;
-	int rc;
+	int rc, in_modules = 0;
 
 	for (i = 0; i < n; i++) {
-		memset(&t[i].u, 0, sizeof(t[i].u));
-		if (t[i].is_return) {
-			t[i].u.krp.kp.symbol_name = t[i].symbol;
-			t[i].u.krp.kp.offset = t[i].offset;
-			t[i].u.krp.handler = _stpx_kretprobe_handler;
-			if (t[i].probe->nsaved) {
-				t[i].u.krp.entry_handler = _stpx_kretprobe_entry;
-				t[i].u.krp.data_size = t[i].probe->entry_size;
-			}
-			/* 0: the kernel sizes instances for the number of CPUs. */
-			t[i].u.krp.maxactive = t[i].maxactive;
-			rc = register_kretprobe(&t[i].u.krp);
-		} else {
-			t[i].u.kp.symbol_name = t[i].symbol;
-			t[i].u.kp.offset = t[i].offset;
-			t[i].u.kp.pre_handler = t[i].pre ? t[i].pre : _stpx_kprobe_pre;
-			rc = register_kprobe(&t[i].u.kp);
+		in_modules += strchr(t[i].symbol, ':') != NULL;
+		rc = _stpx_kprobe_register(&t[i]);
+		/* "module:symbol" names nothing while the module is not
+		 * loaded (pass 2 found the symbol in its debug information):
+		 * the probe waits for it. */
+		if (rc == -ENOENT && strchr(t[i].symbol, ':')) {
+			t[i].waiting = 1;
+			continue;
 		}
 		if (rc) {
-			/* "module:symbol" names nothing while the module is not loaded. */
-			if (rc == -ENOENT && strchr(t[i].symbol, ':'))
-				_stpx_report(STPX_MSG_ERROR,
-					     "ERROR: probe %s registration error (rc %d): no symbol %s; is module %.*s loaded?",
-					     t[i].probe->pp, rc, t[i].symbol,
-					     (int)(strchr(t[i].symbol, ':') - t[i].symbol), t[i].symbol);
-			else if (rc == -E2BIG && t[i].is_return)
+			if (rc == -E2BIG && t[i].is_return)
 				_stpx_report(STPX_MSG_ERROR,
 					     "ERROR: probe %s registration error (rc %d): the values it saves at entry need %zu bytes per call, more than the kernel allows",
 					     t[i].probe->pp, rc, t[i].probe->entry_size);
@@ -201,5 +297,30 @@ static int _stpx_kprobes_arm(struct _stpx_kprobe *t, size_t n)
 		}
 		t[i].registered = 1;
 	}
-	return 0;
+	if (!in_modules)
+		return 0;
+	/* A table with probes in modules follows their loads and unloads. */
+	mutex_lock(&_stpx_kprobes_lock);
+	for (i = 0; i < STPX_KPROBE_TABLES && _stpx_kprobe_tables[i].n; i++)
+		;
+	if (i == STPX_KPROBE_TABLES) {
+		mutex_unlock(&_stpx_kprobes_lock);
+		_stpx_report(STPX_MSG_ERROR, "ERROR: too many tables of probes in modules");
+		return -ENOSPC;
+	}
+	_stpx_kprobe_tables[i].t = t;
+	_stpx_kprobe_tables[i].n = n;
+	rc = 0;
+	if (!_stpx_kprobes_notifier_on) {
+		rc = register_module_notifier(&_stpx_kprobes_module_nb);
+		_stpx_kprobes_notifier_on = rc == 0;
+	}
+	/* A module that came between the first try and the notifier. */
+	for (i = 0; !rc && i < n; i++)
+		if (t[i].waiting && !_stpx_kprobe_register(&t[i])) {
+			t[i].waiting = 0;
+			t[i].registered = 1;
+		}
+	mutex_unlock(&_stpx_kprobes_lock);
+	return rc;
 }
