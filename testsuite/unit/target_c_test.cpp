@@ -331,13 +331,19 @@ TEST(TargetC, QuotedBuffers) {
   ASSERT_NE(q, nullptr);
   char buf[64];
   EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 0, 0), "\"a\\000b\\ncd\"");
-  EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 4, 0), "\"a\"...");
+  // len bounds the whole result, quotes and "..." included, as in stap.
+  EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 8, 0), "\"a\"...");
+  EXPECT_STREQ(q(buf, "a\0b\ncd", 6, 4, 0), "\"\"...");
+  EXPECT_STREQ(q(buf, "12345678901234567890", 20, 10, 0), "\"12345\"...");
+  EXPECT_STREQ(q(buf, "12345678", 8, 10, 0), "\"12345678\"");
   EXPECT_STREQ(q(buf, "a\0b", 2, 0, 0), "\"a\\000\"");
   EXPECT_STREQ(q(buf, "abc", 3, 0, 1), "\"abc\"...");
   EXPECT_STREQ(q(buf, "", 0, 0, 0), "\"\"");
-  // Room for 63 bytes: the quotes and "..." leave 58 characters.
+  // Room for 63 bytes: the quotes and "..." leave 58 characters; 61 fit
+  // whole in their quotes.
   std::string long_in(70, 'x');
   EXPECT_STREQ(q(buf, long_in.c_str(), long_in.size(), 0, 0), ("\"" + std::string(58, 'x') + "\"...").c_str());
+  EXPECT_STREQ(q(buf, long_in.c_str(), 61, 0, 0), ("\"" + std::string(61, 'x') + "\"").c_str());
 }
 
 }  // namespace
