@@ -30,6 +30,11 @@
  * armed.  Like stap, a command without shell syntax is run directly
  * (execvp of its words), so target() is the command itself, not a shell.
  *
+ * A script with input.char/input.line probes has the procfs file
+ * /proc/systemtap/MODULE/__stdin; once the probes are armed, what
+ * stapx-run reads on its standard input is written there, a byte per
+ * write (each write runs the input probes once), until end of file.
+ *
  * The module is loaded with the local time zone as parameters (for
  * tz_gmtoff() and tz_name()); a script's system(cmd) arrives as a control
  * message, and the command runs as /bin/sh -c cmd in the background once
@@ -148,6 +153,9 @@ static bool stop_wanted;          /* stop requested, not yet sent */
 static bool stop_sent;
 static bool start_failed;
 static bool got_done;
+/* The module's __stdin file (input.* probes), -1 if none or stdin ended. */
+static char stdin_path[256];
+static int stdin_relay = -1;
 static long long stop_returned = -1; /* when the "stop" write returned */
 static unsigned long d_errors, d_skipped, d_lost;
 static unsigned long e_seen;
@@ -317,6 +325,9 @@ static void handle_msg(char *m, size_t n)
 	switch (type) {
 	case STPX_MSG_STARTED:
 		vlog("probes armed");
+		stdin_relay = open(stdin_path, O_WRONLY | O_CLOEXEC);
+		if (stdin_relay >= 0)
+			vlog("relaying standard input to %s", stdin_path);
 		if (state == STARTING)
 			state = RUNNING;
 		if (stop_wanted)
@@ -431,6 +442,24 @@ static void handle_cmd_done(void)
 	}
 }
 
+/* What standard input has, a byte per write to the module's __stdin. */
+static void relay_stdin(void)
+{
+	char buf[4096];
+	ssize_t n = read(STDIN_FILENO, buf, sizeof(buf)), i;
+
+	for (i = 0; i < n; i++)
+		if (write(stdin_relay, buf + i, 1) != 1) {
+			vlog("__stdin: %s", strerror(errno));
+			n = 0;
+			break;
+		}
+	if (n <= 0) {
+		close(stdin_relay);
+		stdin_relay = -1;
+	}
+}
+
 static void event_loop(void)
 {
 	long long next_tick = now_ms() + TICK_MS;
@@ -467,8 +496,8 @@ static void event_loop(void)
 			continue;
 		}
 
-		if (npfd != 3 + ntraces) {
-			struct pollfd *p = realloc(pfd, (3 + ntraces) *
+		if (npfd != 4 + ntraces) {
+			struct pollfd *p = realloc(pfd, (4 + ntraces) *
 						   sizeof(*pfd));
 
 			if (!p) {
@@ -476,7 +505,7 @@ static void event_loop(void)
 				break;
 			}
 			pfd = p;
-			npfd = 3 + ntraces;
+			npfd = 4 + ntraces;
 		}
 		pfd[n++] = (struct pollfd){ .fd = ctl_rfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
@@ -485,6 +514,9 @@ static void event_loop(void)
 		for (i = 0; i < ntraces; i++)
 			pfd[n++] = (struct pollfd){ .fd = traces[i].fd,
 						    .events = POLLIN };
+		/* Last, and only while relaying (fd -1 is ignored). */
+		pfd[n++] = (struct pollfd){ .fd = stdin_relay >= 0 ?
+					    STDIN_FILENO : -1, .events = POLLIN };
 		n_polls++;
 		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
 			perror("poll");
@@ -499,6 +531,8 @@ static void event_loop(void)
 		for (i = 0; i < ntraces; i++)
 			if (pfd[3 + i].revents)
 				next_tick = 0;
+		if (pfd[3 + ntraces].revents)
+			relay_stdin();
 		now = now_ms();
 		if (now >= next_scan) {
 			open_traces(trace_dir);
@@ -588,6 +622,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ERROR: bad module path '%s'\n", modpath);
 		return 1;
 	}
+	snprintf(stdin_path, sizeof(stdin_path), "/proc/systemtap/%s/__stdin", name);
 	if (stdout_closed && !out_path) {
 		fprintf(stderr, "ERROR: standard output is closed: give -o FILE "
 			"for the script's output\n");
