@@ -14,6 +14,7 @@ check() {  # NAME WANT GOT
   fail=1
 }
 check "-l syscall.open*" "syscall.open
+syscall.open_by_handle_at
 syscall.openat" "$("$stapx" -r "$R" -l 'syscall.open*' 2>&1)"
 check "-l kprocess.ex*" "kprocess.exec
 kprocess.exec_complete
