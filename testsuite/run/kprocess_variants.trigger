@@ -1,0 +1,2 @@
+/bin/false
+exit 0
