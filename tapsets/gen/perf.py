@@ -59,6 +59,11 @@ def generate():
                 name = "perf.hw_cache.%s.%s.%s" % (cache, op, result)
                 out.append(alias(name, "Cache counter: %s %s %s" % (cache, op, result), 3, config,
                                  "%ses of the %s cache for %s" % (result, cache, op)))
+    # stap's library also names the node write miss counter with its
+    # letters swapped; scripts written against it use that name.
+    out.append("/**\n * probe perf.hw_cache.ndoe.write.miss - perf.hw_cache.node.write.miss, as stap also spells it\n"
+               " *\n * Description: The same point: perf.type(3).config(0x010106).\n */\n"
+               "probe perf.hw_cache.ndoe.write.miss = perf.hw_cache.node.write.miss { }\n\n")
     return "".join(out).rstrip("\n") + "\n"
 
 
