@@ -125,13 +125,7 @@ static void _stpx_kprobes_report_missed(const struct _stpx_kprobe *k)
 	}
 }
 
-/*
- * Unregisters in two batches (kprobes, then kretprobes): each batch waits
- * for one RCU grace period, where unregistering one by one waits once per
- * probe (seconds for a thousand). One by one only if the pointer arrays
- * cannot be allocated.
- */
-/* The tables with probes waiting for a module, which the module notifier
+/* The tables with probes in modules, which the module notifier
  * goes through; _stpx_kprobes_lock guards them and each entry's
  * registered and waiting flags while the notifier is on. */
 #define STPX_KPROBE_TABLES 8
@@ -215,6 +209,12 @@ static struct notifier_block _stpx_kprobes_module_nb = {
 	.notifier_call = _stpx_kprobes_module_event,
 };
 
+/*
+ * Unregisters in two batches (kprobes, then kretprobes): each batch waits
+ * for one RCU grace period, where unregistering one by one waits once per
+ * probe (seconds for a thousand). One by one only if the pointer arrays
+ * cannot be allocated.
+ */
 static void _stpx_kprobes_disarm(struct _stpx_kprobe *t, size_t n)
 {
 	struct kprobe **kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);

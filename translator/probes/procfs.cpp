@@ -5,6 +5,7 @@
 // (runtime-c/probes/procfs.c). Permissions as stap: 0400 to read, 0200 to
 // write, 0600 for both; with .umask(U), 0444, 0222 or 0666 less U.
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,11 +98,11 @@ class ProcfsFamily : public ProbeFamily {
   }
 
   void check_all(const std::vector<const ProbeSpec*>& probes, DiagSink& diags) const override {
-    std::map<std::pair<std::string, bool>, const ProbeSpec*> seen;
+    // (As in stap, a file may have many write probes: each sees the data.)
+    std::set<std::string> read_paths;
     for (const ProbeSpec* p : probes) {
       const auto& f = p->data_as<ProcfsFile>();
-      // (As in stap, a file may have many write probes: each sees the data.)
-      if (!f.write && !seen.emplace(std::pair(f.path, f.write), p).second)
+      if (!f.write && !read_paths.insert(f.path).second)
         diags.report(DiagId::SemProcfsDuplicate, p->point->loc, "read", f.path);
     }
   }
