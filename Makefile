@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev
 
-.PHONY: all deps build check unit stage corpus coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps build check unit stage corpus harness coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 
 all: build
 
@@ -79,6 +79,11 @@ corpus: build
 		--privileged $(STAP_SHARE)/tapset --privileged $(STAP_SHARE)/examples/stapgames/tapset \
 		$(STAP_SHARE)/tapset $(STAP_SHARE)/examples
 
+# The harness judges right: fake tests that must pass and fail as expected
+# (testsuite/vm/README.md, selftest/run; about a minute).
+harness: build
+	testsuite/vm/selftest/run --kernel-dir $(BUILD)/kernel
+
 # The guest's own health first: a hand-written kprobe module loaded and
 # unloaded under load must not oops it (testsuite/vm/README.md, "Coherence").
 COHERENCE_CYCLES ?= 20
@@ -103,6 +108,7 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) stage
 	$(MAKE) corpus
+	$(MAKE) harness
 	$(MAKE) coherence
 	$(MAKE) runtests
 	$(MAKE) stress

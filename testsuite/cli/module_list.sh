@@ -32,7 +32,7 @@ if [ -z "$fixture" ]; then
   done
 fi
 
-brd=$fixtures/brd-$R/brd.ko
+brd=$fixtures/debmods-$R/brd.ko
 if [ ! -f "$brd" ]; then
   brd=
   deb=$(ls -1 "${XDG_CACHE_HOME:-$HOME/.cache}/stapx/debs/linux-image-${R}_"*_amd64.deb 2>/dev/null | tail -n1)

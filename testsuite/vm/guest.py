@@ -10,9 +10,10 @@ Debian kernel (fetched by fetch-kernel) and a busybox initramfs built here:
 /init mounts proc, sysfs, devtmpfs and debugfs, then runs the jobs in order,
 each as `cd /t/NAME && stapx-run ARGS... MODULE.ko >stdout 2>stderr` under a
 watchdog (SIGINT after the job's timeout, SIGKILL 10 s later), and powers off.
-A job's `kmods` (e.g. the test fixture module) are insmod'ed before it and
-rmmod'ed after it; if one cannot be loaded the job does not run and ends
-with status 125 and "stapx-vm: insmod M failed: ..." on its stderr.
+A job's `kmods` (e.g. the test fixture module) are insmod'ed before it, in
+their order, and rmmod'ed after it, in reverse order; if one cannot be
+loaded the job does not run and ends with status 125 and "stapx-vm: insmod
+M failed: ..." on its stderr.
 
 Two serial ports keep test output apart from kernel messages:
   ttyS0  console (kernel messages, /init's own output) -> console.log
@@ -353,10 +354,13 @@ runjob() {
 		break
 	done
 	[ -z "$rc" ] && runcmd "$t" "$@"
+	# Unloaded last first: a module before those it depends on.
+	rev=
 	for k in $(cat .kmods 2>/dev/null); do
 		k=${k##*/}
-		rmmod "${k%.ko}" 2>/dev/null
+		rev="${k%.ko} $rev"
 	done
+	for k in $rev; do rmmod "$k" 2>/dev/null; done
 	say "status $rc"
 	[ -e .timeout ] && say timeout
 	[ -e .killed ] && say killed
