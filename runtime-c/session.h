@@ -60,6 +60,24 @@ static atomic_t _stpx_errors = ATOMIC_INIT(0);
 static atomic_t _stpx_skipped = ATOMIC_INIT(0);
 /* The target process (stap's -c CMD or -x PID), for target(); else 0. */
 static long _stpx_target;
+
+/*
+ * Whether t is the -c/-x target or descends from it: where process probes
+ * fire under -c/-x (stap's rule). A walk up real_parent, a few steps.
+ */
+static inline bool _stpx_in_target_tree(struct task_struct *t)
+{
+	bool in = false;
+
+	rcu_read_lock();
+	for (; t && t->pid > 1; t = rcu_dereference(t->real_parent))
+		if (t->tgid == _stpx_target) {
+			in = true;
+			break;
+		}
+	rcu_read_unlock();
+	return in;
+}
 /* The daemon's process ID, for stp_pid(). */
 static long _stpx_daemon_pid;
 /*

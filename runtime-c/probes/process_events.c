@@ -144,28 +144,13 @@ static u64 _stpx_pe_mm_paths(struct mm_struct *mm)
 	return paths;
 }
 
-/* Whether t is the -c/-x target or descends from it. */
-static bool _stpx_pe_in_target_tree(struct task_struct *t)
-{
-	bool in = false;
-
-	rcu_read_lock();
-	for (; t && t->pid > 1; t = rcu_dereference(t->real_parent))
-		if (t->tgid == _stpx_target) {
-			in = true;
-			break;
-		}
-	rcu_read_unlock();
-	return in;
-}
-
 static bool _stpx_pe_matches(const struct _stpx_proc_event *e, u64 paths)
 {
 	if (e->pid)
 		return current->tgid == e->pid;
 	if (e->path_slot >= 0)
 		return paths & (1ULL << e->path_slot);
-	return !_stpx_target || _stpx_pe_in_target_tree(current);
+	return !_stpx_target || _stpx_in_target_tree(current);
 }
 
 static u64 _stpx_pe_paths_of(pid_t tgid);

@@ -7,6 +7,12 @@
  * probe fires in every process that runs the file (or maps the library).
  * The handler runs in the task that hit it, with its user registers.
  *
+ * A probe can be for some processes only: those running one program (exe:
+ * process("EXE").library("LIB")), through the consumer's filter, so that
+ * the breakpoint is not even set in the others' copies of a library; the
+ * process with one id (process(PID)); and under -c/-x, those of the
+ * target's tree (stap's rule). The hit path checks all three.
+ *
  * The offsets were read from the file at pass 2: before anything is armed,
  * each file must still be what pass 2 read (its size and the bytes at each
  * probed offset), or the module refuses to start and says which file
@@ -25,12 +31,47 @@ struct _stpx_uprobe {
 	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
 	unsigned char code[4];
 	int is_return;
+	const char *exe;	/* only in processes running this program, or NULL */
+	long pid;		/* only in this process, or 0 */
+	struct inode *exe_inode;	/* exe's, held while armed */
 	/* The entry point generated for the probe's declaration (STPX_UPROBE_HIT); not .return. */
 	int (*entry)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct inode *inode;
 	struct uprobe_consumer uc;
 	int registered;
 };
+
+/* Whether mm runs the program whose inode is exe. */
+static notrace bool _stpx_mm_runs(struct mm_struct *mm, const struct inode *exe)
+{
+	struct file *f;
+	bool runs;
+
+	if (!mm)
+		return false;
+	rcu_read_lock();
+	f = rcu_dereference(mm->exe_file);
+	runs = f && file_inode(f) == exe;
+	rcu_read_unlock();
+	return runs;
+}
+NOKPROBE_SYMBOL(_stpx_mm_runs);
+
+/* Whether u's probe is for the current task's process. */
+static __always_inline bool _stpx_uprobe_wanted(const struct _stpx_uprobe *u)
+{
+	if (u->pid && task_tgid_nr(current) != u->pid)
+		return false;
+	if (u->exe_inode && !_stpx_mm_runs(current->mm, u->exe_inode))
+		return false;
+	return !_stpx_target || _stpx_in_target_tree(current);
+}
+
+/* The consumer's filter for a probe with an exe: breakpoints in its processes only. */
+static bool _stpx_uprobe_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx, struct mm_struct *mm)
+{
+	return _stpx_mm_runs(mm, container_of(uc, struct _stpx_uprobe, uc)->exe_inode);
+}
 
 /*
  * STPX_UPROBE_HIT(name, proto): the uprobe entry point for the points of
@@ -42,8 +83,9 @@ struct _stpx_uprobe {
 #define STPX_UPROBE_HIT(name, proto)                                          \
 	static notrace int name(struct uprobe_consumer *uc, struct pt_regs *regs) \
 	{                                                                     \
-		_stpx_probe_hit(proto, container_of(uc, struct _stpx_uprobe, uc)->probe, \
-				regs, NULL, NULL);                            \
+		const struct _stpx_uprobe *u = container_of(uc, struct _stpx_uprobe, uc); \
+		if (_stpx_uprobe_wanted(u))                                   \
+			_stpx_probe_hit(proto, u->probe, regs, NULL, NULL);   \
 		return 0;                                                     \
 	}                                                                     \
 	NOKPROBE_SYMBOL(name)
@@ -56,6 +98,8 @@ static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_r
 	struct _stpx_usave *s;
 	unsigned long flags;
 
+	if (!_stpx_uprobe_wanted(u))
+		return 0;
 	if (atomic_inc_return(&_stpx_nusaves) > STPX_USAVES_MAX ||
 	    !(s = kmalloc(sizeof(*s) + (u->probe->nsaved ? u->probe->entry_size : 0), GFP_ATOMIC))) {
 		atomic_dec(&_stpx_nusaves);
@@ -101,8 +145,12 @@ static notrace int _stpx_uretprobe_handler(struct uprobe_consumer *uc, unsigned 
 					   struct pt_regs *regs)
 {
 	const struct _stpx_uprobe *u = container_of(uc, struct _stpx_uprobe, uc);
+	struct _stpx_usave *s;
+
+	if (!_stpx_uprobe_wanted(u))
+		return 0;
 	/* The return popped the return address: the entry's sp was 8 below. */
-	struct _stpx_usave *s = _stpx_usave_take(u, user_stack_pointer(regs) - sizeof(unsigned long));
+	s = _stpx_usave_take(u, user_stack_pointer(regs) - sizeof(unsigned long));
 
 	if (!u->probe->nsaved)
 		_stpx_run_probe(u->probe, regs);
@@ -151,7 +199,18 @@ static int _stpx_uprobe_open(struct _stpx_uprobe *u)
 		rc = -ENOENT;
 out:
 	filp_close(f, NULL);
-	return rc;
+	if (rc || !u->exe)
+		return rc;
+	/* The program whose processes the probe is for. */
+	f = filp_open(u->exe, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f)) {
+		rc = PTR_ERR(f);
+		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot open %s (rc %d)", u->probe->pp, u->exe, rc);
+		return rc;
+	}
+	u->exe_inode = igrab(file_inode(f));
+	filp_close(f, NULL);
+	return u->exe_inode ? 0 : -ENOENT;
 }
 
 static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
@@ -165,6 +224,9 @@ static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
 		if (t[i].inode)
 			iput(t[i].inode);
 		t[i].inode = NULL;
+		if (t[i].exe_inode)
+			iput(t[i].exe_inode);
+		t[i].exe_inode = NULL;
 	}
 	/* No handler of these runs now: their values still waiting go. */
 	{
@@ -205,6 +267,8 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 		} else {
 			t[i].uc.handler = t[i].entry;
 		}
+		if (t[i].exe_inode)
+			t[i].uc.filter = _stpx_uprobe_filter;
 		/* The kernel counts a semaphore up in each process while armed. */
 		rc = t[i].ref_ctr_offset ?
 			uprobe_register_refctr(t[i].inode, t[i].offset, t[i].ref_ctr_offset, &t[i].uc) :

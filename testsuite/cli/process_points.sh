@@ -3,7 +3,8 @@
 # at pass 2 against programs built here: -L lists a function's source
 # position and variables from the program's DWARF (stap 4.8's -L prints
 # the same line for this program), a glob lists the DWARF's functions, a
-# program without DWARF is probed through its dynamic symbols, and the
+# program without DWARF is probed through its dynamic symbols, process(PID),
+# -x, .library(LIB) and .function(ADDRESS) resolve as stap 4.8 does, and the
 # errors name what is missing. Exit 77 (skipped) without a C compiler.
 set -u
 stapx=$1
@@ -108,4 +109,35 @@ check_error "pid 0" "probe process(0).begin { }" "probe point 'process(PID)' nee
 # An optional point that names nothing is left out.
 "$stapx" -p2 -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
   fail "optional point"
+# .function(ADDRESS): the function whose code holds the address (stap 4.8
+# resolves it the same way).
+addr=$(nm "$dir/prog" | awk '$3 == "work" { print $1 }')
+out=$("$stapx" -l "process(\"$dir/prog\").function(0x$addr)" 2>&1)
+[ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "function(ADDRESS): $out"
+
+# process(PID): the program that process runs (/proc/PID/exe), here a
+# program that waits; and with -x, a point without a PATH.
+cat >"$dir/wait.c" <<'C'
+#include <unistd.h>
+__attribute__((noinline)) int pause_here(void) { return pause(); }
+int main(void) { return pause_here(); }
+C
+gcc -g -O2 -o "$dir/waiter" "$dir/wait.c" || exit 1
+"$dir/waiter" &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
+out=$("$stapx" -p2 -e "probe process($pid).function(\"pause_here\") { }" 2>&1 | grep '^process')
+[ "$out" = "process(\"$dir/waiter\").function(\"pause_here@$dir/wait.c:2\") /* <- process($pid).function(\"pause_here\") */" ] ||
+  fail "process(PID): $out"
+out=$("$stapx" -p2 -x $pid -e 'probe process.function("pause_here") { }' 2>&1 | grep '^process')
+[ "$out" = "process(\"$dir/waiter\").function(\"pause_here@$dir/wait.c:2\") /* <- process.function(\"pause_here\") */" ] ||
+  fail "-x PID: $out"
+# .library(LIB): a library the program needs, by its name or a glob.
+out=$("$stapx" -p2 -e "probe process(\"$dir/waiter\").library(\"libc.so*\").function(\"pause\") { }" 2>&1 |
+  grep -c '^process("/.*libc.so.6").function(')
+[ "$out" = 1 ] || fail ".library: $out"
+check_error "no library" "probe process(\"$dir/waiter\").library(\"libnosuch*\").function(\"f\") { }" \
+  "no match ($dir/waiter needs no library that matches libnosuch*)"
+check_error "no process" 'probe process(4194000).function("main") { }' \
+  "no match (no process 4194000 on this machine (cannot read /proc/4194000/exe))"
 exit $status

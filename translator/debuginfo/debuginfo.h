@@ -39,6 +39,7 @@ struct ProbeSite {
   std::string decl_file;       // as DWARF names it
   int decl_line = 0;
   bool inlined = false;        // an inlined instance
+  std::string label;           // label_sites(): the label's name
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
   bool from_btf = false;       // described by BTF: parameters only, no source position
   std::string dwarf_hint;      // from BTF: how to install the DWARF that has the rest
@@ -82,6 +83,15 @@ class DebugInfo {
   // the variables in scope there. Empty without line information (BTF).
   virtual std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) {
     (void)pattern, (void)filter;
+    return {};
+  }
+  // Sites of the labels (DW_TAG_label, names matching the glob `label`)
+  // in the out-of-line functions function_sites() would match, each with
+  // `label` set and the variables in scope there (.label("L")). Empty
+  // without DWARF.
+  virtual std::vector<ProbeSite> label_sites(const std::string& pattern, const std::string& label,
+                                             const SiteFilter& filter) {
+    (void)pattern, (void)label, (void)filter;
     return {};
   }
   // The site at a link-time address inside a function (kernel.statement(ADDR)),

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -360,6 +361,41 @@ std::vector<ProbeSite> DwarfInfo::statement_sites(const std::string& pattern, co
     site.decl_line = l.line;
     sites.push_back(std::move(site));
   }
+  sort_sites(sites);
+  anchor_sites(sites);
+  return sites;
+}
+
+std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const std::string& label,
+                                              const SiteFilter& filter) {
+  support::NamePattern want(label);
+  std::vector<ProbeSite> sites;
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+    // Labels sit in the function's body or in its lexical blocks; the
+    // functions inlined into it have their own.
+    std::function<void(Dwarf_Die&)> walk = [&](Dwarf_Die& parent) {
+      Dwarf_Die c;
+      if (dwarf_child(&parent, &c) != 0) return;
+      do {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_lexical_block) {
+          walk(c);
+        } else if (tag == DW_TAG_label) {
+          const char* name = dwarf_diename(&c);
+          Dwarf_Addr pc = 0;
+          if (!name || !want.matches(name) || dwarf_lowpc(&c, &pc) != 0) continue;
+          if (pc < s.addr || pc >= s.addr + std::max<uint64_t>(s.size, 1)) continue;
+          ProbeSite site = make_site(fn, s, &fn, pc);
+          site.label = name;
+          // (pp() names the label's line, as stap's does.)
+          int line = 0;
+          if (dwarf_decl_line(&c, &line) == 0) site.decl_line = line;
+          sites.push_back(std::move(site));
+        }
+      } while (dwarf_siblingof(&c, &c) == 0);
+    };
+    walk(fn);
+  });
   sort_sites(sites);
   anchor_sites(sites);
   return sites;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dwarf.h>
+#include <fmt/format.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -51,10 +52,44 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
     if (gelf_getehdr(elf_, &eh) && eh.e_type == ET_REL) return open_relocatable(error);
     dw_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
     if (!dw_) {
+      // A program or library whose DWARF was split off into a file of its
+      // own (Debian's -dbg and -dbgsym packages): that file stands in for
+      // it, having the same addresses and the full symbol table.
+      std::string split = separate_debug_file();
+      if (!split.empty() && split != path) {
+        elf_end(elf_);
+        elf_ = nullptr;
+        close(fd_);
+        fd_ = -1;
+        std::string why;
+        if (open(split, why)) return true;
+      }
       error = path + " has no DWARF debug information";
       return false;
     }
     return true;
+  }
+
+  // Where the separate debug file of the open ELF file is, if it is
+  // installed: /usr/lib/debug/.build-id/NN/REST.debug by its build ID,
+  // else /usr/lib/debug/PATH.debug-style names from its .gnu_debuglink.
+  std::string separate_debug_file() const {
+    const void* id = nullptr;
+    ssize_t n = dwelf_elf_gnu_build_id(elf_, &id);
+    if (n > 1) {
+      const auto* b = static_cast<const unsigned char*>(id);
+      std::string hex;
+      for (ssize_t i = 0; i < n; ++i) hex += fmt::format("{:02x}", b[i]);
+      std::string file = "/usr/lib/debug/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug";
+      if (::access(file.c_str(), R_OK) == 0) return file;
+    }
+    GElf_Word crc = 0;
+    const char* link = dwelf_elf_gnu_debuglink(elf_, &crc);
+    if (!link) return "";
+    std::string dir = path_.substr(0, path_.rfind('/') + 1);
+    for (const std::string& file : {dir + link, dir + ".debug/" + link, "/usr/lib/debug" + dir + link})
+      if (::access(file.c_str(), R_OK) == 0) return file;
+    return "";
   }
 
   // A .ko: through libdwfl, for its relocations.
@@ -92,6 +127,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                         const SiteFilter& filter) override;
   std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) override;
+  std::vector<ProbeSite> label_sites(const std::string& pattern, const std::string& label,
+                                     const SiteFilter& filter) override;
   std::optional<ProbeSite> address_site(uint64_t addr) override;
   bool has_lines() const override { return true; }
   std::optional<Variable> global_variable(const std::string& name,

@@ -126,6 +126,8 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
       if (size_t at = f.name.find('@'); at != std::string::npos) f.name.erase(at);
       f.address = sym.st_value;
       f.size = sym.st_size;
+      int bind = GELF_ST_BIND(sym.st_info);
+      f.global = bind == STB_GLOBAL || bind == STB_WEAK;
       if (!b->file_offset(f.address, f.offset)) continue;
       // A global definition wins over a local one of the same name.
       auto [it, added] = by_name.try_emplace(f.name, f);

@@ -21,6 +21,7 @@ struct UserFunction {
   uint64_t address = 0;  // its link-time address (st_value)
   uint64_t size = 0;
   uint64_t offset = 0;   // of its first instruction in the file
+  bool global = false;   // global or weak binding: .exported, as stap
 };
 
 // A static probe (sys/sdt.h's STAP_PROBE/DTRACE_PROBE) from the file's

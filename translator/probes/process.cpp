@@ -1,13 +1,16 @@
-// process("PATH").function("NAME") and .function("NAME").return (with
-// .call, which is the same for functions found in the symbol table): a
-// uprobe on PATH, an executable or shared library, at each matching
-// function's entry; a uretprobe for .return (runtime-c/probes/uprobes.c).
+// process("PATH").function("NAME") with .call, .return, .inline,
+// .exported and .label("L"), and .statement("func@file:line") or
+// .statement(ADDRESS), under any head process_heads() lists (PATH, PID,
+// -c/-x's program; .library("LIB")): a uprobe on the file, an executable
+// or shared library, at each matching function's entry (or line, label,
+// address); a uretprobe for .return (runtime-c/probes/uprobes.c).
 // PATH without a '/' is looked up in $PATH, as stap does, and shown
 // absolute. With DWARF in the file, NAME is "func[@file[:line]]" as for
 // kernel.function, the functions and their inlined copies are the DWARF's,
 // handlers read $vars, and pp() names the source; without it, functions
 // come from the ELF symbol table, so a stripped program is probed too
-// (by name: no $vars).
+// (by name: no $vars). .function(ADDRESS) is the function whose code holds
+// the address.
 #include <fmt/format.h>
 
 #include <map>
@@ -24,42 +27,36 @@ namespace stapx {
 
 namespace {
 
-enum Suffix { kEntry, kCall, kReturn, kStatement, kStatementAddress };
+enum Suffix { kEntry, kCall, kReturn, kInline, kExported, kLabel, kStatement, kStatementAddress };
 
 class ProcessFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process"; }
   std::vector<PointPattern> patterns() const override {
-    // (Without a PATH: the -c command's program.)
-    return {{"process(string).function(string)", kEntry},
-            {"process(string).function(string).call", kCall},
-            {"process(string).function(string).return", kReturn},
-            {"process(string).statement(string)", kStatement},
-            {"process(string).statement(number)", kStatementAddress},
-            {"process.function(string)", kEntry},
-            {"process.function(string).call", kCall},
-            {"process.function(string).return", kReturn},
-            {"process.statement(string)", kStatement},
-            {"process.statement(number)", kStatementAddress}};
+    std::vector<PointPattern> out;
+    for (const auto& [text, tag] : texts_) out.push_back({text, tag});
+    return out;
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
-    if (bins.empty()) return;
+    std::vector<ProcessTarget> targets = process_targets(m, ctx, diags);
+    if (targets.empty()) return;
+    const size_t at = process_rest(m);
     size_t before = out.size();
-    for (const debug::UserBinary* bin : bins)
-      if (!(m.tag >= kStatement ? statements_in(m, base, *bin, out, diags) : expand_in(m, base, *bin, out, diags)))
+    for (const ProcessTarget& t : targets)
+      if (!(m.tag >= kStatement ? statements_in(m, at, base, t, out, diags) : expand_in(m, at, base, t, out, diags)))
         return;
-    if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(1));
+    if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(at));
   }
 
  private:
   // process(...).statement("func@file:line") (lines as kernel.statement
   // takes them) or .statement(ADDRESS), in one file: through its DWARF;
   // an address without DWARF is probed bare. False after reporting.
-  bool statements_in(const PointMatch& m, const ProbeSpec& base, const debug::UserBinary& bin,
+  bool statements_in(const PointMatch& m, size_t at, const ProbeSpec& base, const ProcessTarget& t,
                      std::vector<ProbeSpec>& out, DiagSink& diags) const {
+    const debug::UserBinary& bin = *t.file;
     debug::DebugInfo* di = dwarf(bin.path());
     auto add = [&](uint64_t addr, const std::string& text, std::optional<debug::ProbeSite> site) {
       uint64_t offset = 0;
@@ -67,7 +64,7 @@ class ProcessFamily : public UprobeTableFamily {
       ProbeSpec spec = base;
       spec.family = this;
       spec.pp = fmt::format("process(\"{}\").statement({})", bin.path(), text);
-      spec.data = uprobe_at(bin, offset);
+      spec.data = uprobe_at(t, offset);
       if (site) {
         spec.ppfunc = spec.probefunc = site->function;
         site->user = true;
@@ -77,13 +74,13 @@ class ProcessFamily : public UprobeTableFamily {
       out.push_back(std::move(spec));
     };
     if (m.tag == kStatementAddress) {
-      uint64_t addr = static_cast<uint64_t>(m.number_arg(1));
+      uint64_t addr = static_cast<uint64_t>(m.number_arg(at));
       add(addr, fmt::format("0x{:x}", addr), di ? di->address_site(addr) : std::nullopt);
       return true;
     }
-    SourceSpec where = SourceSpec::parse(m.string_arg(1));
+    SourceSpec where = SourceSpec::parse(m.string_arg(at));
     if (!where.valid || !where.has_line()) {
-      diags.report(DiagId::SemProbeArg, m.arg_loc(1), "process(...).statement", "\"function@file:line\" (or :N-M, :*, +N)");
+      diags.report(DiagId::SemProbeArg, m.arg_loc(at), "process(...).statement", "\"function@file:line\" (or :N-M, :*, +N)");
       return false;
     }
     if (!di || !di->has_lines()) return true;  // (no match)
@@ -97,52 +94,92 @@ class ProcessFamily : public UprobeTableFamily {
     return true;
   }
 
-  // The point's functions in one file; false after reporting a bad pattern.
-  bool expand_in(const PointMatch& m, const ProbeSpec& base, const debug::UserBinary& file,
+  // The point's functions (or their labels) in one file; false after
+  // reporting a bad pattern.
+  bool expand_in(const PointMatch& m, size_t at, const ProbeSpec& base, const ProcessTarget& t,
                  std::vector<ProbeSpec>& out, DiagSink& diags) const {
-    const debug::UserBinary* bin = &file;
+    const debug::UserBinary* bin = t.file;
     const std::string& path = bin->path();
-    const std::string pattern = m.string_arg(1);
-    const char* suffix = m.tag == kReturn ? ".return" : m.tag == kCall ? ".call" : "";
+    const Suffix suffix = static_cast<Suffix>(m.tag);
+    const char* text = suffix == kReturn ? ".return"
+                       : suffix == kCall     ? ".call"
+                       : suffix == kInline   ? ".inline"
+                       : suffix == kExported ? ".exported"
+                                             : "";
     size_t before = out.size();
-    auto add = [&](uint64_t offset, const std::string& function, std::string pp) {
+    auto add = [&](uint64_t offset, const std::string& function, const std::string& pp) {
       ProbeSpec spec = base;
       spec.family = this;
-      spec.is_return = m.tag == kReturn;
+      spec.is_return = suffix == kReturn;
       spec.ppfunc = spec.probefunc = function;
-      spec.pp = fmt::format("process(\"{}\").function(\"{}\"){}", path, pp, suffix);
-      spec.data = uprobe_at(*bin, offset);
+      spec.pp = fmt::format("process(\"{}\").function({}){}", path, pp, text);
+      spec.data = uprobe_at(t, offset);
       out.push_back(std::move(spec));
       return &out.back();
     };
+    auto quoted = [](const debug::ProbeSite& site) {
+      return site.decl_file.empty() ? fmt::format("\"{}\"", site.function)
+                                    : fmt::format("\"{}@{}:{}\"", site.function, site.decl_file, site.decl_line);
+    };
+    // .function(ADDRESS): the function whose code holds it, by its name
+    // and address.
+    std::string pattern;
+    std::optional<std::pair<uint64_t, uint64_t>> range;  // [lo, hi) of that function
+    if (m.component(at).arg->kind == ast::ExprKind::Number) {
+      uint64_t addr = static_cast<uint64_t>(m.number_arg(at));
+      for (const debug::UserFunction& f : bin->functions(bin->function_at(addr)))
+        if (addr >= f.address && addr < f.address + std::max<uint64_t>(f.size, 1)) {
+          pattern = f.name;
+          range = {f.address, f.address + std::max<uint64_t>(f.size, 1)};
+        }
+      if (!range) return true;  // (no match)
+    } else {
+      pattern = m.string_arg(at);
+    }
     debug::DebugInfo* di = dwarf(path);
     if (di) {
       SourceSpec where = SourceSpec::parse(pattern);
       if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
-        diags.report(DiagId::SemProbeArg, m.arg_loc(1), "process(...).function", "\"function[@file[:line]]\"");
+        diags.report(DiagId::SemProbeArg, m.arg_loc(at), "process(...).function", "\"function[@file[:line]]\"");
         return false;
       }
       debug::SiteFilter filter;
       if (!where.file.empty())
         filter.file = [&](const std::string& file, int line) { return where.keeps(file, line, line); };
-      // (.call and .return: out-of-line functions only, as stap.)
-      for (debug::ProbeSite& site : di->function_sites(where.function, m.tag == kEntry, filter)) {
+      filter.exported_only = suffix == kExported;
+      filter.out_of_line = suffix != kInline;
+      std::vector<debug::ProbeSite> sites =
+          suffix == kLabel ? di->label_sites(where.function, m.string_arg(at + 1), filter)
+                           // (.call, .return and .exported: out-of-line functions only, as stap.)
+                           : di->function_sites(where.function, suffix == kEntry || suffix == kInline, filter);
+      for (debug::ProbeSite& site : sites) {
         uint64_t offset = 0;
+        if (range && (site.addr < range->first || site.addr >= range->second)) continue;
         if (!bin->file_offset(site.addr, offset)) continue;
         site.user = true;
         site.relocated = bin->shared();
-        std::string pp = site.decl_file.empty() ? site.function
-                                                : fmt::format("{}@{}:{}", site.function, site.decl_file, site.decl_line);
-        ProbeSpec* spec = add(offset, site.function, pp);
+        // (A label's pp() is its line's, without .label, as stap's.)
+        ProbeSpec* spec = add(offset, site.function, quoted(site));
         spec->site = std::make_shared<const debug::ProbeSite>(std::move(site));
       }
     }
+    // Labels and inlined copies are the DWARF's alone.
+    if (suffix == kLabel || suffix == kInline) return true;
     // And, as stap lists them, the symbol table's functions that the DWARF
     // does not describe (all of them without DWARF), by name: no $vars.
+    // (Described: by name, or at the address of a function the DWARF
+    // names otherwise, "__getppid" for "getppid".)
     std::set<std::string> described;
-    for (size_t i = before; i < out.size(); ++i) described.insert(out[i].ppfunc);
-    for (const debug::UserFunction& f : bin->functions(pattern))
-      if (!described.count(f.name)) add(f.offset, f.name, f.name);
+    std::set<uint64_t> at_symbols;
+    for (size_t i = before; i < out.size(); ++i) {
+      described.insert(out[i].ppfunc);
+      if (out[i].site) at_symbols.insert(out[i].site->addr - out[i].site->symbol_offset);
+    }
+    for (const debug::UserFunction& f : bin->functions(pattern)) {
+      if (described.count(f.name) || at_symbols.count(f.address) || (suffix == kExported && !f.global)) continue;
+      if (range && f.address != range->first) continue;
+      add(f.offset, f.name, fmt::format("\"{}\"", f.name));
+    }
     return true;
   }
 
@@ -158,6 +195,28 @@ class ProcessFamily : public UprobeTableFamily {
     return it->second.get();
   }
   mutable std::map<std::string, std::unique_ptr<debug::DebugInfo>> dwarf_;
+
+  // Every head (process_heads()) with each of the family's shapes.
+  std::vector<std::pair<std::string, Suffix>> texts_ = [] {
+    static const std::pair<const char*, Suffix> tails[] = {
+        {".function(string)", kEntry},
+        {".function(string).call", kCall},
+        {".function(string).return", kReturn},
+        {".function(string).inline", kInline},
+        {".function(string).exported", kExported},
+        {".function(string).label(string)", kLabel},
+        {".function(number)", kEntry},
+        {".function(number).call", kCall},
+        {".function(number).return", kReturn},
+        {".function(number).exported", kExported},
+        {".statement(string)", kStatement},
+        {".statement(number)", kStatementAddress},
+    };
+    std::vector<std::pair<std::string, Suffix>> out;
+    for (const std::string& head : process_heads())
+      for (const auto& [tail, tag] : tails) out.emplace_back(head + tail, tag);
+    return out;
+  }();
 };
 
 }  // namespace

@@ -185,29 +185,29 @@ class ProcessMarkFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process.mark"; }
   std::vector<PointPattern> patterns() const override {
-    // (Without a PATH: the -c command's program.)
-    return {{"process(string).mark(string)", kMark},
-            {"process(string).provider(string).mark(string)", kProviderMark},
-            {"process.mark(string)", kMark},
-            {"process.provider(string).mark(string)", kProviderMark}};
+    std::vector<PointPattern> out;
+    for (const std::string& text : texts_) out.push_back({text, text.find(".provider(") != std::string::npos ? kProviderMark : kMark});
+    return out;
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
-    if (bins.empty()) return;
-    support::NamePattern provider(m.tag == kProviderMark ? m.string_arg(1) : "*");
-    const size_t name_arg = m.tag == kProviderMark ? 2 : 1;
+    std::vector<ProcessTarget> targets = process_targets(m, ctx, diags);
+    if (targets.empty()) return;
+    const size_t rest = process_rest(m);
+    support::NamePattern provider(m.tag == kProviderMark ? m.string_arg(rest) : "*");
+    const size_t name_arg = m.tag == kProviderMark ? rest + 1 : rest;
     support::NamePattern name(m.string_arg(name_arg));
     size_t before = out.size();
-    for (const debug::UserBinary* bin : bins) {
+    for (const ProcessTarget& t : targets) {
+      const debug::UserBinary* bin = t.file;
       const std::string& path = bin->path();
       for (const debug::SdtNote& note : bin->sdt_notes()) {
         if (!provider.matches(note.provider) || !name.matches(note.name)) continue;
         uint64_t offset = 0;
         if (!bin->file_offset(note.pc, offset)) continue;
         auto mark = std::make_shared<Mark>();
-        static_cast<Uprobe&>(*mark) = *uprobe_at(*bin, offset);
+        static_cast<Uprobe&>(*mark) = *uprobe_at(t, offset);
         if (note.semaphore && !bin->data_offset(note.semaphore, mark->ref_ctr_offset)) mark->ref_ctr_offset = 0;
         mark->provider = note.provider;
         mark->name = note.name;
@@ -294,6 +294,14 @@ class ProcessMarkFamily : public UprobeTableFamily {
  private:
   const char* table() const override { return "_stpx_uprobe_marks"; }
   static std::string spec_path(const ProbeSpec& spec) { return spec.data_as<Mark>().path; }
+
+  // Every head (process_heads()) with .mark and .provider().mark.
+  std::vector<std::string> texts_ = [] {
+    std::vector<std::string> out;
+    for (const std::string& head : process_heads())
+      for (const char* tail : {".mark(string)", ".provider(string).mark(string)"}) out.push_back(head + tail);
+    return out;
+  }();
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // process("PATH").plt("NAME") and .plt("NAME").return (NAME a glob; no
-// NAME: every entry), and without a PATH for the -c command's program:
+// NAME: every entry), under any of the heads process_heads() lists:
 // a uprobe on each PLT stub of the file that jumps to a matching symbol,
 // so the probe fires on every call the program makes to that library
 // function. $$name is the function's name, as in stap.
@@ -25,29 +25,28 @@ class ProcessPltFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process.plt"; }
   std::vector<PointPattern> patterns() const override {
-    return {{"process(string).plt", kEntry},         {"process(string).plt(string)", kEntry},
-            {"process(string).plt.return", kReturn}, {"process(string).plt(string).return", kReturn},
-            {"process.plt", kEntry},                 {"process.plt(string)", kEntry},
-            {"process.plt.return", kReturn},         {"process.plt(string).return", kReturn}};
+    std::vector<PointPattern> out;
+    for (const std::string& text : texts_) out.push_back({text, text.ends_with(".return") ? kReturn : kEntry});
+    return out;
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
-    std::vector<const debug::UserBinary*> bins = process_binaries(m, ctx, diags);
-    if (bins.empty()) return;
-    const bool named = m.component(1).arg != nullptr;
-    support::NamePattern pattern(named ? m.string_arg(1) : "*");
+    std::vector<ProcessTarget> targets = process_targets(m, ctx, diags);
+    if (targets.empty()) return;
+    const size_t plt = process_rest(m);
+    support::NamePattern pattern(m.has_arg(plt) ? m.string_arg(plt) : "*");
     size_t before = out.size();
-    for (const debug::UserBinary* bin : bins)
-      for (const debug::UserFunction& f : bin->plt_entries()) {
+    for (const ProcessTarget& t : targets)
+      for (const debug::UserFunction& f : t.file->plt_entries()) {
         if (!pattern.matches(f.name)) continue;
         ProbeSpec spec = base;
         spec.family = this;
         spec.is_return = m.tag == kReturn;
         spec.ppfunc = spec.probefunc = f.name;
-        spec.pp = fmt::format("process(\"{}\").plt(\"{}\"){}", bin->path(), f.name, spec.is_return ? ".return" : "");
+        spec.pp = fmt::format("process(\"{}\").plt(\"{}\"){}", t.file->path(), f.name, spec.is_return ? ".return" : "");
         auto stub = std::make_shared<PltStub>();
-        static_cast<Uprobe&>(*stub) = *uprobe_at(*bin, f.offset);
+        static_cast<Uprobe&>(*stub) = *uprobe_at(t, f.offset);
         stub->name = f.name;
         spec.data = std::move(stub);
         out.push_back(std::move(spec));
@@ -72,6 +71,14 @@ class ProcessPltFamily : public UprobeTableFamily {
 
  private:
   const char* table() const override { return "_stpx_uprobe_plts"; }
+
+  // Every head (process_heads()) with each of .plt's four shapes.
+  std::vector<std::string> texts_ = [] {
+    std::vector<std::string> out;
+    for (const std::string& head : process_heads())
+      for (const char* tail : {".plt", ".plt(string)", ".plt.return", ".plt(string).return"}) out.push_back(head + tail);
+    return out;
+  }();
 };
 
 }  // namespace

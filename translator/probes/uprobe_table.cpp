@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <glob.h>
+#include <unistd.h>
+
+#include <climits>
 
 #include <algorithm>
 #include <map>
@@ -26,24 +29,94 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
   return it->second.first.get();
 }
 
+namespace {
+
+// The x86-64 programs and libraries `pattern` names: a path, or each match
+// of a glob; a name without a '/' is looked up in $PATH (`search`).
+std::vector<const debug::UserBinary*> files_named(const std::string& pattern, bool search, std::string& error) {
+  std::vector<const debug::UserBinary*> out;
+  if (!support::is_glob(pattern)) {
+    std::string path = search || pattern.find('/') != std::string::npos ? debug::resolve_process_path(pattern, error)
+                                                                         : std::string();
+    if (path.empty() && error.empty()) error = "no file " + pattern;
+    if (const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error)) out.push_back(bin);
+    return out;
+  }
+  glob_t g{};
+  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+      std::string why;
+      std::string path = debug::resolve_process_path(g.gl_pathv[i], why);
+      const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, why);
+      if (bin && std::find(out.begin(), out.end(), bin) == out.end()) out.push_back(bin);
+    }
+  globfree(&g);
+  error = "no x86-64 program or library matches " + pattern;
+  return out;
+}
+
+// The program process `pid` runs on this machine, as /proc/PID/exe names it.
+const debug::UserBinary* program_of(int64_t pid, std::string& error) {
+  char buf[PATH_MAX];
+  std::string link = fmt::format("/proc/{}/exe", pid);
+  ssize_t n = ::readlink(link.c_str(), buf, sizeof(buf) - 1);
+  if (n <= 0) {
+    error = fmt::format("no process {} on this machine (cannot read {})", pid, link);
+    return nullptr;
+  }
+  std::string path(buf, static_cast<size_t>(n));
+  if (path.ends_with(" (deleted)")) {
+    error = fmt::format("process {} runs {}, which was deleted", pid, path.substr(0, path.size() - 10));
+    return nullptr;
+  }
+  return user_binary(path, error);
+}
+
+// The libraries `exe` needs, its libraries' own included, as the loader
+// finds them on this machine, each once.
+std::vector<std::pair<std::string, const debug::UserBinary*>> needed_libraries(const debug::UserBinary& exe) {
+  std::vector<std::pair<std::string, const debug::UserBinary*>> out;  // (DT_NEEDED name, file)
+  std::vector<const debug::UserBinary*> todo{&exe};
+  for (size_t i = 0; i < todo.size(); ++i)
+    for (const std::string& name : todo[i]->needed()) {
+      std::string path = debug::find_shared_library(name), error;
+      const debug::UserBinary* lib = path.empty() ? nullptr : user_binary(path, error);
+      if (!lib || std::find(todo.begin(), todo.end(), lib) != todo.end()) continue;
+      todo.push_back(lib);
+      out.emplace_back(name, lib);
+    }
+  return out;
+}
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+const std::vector<std::string>& process_heads() {
+  // (stap has no process(PID).library(...).)
+  static const std::vector<std::string> heads = {"process(string)", "process(number)", "process",
+                                                 "process(string).library(string)", "process.library(string)"};
+  return heads;
+}
+
+size_t process_rest(const PointMatch& m) {
+  return m.size() > 2 && m.component(1).name.view() == "library" ? 2 : 1;
+}
+
 std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
                                                        DiagSink& diags) {
   std::vector<const debug::UserBinary*> out;
   std::string pattern;
+  std::string error;
   if (m.component(0).arg) {
     pattern = m.string_arg(0);
-  } else {
+  } else if (!ctx.target_command.empty()) {
     // The command's first word, when the command is only a program and
     // its arguments (stap's rule).
     const std::string& cmd = ctx.target_command;
-    if (cmd.empty()) {
-      if (m.point->optional) return out;
-      if (ctx.target_pid)
-        diags.report(DiagId::SemUnsupported, m.point->loc, "a process(...) point without a PATH under -x");
-      else
-        diags.report(DiagId::SemProcessUnspecified, m.point->loc);
-      return out;
-    }
     if (cmd.find_first_of("|&;<>(){}`$") != std::string::npos) {
       if (!m.point->optional) diags.report(DiagId::SemProcessBadCommand, m.point->loc);
       return out;
@@ -51,33 +124,72 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
     size_t start = cmd.find_first_not_of(" \t");
     size_t end = start == std::string::npos ? start : cmd.find_first_of(" \t", start);
     pattern = start == std::string::npos ? "" : cmd.substr(start, end - start);
-  }
-  std::string error;
-  if (!support::is_glob(pattern)) {
-    std::string path = debug::resolve_process_path(pattern, error);
-    if (const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, error)) out.push_back(bin);
+  } else if (ctx.target_pid) {
+    if (const debug::UserBinary* bin = program_of(ctx.target_pid, error)) out.push_back(bin);
+    else if (!m.point->optional) diags.report(DiagId::SemProcessNoFile, m.point->loc, error);
+    return out;
   } else {
-    glob_t g{};
-    if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
-      for (size_t i = 0; i < g.gl_pathc; ++i) {
-        std::string why;
-        std::string path = debug::resolve_process_path(g.gl_pathv[i], why);
-        const debug::UserBinary* bin = path.empty() ? nullptr : user_binary(path, why);
-        if (bin && std::find(out.begin(), out.end(), bin) == out.end()) out.push_back(bin);
-      }
-    globfree(&g);
-    error = "no x86-64 program or library matches " + pattern;
+    if (!m.point->optional) diags.report(DiagId::SemProcessUnspecified, m.point->loc);
+    return out;
   }
+  out = files_named(pattern, true, error);
   if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
   return out;
 }
 
-std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset) {
+std::vector<ProcessTarget> process_targets(const PointMatch& m, const ProbeContext& ctx, DiagSink& diags) {
+  std::vector<ProcessTarget> out;
+  // The programs (and, for process(PID), the process).
+  int64_t pid = 0;
+  std::vector<const debug::UserBinary*> programs;
+  if (m.component(0).arg && m.component(0).arg->kind == ast::ExprKind::Number) {
+    pid = m.number_arg(0);
+    std::string error;
+    const debug::UserBinary* bin = nullptr;
+    if (pid < 1 || pid > 4194304) {  // the kernel's PID_MAX_LIMIT
+      diags.report(DiagId::SemProbeArg, m.arg_loc(0), "process(PID)", "a process id");
+      return out;
+    }
+    if (!(bin = program_of(pid, error))) {
+      if (!m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
+      return out;
+    }
+    programs.push_back(bin);
+  } else {
+    programs = process_binaries(m, ctx, diags);
+  }
+  if (process_rest(m) == 1) {
+    for (const debug::UserBinary* bin : programs) out.push_back({bin, "", pid});
+    return out;
+  }
+  // .library("LIB"): in those programs' processes only.
+  const std::string lib = m.string_arg(1);
+  std::string error;
+  for (const debug::UserBinary* exe : programs) {
+    std::vector<const debug::UserBinary*> libs;
+    if (lib.find('/') != std::string::npos) {
+      libs = files_named(lib, false, error);
+    } else {
+      support::NamePattern want(lib);
+      for (const auto& [name, file] : needed_libraries(*exe))
+        if (want.matches(name) || want.matches(base_name(file->path()))) libs.push_back(file);
+      if (libs.empty()) error = fmt::format("{} needs no library that matches {}", exe->path(), lib);
+    }
+    for (const debug::UserBinary* file : libs) out.push_back({file, exe->path(), pid});
+  }
+  if (out.empty() && !programs.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(1), error);
+  return out;
+}
+
+std::shared_ptr<Uprobe> uprobe_at(const ProcessTarget& t, uint64_t offset) {
+  const debug::UserBinary& bin = *t.file;
   auto u = std::make_shared<Uprobe>();
   u->path = bin.path();
   u->offset = offset;
   u->file_size = bin.file_size();
   u->code = bin.code_at(offset);
+  u->exe = t.exe;
+  u->pid = t.pid;
   return u;
 }
 
@@ -142,10 +254,13 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
   for (const ProbeSpec* p : probes) {
     const Uprobe& u = p->data_as<Uprobe>();
     std::string entry = p->is_return ? "" : fmt::format(", .entry = _stpx_uhit_{}", proto.at(p->decl));
+    std::string only;
+    if (!u.exe.empty()) only += ", .exe = " + codegen::c_string(u.exe);
+    if (u.pid) only += fmt::format(", .pid = {}", u.pid);
     w.line("{{ .probe = &_stpx_probes[{}], .path = {}, .offset = {:#x}, .ref_ctr_offset = {:#x}, .size = {}, "
-           ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {}{} }},",
+           ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {}{}{} }},",
            p->index, codegen::c_string(u.path), u.offset, u.ref_ctr_offset, u.file_size, u.code[0], u.code[1],
-           u.code[2], u.code[3], p->is_return ? 1 : 0, entry);
+           u.code[2], u.code[3], p->is_return ? 1 : 0, entry, only);
   }
 }
 

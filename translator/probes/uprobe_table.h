@@ -22,6 +22,10 @@ struct Uprobe : ProbeData {
   uint64_t file_size = 0;       // at pass 2: the module checks it
   std::array<uint8_t, 4> code{};  // the bytes at `offset` at pass 2: checked too
   uint64_t ref_ctr_offset = 0;  // an SDT semaphore's file offset, or 0
+  // Only in processes running this executable ("": any), or with this
+  // process id (0: any). Under -c/-x, only in the target's tree besides.
+  std::string exe;
+  int64_t pid = 0;
   std::string user_file() const override { return path; }
 };
 
@@ -30,15 +34,45 @@ struct Uprobe : ProbeData {
 const debug::UserBinary* user_binary(const std::string& path, std::string& error);
 
 // The files the PATH of a process("PATH") point (its argument 0) names:
-// one, or each match of a glob ("/lib*/libc.so.*"; files that are not
-// x86-64 programs or libraries left out), each read once; for a point
-// without a PATH (process.function(...)), the -c command's program, as
-// stap takes it. Empty after reporting why, unless the point is optional.
+// one, or each match of a glob; for a point without a PATH
+// (process.function(...)), the -c command's program, or the -x process's.
+// Empty after reporting why, unless the point is optional.
 std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
                                                        DiagSink& diags);
 
-// A uprobe at `offset` in `bin`, with what the module checks.
-std::shared_ptr<Uprobe> uprobe_at(const debug::UserBinary& bin, uint64_t offset);
+// What a user-space point can begin with, before its family's own
+// components: process("PATH"), process(PID) or process (the -c command's
+// program, or the -x process's), and the first and last with
+// .library("LIB").
+// Families prefix their shapes with each of these.
+const std::vector<std::string>& process_heads();
+
+// The index of the first component after the point's head
+// (.function(...) in process("P").library("L").function(...): 2).
+size_t process_rest(const PointMatch& m);
+
+// One file a process point's probes go into, and in which processes they
+// fire: any that maps the file, or only those running `exe` (the program of
+// process("EXE").library("LIB")) or with id `pid` (process(PID)).
+struct ProcessTarget {
+  const debug::UserBinary* file = nullptr;
+  std::string exe;
+  int64_t pid = 0;
+};
+
+// The files the head of a process point names: process("PATH"), one file,
+// or each match of a glob ("/lib*/libc.so.*"; files that are not x86-64
+// programs or libraries left out); process(PID), that process's program
+// (read through /proc/PID/exe, as stap reads it); without either, the -c
+// command's program, as stap takes it, or the -x process's. With
+// .library("LIB"), the libraries those programs need (DT_NEEDED, theirs
+// too) whose name or path matches LIB, or the file LIB names if it holds
+// a '/', for the programs' processes only. Each file read once. Empty
+// after reporting why, unless the point is optional.
+std::vector<ProcessTarget> process_targets(const PointMatch& m, const ProbeContext& ctx, DiagSink& diags);
+
+// A uprobe at `offset` in the target's file, with what the module checks.
+std::shared_ptr<Uprobe> uprobe_at(const ProcessTarget& t, uint64_t offset);
 
 // `ARRAY_usyms`, the functions and unwind rows of each file in `paths` by
 // offset, for usymname(), ubacktrace() and the like (runtime-c/usyms.c):
