@@ -1253,6 +1253,32 @@ def generate():
         "\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"sys_%lld\", (long long)STAP_ARG_nr);",
         "%}",
         "",
+        "/**",
+        " * sfunction syscall_num - The number of a system call, given its name",
+        " * @name: the system call's name, as syscall_name() gives it (\"read\")",
+        " *",
+        " * Description: The x86_64 system call number that syscall_name() names",
+        " * @name: 0 for \"read\", 1 for \"write\", and so on; -1 if no system call",
+        " * is called @name (\"sys_NR\", syscall_name()'s text for an unused number,",
+        " * among them).",
+        " */",
+        "function syscall_num:long (name:string) %{ /* pure */ /* unprivileged */",
+        f"\tstatic const char *const names[{top + 1}] = {{",
+    ]
+    for nr in sorted(names):
+        out.append(f"\t\t[{nr}] = \"{names[nr]}\",")
+    out += [
+        "\t};",
+        "\tint nr;",
+        "",
+        "\tSTAP_RETVALUE = -1;",
+        "\tfor (nr = 0; nr < ARRAY_SIZE(names); nr++)",
+        "\t\tif (names[nr] && strcmp(names[nr], STAP_ARG_name) == 0) {",
+        "\t\t\tSTAP_RETVALUE = nr;",
+        "\t\t\tbreak;",
+        "\t\t}",
+        "%}",
+        "",
     ]
     return "\n".join(out)
 
