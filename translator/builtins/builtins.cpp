@@ -18,7 +18,7 @@ constexpr BuiltinInfo kBuiltins[] = {
     {"sprintln", Builtin::Sprintln, 0, -1, Type::String},
     {"sprintd", Builtin::Sprintd, 2, -1, Type::String},
     {"sprintdln", Builtin::Sprintdln, 2, -1, Type::String},
-    {"exit", Builtin::Exit, 0, 0, Type::Void},
+    {"exit", Builtin::Exit, 0, 0, Type::Void, true},
 };
 }  // namespace
 

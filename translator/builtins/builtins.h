@@ -16,6 +16,9 @@ struct BuiltinInfo {
   int min_args;
   int max_args;  // -1: any number
   ast::Type result;
+  // A function of stap's tapset library that stapx builds in (exit):
+  // --dump-functions lists it, as stap's does.
+  bool library_function = false;
 };
 
 const BuiltinInfo* find_builtin(std::string_view name);

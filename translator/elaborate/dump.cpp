@@ -9,6 +9,7 @@
 #include "frontend/diagnostics.h"
 #include "frontend/library.h"
 #include "frontend/parse/parser.h"
+#include "translator/builtins/builtins.h"
 #include "translator/elaborate/elaborate.h"
 #include "translator/probes/probe_family.h"
 
@@ -67,6 +68,9 @@ int dump_library(std::ostream& out, LibraryDump what, const LibraryFiles& lib,
         lines.insert(f->name + ":" + type_text(f->type) + " (" + params + ")");
       }
     }
+    for (std::string_view name : builtin_names())  // (no parameters: exit)
+      if (const BuiltinInfo* b = find_builtin(name); b->library_function)
+        lines.insert(std::string(name) + ":" + type_text(b->result) + " ()");
   }
   for (const std::string& l : lines) out << l << "\n";
   return 0;
