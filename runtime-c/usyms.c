@@ -28,12 +28,25 @@ struct _stpx_urow {
 	int bp_off;
 };
 
+/* From offset on (to the next row), the code is line `line` of source
+ * file lfiles[file]; line 0: no line known there. */
+struct _stpx_uline {
+	unsigned long offset;
+	unsigned int file;
+	unsigned int line;
+};
+
 struct _stpx_usym_file {
 	const char *path;
+	const char *build_id;		/* hex, "" if it has none */
 	const struct _stpx_usym *syms;	/* by offset */
 	size_t n;
 	const struct _stpx_urow *rows;	/* by offset */
 	size_t nrows;
+	/* Only for a script that asks for source lines (usymline() ...). */
+	const struct _stpx_uline *lines;	/* by offset */
+	size_t nlines;
+	const char *const *lfiles;
 	struct inode *inode;		/* found when the probes are armed */
 };
 
@@ -115,6 +128,46 @@ static notrace const struct _stpx_usym *_stpx_usym_at(struct inode *inode, unsig
 	s = &f->syms[k - 1];
 	return offset < s->offset + (s->size ? s->size : 1) ? s : NULL;
 }
+
+/* The module's file that the current task maps at addr, and addr's offset in it; NULL if none. */
+static notrace const struct _stpx_usym_file *_stpx_usym_file_at(unsigned long addr, unsigned long *offset)
+{
+	struct inode *inode;
+
+	if (!_stpx_umod(addr, NULL, 0, &inode, offset))
+		return NULL;
+	return _stpx_usym_file_of(inode);
+}
+NOKPROBE_SYMBOL(_stpx_usym_file_at);
+
+/*
+ * The source position of addr in the current task (a return address:
+ * its call's, the byte before), as usymfileline() shows it: "file:line"
+ * (want 3), the file (1) or the line (2); the hex address when it is not
+ * known. Returns whether it was.
+ */
+static notrace bool _stpx_uline_str(char *out, size_t size, unsigned long addr, int want)
+{
+	const struct _stpx_usym_file *f;
+	const struct _stpx_uline *l;
+	unsigned long offset;
+	size_t k;
+
+	if (!(f = _stpx_usym_file_at(addr, &offset)) ||
+	    !(k = _stpx_upto(f->lines, f->nlines, sizeof(*f->lines), offset)) || !f->lines[k - 1].line) {
+		snprintf(out, size, "0x%lx", addr);
+		return false;
+	}
+	l = &f->lines[k - 1];
+	if (want == 1)
+		strscpy(out, f->lfiles[l->file], size);
+	else if (want == 2)
+		snprintf(out, size, "%u", l->line);
+	else
+		snprintf(out, size, "%s:%u", f->lfiles[l->file], l->line);
+	return true;
+}
+NOKPROBE_SYMBOL(_stpx_uline_str);
 
 /*
  * A .return probe has an entry half too: each call's record waits, keyed
@@ -222,8 +275,13 @@ NOKPROBE_SYMBOL(_stpx_ustack);
 
 static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
 
-/* The user stack, one line per frame, as _stpx_print_syms() prints a kernel one. */
-static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, bool full)
+/*
+ * The user stack, one line per frame, as _stpx_print_syms() prints a
+ * kernel one; with lines, each frame's source position after its symbol
+ * (" at file:line", print_ubacktrace_fileline()).
+ */
+static notrace void _stpx_print_usyms_lines(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n,
+					    bool full, bool lines)
 {
 	char head[24];
 	int i;
@@ -232,6 +290,22 @@ static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const 
 		size_t hlen = 0, slen;
 
 		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], full);
+		if (lines) {
+			/* Before the " [file]" that usymdata() ends with. */
+			char *mod = strstr(c->sym_buf, " [");
+			char where[96] = " at ";
+			size_t wlen;
+
+			if (_stpx_uline_str(where + 4, sizeof(where) - 4, i ? pcs[i] - 1 : pcs[i], 3)) {
+				wlen = strlen(where);
+				if (!mod)
+					mod = c->sym_buf + strlen(c->sym_buf);
+				if (strlen(c->sym_buf) + wlen < sizeof(c->sym_buf)) {
+					memmove(mod + wlen, mod, strlen(mod) + 1);
+					memcpy(mod, where, wlen);
+				}
+			}
+		}
 		slen = strlen(c->sym_buf);
 		if (full) {
 			hlen = scnprintf(head, sizeof(head), " 0x%lx : ", pcs[i]);
@@ -242,6 +316,12 @@ static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const 
 		_stpx_out_mem(c, dst, c->sym_buf, slen);
 		_stpx_out_mem(c, dst, "\n", 1);
 	}
+}
+NOKPROBE_SYMBOL(_stpx_print_usyms_lines);
+
+static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, bool full)
+{
+	_stpx_print_usyms_lines(c, dst, pcs, n, full, false);
 }
 NOKPROBE_SYMBOL(_stpx_print_usyms);
 

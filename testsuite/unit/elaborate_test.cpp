@@ -87,14 +87,6 @@ TEST(Elaborate, FunctionsAndCalls) {
   EXPECT_NE(dup.diag_text.str().find("duplicate function definition 'f'"), std::string::npos);
 }
 
-TEST(Elaborate, UserSpaceStackFunctionsAreNotImplemented) {
-  // stap's user-space stack functions that stapx lacks say so, not "unresolved".
-  Elaborated u("probe begin { println(usymfileline(0)) }");
-  EXPECT_NE(u.diag_text.str().find("semantic error: usymfileline() (user-space stacks and symbols) is not "
-                                   "implemented in this stapx version: identifier 'usymfileline'"),
-            std::string::npos) << u.diag_text.str();
-}
-
 TEST(Elaborate, PrintfFormatIsChecked) {
   Elaborated few("probe begin { printf(\"%d %s\\n\", 1) }");
   EXPECT_NE(few.diag_text.str().find("Wrong number of args to formatted print operator"), std::string::npos)

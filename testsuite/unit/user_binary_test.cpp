@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/user_binary.h"
 
 namespace stapx::debug {
@@ -99,6 +100,33 @@ TEST(UserBinary, UnwindRowsStartEachFunctionAtItsEntryRule) {
   for (const UnwindRow& r : rows)
     if (r.offset > frame.offset && r.offset < frame.offset + frame.size && r.cfa_offset > 8) deeper = true;
   EXPECT_TRUE(deeper);
+}
+
+// usymline() and the like: fix_leaf's first instruction is line 20's
+// (its asm emits nothing), as addr2line says: the rows before it at the
+// same address are empty steps. And the file has a build ID
+// (umodbuildid()).
+TEST(UserBinary, LineRowsAndBuildId) {
+  auto b = open_fixture();
+  if (!b) GTEST_SKIP() << "no fixture (sys/sdt.h missing)";
+  EXPECT_EQ(b->build_id().size(), 40u) << b->build_id();
+  std::string error;
+  std::unique_ptr<DebugInfo> di = open_dwarf(kFixture, error);
+  ASSERT_TRUE(di) << error;
+  std::vector<std::string> files;
+  std::vector<LineRow> rows = di->line_rows(files);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end(),
+                             [](const LineRow& a, const LineRow& b) { return a.addr < b.addr; }));
+  std::vector<UserFunction> leaf = b->functions("fix_leaf");
+  ASSERT_EQ(leaf.size(), 1u);
+  auto at = std::upper_bound(rows.begin(), rows.end(), leaf[0].address,
+                             [](uint64_t addr, const LineRow& r) { return addr < r.addr; });
+  ASSERT_NE(at, rows.begin());
+  --at;
+  EXPECT_EQ(at->line, 20u);
+  ASSERT_LT(at->file, files.size());
+  EXPECT_TRUE(files[at->file].ends_with("user_fixture.c")) << files[at->file];
 }
 
 TEST(UserBinary, RefusesWhatIsNotAProgram) {

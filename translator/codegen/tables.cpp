@@ -4,6 +4,7 @@
 #include "translator/codegen/generator.h"
 
 #include <algorithm>
+#include <set>
 
 #include "translator/probes/uprobe_table.h"
 
@@ -290,7 +291,14 @@ void Codegen::tables() {
         out_.line("_stpx_map_free({});", global(g));
     }
   }
-  if (!opts_.user_symbol_files.empty()) emit_user_symbols(out_, opts_.user_symbol_files, "_stpx_user");
+  if (!opts_.user_symbol_files.empty()) {
+    // Line tables only for a script that asks for lines: they are large.
+    static const std::set<std::string, std::less<>> line_functions = {"usymfile", "usymline", "usymfileline",
+                                                                      "print_ubacktrace_fileline"};
+    bool with_lines = false;
+    for (const ast::FunctionDecl* f : prog_.functions) with_lines = with_lines || line_functions.count(f->name);
+    emit_user_symbols(out_, opts_.user_symbol_files, "_stpx_user", with_lines);
+  }
   {
     auto b = out_.block("static int _stpx_arm_probes(void)");
     out_.line("int rc __maybe_unused = 0;");

@@ -53,6 +53,15 @@ struct ProbeSite {
   std::vector<Variable> locals;
 };
 
+// One row of a file's line table: from `addr` on (up to the next row),
+// the code is line `line` of source file `file` (an index into the
+// files line_rows() lists); line 0: no line (past a sequence's end).
+struct LineRow {
+  uint64_t addr = 0;
+  uint32_t file = 0;
+  uint32_t line = 0;
+};
+
 // Narrows function_sites() before sites are built (building one reads its
 // variables and types): `file(decl_file, decl_line)` says whether to keep a
 // function. Empty: keep all.
@@ -108,6 +117,13 @@ class DebugInfo {
                                                   const std::function<bool(const std::string&)>& file_matches) {
     (void)name, (void)file_matches;
     return std::nullopt;
+  }
+  // The whole line table of the file, by address, a row only where the
+  // file or line changes; the source files' names into `files`. Empty
+  // without DWARF.
+  virtual std::vector<LineRow> line_rows(std::vector<std::string>& files) {
+    (void)files;
+    return {};
   }
   // Whether statement_sites() can answer (DWARF line tables).
   virtual bool has_lines() const { return false; }

@@ -401,6 +401,51 @@ std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const 
   return sites;
 }
 
+std::vector<LineRow> DwarfInfo::line_rows(std::vector<std::string>& files) {
+  std::vector<LineRow> rows;
+  std::map<std::string, uint32_t> index;
+  Dwarf_Off off = 0, next;
+  size_t header;
+  while (dwarf_nextcu(dw_, off, &next, &header, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu;
+    Dwarf_Lines* lines = nullptr;
+    size_t n = 0;
+    if (dwarf_offdie(dw_, off + header, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+      for (size_t i = 0; i < n; ++i) {
+        Dwarf_Line* l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr addr;
+        int lineno = 0;
+        bool end = false;
+        if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &lineno) != 0) continue;
+        dwarf_lineendsequence(l, &end);
+        const char* file = dwarf_linesrc(l, nullptr, nullptr);
+        if (end || !file || lineno <= 0) {
+          rows.push_back({addr + bias_, 0, 0});
+          continue;
+        }
+        auto [it, added] = index.try_emplace(file, static_cast<uint32_t>(files.size()));
+        if (added) files.push_back(file);
+        rows.push_back({addr + bias_, it->second, static_cast<uint32_t>(lineno)});
+      }
+    }
+    off = next;
+  }
+  // By address; where rows share one, a line beats the end of another
+  // sequence that stops there, and the last line listed wins: the rows
+  // before it at the same address are empty steps (DWARF 5 views), the
+  // last is the instruction's own line (addr2line's answer too).
+  std::stable_sort(rows.begin(), rows.end(), [](const LineRow& a, const LineRow& b) {
+    return a.addr != b.addr ? a.addr < b.addr : (a.line != 0) < (b.line != 0);
+  });
+  std::vector<LineRow> out;
+  for (const LineRow& r : rows) {
+    if (!out.empty() && out.back().addr == r.addr) out.pop_back();
+    if (!out.empty() && out.back().file == r.file && out.back().line == r.line) continue;
+    out.push_back(r);
+  }
+  return out;
+}
+
 std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
   load_symbols();
   const FuncSym* best = symbol_at(addr);

@@ -130,6 +130,7 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<ProbeSite> label_sites(const std::string& pattern, const std::string& label,
                                      const SiteFilter& filter) override;
   std::optional<ProbeSite> address_site(uint64_t addr) override;
+  std::vector<LineRow> line_rows(std::vector<std::string>& files) override;
   bool has_lines() const override { return true; }
   std::optional<Variable> global_variable(const std::string& name,
                                           const std::function<bool(const std::string&)>& file_matches) override;

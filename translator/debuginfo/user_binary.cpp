@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <sys/stat.h>
@@ -102,6 +103,14 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0) stubs.push_back(scn);
   }
   b->read_notes(sdt, sdt_base);
+  const void* id = nullptr;
+  ssize_t id_len = dwelf_elf_gnu_build_id(elf.elf, &id);
+  for (ssize_t i = 0; i < id_len; ++i) {
+    static const char hex[] = "0123456789abcdef";
+    unsigned char byte = static_cast<const unsigned char*>(id)[i];
+    b->build_id_ += hex[byte >> 4];
+    b->build_id_ += hex[byte & 15];
+  }
   b->read_plt(elf.elf, relas, stubs);
   std::map<std::string, UserFunction> by_name;
   for (Elf_Scn* scn : {symtab, dynsym}) {

@@ -53,6 +53,8 @@ class UserBinary {
   const std::string& path() const { return path_; }
   uint64_t file_size() const { return size_; }
   bool shared() const { return shared_; }  // ET_DYN (a library, or a PIE)
+  // Its GNU build ID in hex ("" without one).
+  const std::string& build_id() const { return build_id_; }
   // The defined functions whose names match the glob `pattern`, each once
   // (the full symbol table's, else the dynamic one's), by name.
   std::vector<UserFunction> functions(const std::string& pattern) const;
@@ -92,6 +94,7 @@ class UserBinary {
   std::string path_;
   uint64_t size_ = 0;
   bool shared_ = false;
+  std::string build_id_;
   std::vector<UserFunction> functions_;  // by name
   struct Segment {
     uint64_t vaddr, filesz, offset;

@@ -16,19 +16,6 @@ namespace stapx::elab {
 
 using namespace ast;
 
-namespace {
-
-// stap's user-space stack and symbol functions (tapset::ucontext-unwind,
-// ucontext-symbols) that stapx does not have yet (it walks kernel stacks
-// only): reported as not implemented rather than as unknown functions.
-bool is_user_stack_function(std::string_view name) {
-  static const std::set<std::string, std::less<>> names = {
-      "print_ubacktrace_fileline", "usymfile", "usymline", "usymfileline"};
-  return names.count(name) != 0;
-}
-
-}  // namespace
-
 bool is_histogram(const AtOpExpr* a) {
   return (a->op == At::HistLog && a->args.size() == 1) || (a->op == At::HistLinear && a->args.size() == 4);
 }
@@ -372,7 +359,7 @@ void Resolver::drop_dead(const Node* dead, bool is_stmt, const Expr* cond) {
   else
     d.visit(static_cast<const Expr*>(dead));
   for (const CallExpr* c : d.calls)
-    if (!find_builtin(c->name) && !elab_.overloads.count(c->name) && !is_user_stack_function(c->name))
+    if (!find_builtin(c->name) && !elab_.overloads.count(c->name))
       report_unknown_function(c);
 }
 
@@ -400,8 +387,6 @@ void Resolver::visit_call(CallExpr* c) {
     if (elab_.stapusr) check_unprivileged_call(c, sc.fn);
     sc.fn->callees.push_back(c->fn);
     if (!foreach_arrays_.empty()) elab_.foreach_calls.push_back({c, foreach_arrays_});
-  } else if (is_user_stack_function(c->name)) {
-    elab_.diags.report(DiagId::SemUnsupported, c->loc, c->name + "() (user-space stacks and symbols)");
   } else {
     report_unknown_function(c);
   }

@@ -14,6 +14,7 @@
 #include "support/glob.h"
 #include "translator/codegen/cwriter.h"
 #include "translator/codegen/generator.h"
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/user_binary.h"
 
 namespace stapx {
@@ -207,8 +208,9 @@ bool better_name(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array) {
-  std::vector<size_t> counts, nrows;
+void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array,
+                       bool with_lines) {
+  std::vector<size_t> counts, nrows, nlines;
   for (size_t k = 0; k < paths.size(); ++k) {
     std::string error;
     const debug::UserBinary* bin = user_binary(paths[k], error);
@@ -220,6 +222,28 @@ void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const 
       auto b = w.block(fmt::format("static const struct _stpx_urow {}_rows{}[] =", array, k), "};");
       for (const debug::UnwindRow& r : rows)
         w.line("{{ {:#x}, {}, {}, {} }},", r.offset, r.cfa_rbp ? 1 : 0, r.cfa_offset, r.bp_offset);
+    }
+    // Its line table, for usymline() and the like: by offset.
+    nlines.push_back(0);
+    std::string why;
+    std::unique_ptr<debug::DebugInfo> di = with_lines && bin ? debug::open_dwarf(paths[k], why) : nullptr;
+    if (di) {
+      std::vector<std::string> files;
+      std::vector<debug::LineRow> lines = di->line_rows(files);
+      std::vector<std::string> rows_c;
+      for (const debug::LineRow& r : lines) {
+        uint64_t offset = 0;
+        if (bin->file_offset(r.addr, offset)) rows_c.push_back(fmt::format("{{ {:#x}, {}, {} }},", offset, r.file, r.line));
+      }
+      if (!rows_c.empty()) {
+        {
+          auto b = w.block(fmt::format("static const char *const {}_lfiles{}[] =", array, k), "};");
+          for (const std::string& f : files) w.line("{},", codegen::c_string(f));
+        }
+        auto b = w.block(fmt::format("static const struct _stpx_uline {}_lines{}[] =", array, k), "};");
+        for (const std::string& r : rows_c) w.line(r);
+        nlines.back() = rows_c.size();
+      }
     }
     std::vector<debug::UserFunction> fns = bin ? bin->functions("*") : std::vector<debug::UserFunction>{};
     std::sort(fns.begin(), fns.end(), [](const auto& a, const auto& b) {
@@ -234,10 +258,17 @@ void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const 
       w.line("{{ {:#x}, {:#x}, {} }},", f.offset, f.size, codegen::c_string(f.name));
   }
   auto b = w.block(fmt::format("static struct _stpx_usym_file {}_usyms[] =", array), "};");
-  for (size_t k = 0; k < paths.size(); ++k)
-    w.line("{{ .path = {}, .syms = {}, .n = {}, .rows = {}, .nrows = {} }},", codegen::c_string(paths[k]),
+  for (size_t k = 0; k < paths.size(); ++k) {
+    std::string error;
+    const debug::UserBinary* bin = user_binary(paths[k], error);
+    w.line("{{ .path = {}, .build_id = {}, .syms = {}, .n = {}, .rows = {}, .nrows = {}{} }},",
+           codegen::c_string(paths[k]), codegen::c_string(bin ? bin->build_id() : ""),
            counts[k] ? fmt::format("{}_syms{}", array, k) : "NULL", counts[k],
-           nrows[k] ? fmt::format("{}_rows{}", array, k) : "NULL", nrows[k]);
+           nrows[k] ? fmt::format("{}_rows{}", array, k) : "NULL", nrows[k],
+           nlines[k] ? fmt::format(", .lines = {0}_lines{1}, .nlines = {2}, .lfiles = {0}_lfiles{1}", array, k,
+                                   nlines[k])
+                     : "");
+  }
 }
 
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array) {

@@ -75,11 +75,13 @@ std::vector<ProcessTarget> process_targets(const PointMatch& m, const ProbeConte
 std::shared_ptr<Uprobe> uprobe_at(const ProcessTarget& t, uint64_t offset);
 
 // `ARRAY_usyms`, the functions and unwind rows of each file in `paths` by
-// offset, for usymname(), ubacktrace() and the like (runtime-c/usyms.c):
+// offset, for usymname(), ubacktrace() and the like (runtime-c/usyms.c),
+// and `with_lines`, the line tables of those with DWARF (usymline()):
 // armed with _stpx_usyms_arm(ARRAY_usyms, ARRAY_SIZE(ARRAY_usyms)),
 // disarmed with _stpx_usyms_disarm(). The module has one, for every file
 // its probes are in and those -d and --ldd add (codegen's tables.cpp).
-void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array);
+void emit_user_symbols(CWriter& w, const std::vector<std::string>& paths, const std::string& array,
+                       bool with_lines);
 
 // `static struct _stpx_uprobe ARRAY[]`, and the calls that arm and disarm it.
 void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
