@@ -25,8 +25,11 @@ class KernelStatementFamily : public KprobeTableFamily {
 
   std::vector<PointPattern> patterns() const override {
     if (module_)
-      return {{"module(string).statement(string)", kSource}, {"module(string).statement(number)", kAddress, false}};
+      return {{"module(string).statement(string)", kSource},
+              {"module(string).statement(string).nearest", kNearest},
+              {"module(string).statement(number)", kAddress, false}};
     return {{"kernel.statement(string)", kSource},
+            {"kernel.statement(string).nearest", kNearest},
             {"kernel.statement(number)", kAddress},
             {"kernel.statement(number).absolute", kAbsolute}};
   }
@@ -35,7 +38,7 @@ class KernelStatementFamily : public KprobeTableFamily {
               DiagSink& diags) const override {
     const ast::ProbePoint& point = *m.point;
     Arg arg;
-    if (m.tag == kSource) {
+    if (m.tag == kSource || m.tag == kNearest) {
       arg.pattern = m.string_arg(1);
     } else {
       arg.address = static_cast<uint64_t>(m.number_arg(1));
@@ -74,16 +77,18 @@ class KernelStatementFamily : public KprobeTableFamily {
                        debuginfo_hint(ctx.env->release()));
         return;
       }
-      debug::SiteFilter filter;
-      if (!where.file.empty())
-        filter.file = [&](const std::string& file, int) { return file_matches(where.file, file); };
-      filter.line = [&](const std::string& file, int line, int decl_line) {
-        return where.keeps(file, line, decl_line);
-      };
-      for (debug::ProbeSite& site : di->statement_sites(where.function, filter)) sites.emplace_back(mod, std::move(site));
+      for (debug::ProbeSite& site : source_statement_sites(*di, where, m.tag == kNearest))
+        sites.emplace_back(mod, std::move(site));
     }
     if (sites.empty()) {
-      if (!point.optional) diags.report(DiagId::SemNoMatch, at);
+      if (point.optional) return;
+      // One line without code: stap's words, with the lines around it.
+      for (auto& [mod, di] : scopes)
+        if (auto missing = arg.is_address ? std::nullopt : missing_line(*di, where)) {
+          diags.report(DiagId::SemNoLineRecords, at, missing->first, missing->second);
+          return;
+        }
+      diags.report(DiagId::SemNoMatch, at);
       return;
     }
     InlinedSiteCheck check(ctx, module_);
@@ -118,7 +123,7 @@ class KernelStatementFamily : public KprobeTableFamily {
     bool absolute = false;
   };
 
-  enum Shape { kSource, kAddress, kAbsolute };
+  enum Shape { kSource, kNearest, kAddress, kAbsolute };
 };
 
 }  // namespace

@@ -27,7 +27,7 @@ namespace stapx {
 
 namespace {
 
-enum Suffix { kEntry, kCall, kReturn, kInline, kExported, kLabel, kStatement, kStatementAddress };
+enum Suffix { kEntry, kCall, kReturn, kInline, kExported, kLabel, kStatement, kStatementNearest, kStatementAddress };
 
 class ProcessFamily : public UprobeTableFamily {
  public:
@@ -84,10 +84,13 @@ class ProcessFamily : public UprobeTableFamily {
       return false;
     }
     if (!di || !di->has_lines()) return true;  // (no match)
-    debug::SiteFilter filter;
-    if (!where.file.empty()) filter.file = [&](const std::string& file, int) { return file_matches(where.file, file); };
-    filter.line = [&](const std::string& file, int line, int decl_line) { return where.keeps(file, line, decl_line); };
-    for (debug::ProbeSite& site : di->statement_sites(where.function, filter)) {
+    std::vector<debug::ProbeSite> sites = source_statement_sites(*di, where, m.tag == kStatementNearest);
+    if (sites.empty() && !m.point->optional)
+      if (auto missing = missing_line(*di, where)) {  // (stap's words, with the lines around it)
+        diags.report(DiagId::SemNoLineRecords, m.arg_loc(at), missing->first, missing->second);
+        return false;
+      }
+    for (debug::ProbeSite& site : sites) {
       std::string text = fmt::format("\"{}@{}:{}\"", site.function, site.decl_file, site.decl_line);
       add(site.addr, text, std::move(site));
     }
@@ -210,6 +213,7 @@ class ProcessFamily : public UprobeTableFamily {
         {".function(number).return", kReturn},
         {".function(number).exported", kExported},
         {".statement(string)", kStatement},
+        {".statement(string).nearest", kStatementNearest},
         {".statement(number)", kStatementAddress},
     };
     std::vector<std::pair<std::string, Suffix>> out;

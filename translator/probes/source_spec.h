@@ -3,7 +3,10 @@
 #pragma once
 
 #include <climits>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stapx {
 
@@ -23,6 +26,23 @@ struct SourceSpec {
   // is the enclosing function's, for the relative form.
   bool keeps(const std::string& path, int line, int decl_line) const;
 };
+
+namespace debug {
+class DebugInfo;
+struct ProbeSite;
+}  // namespace debug
+
+// The statement sites `spec` names in `di` (a line it names, of its
+// file); with `nearest` (.statement(...).nearest), for each line it names,
+// the line of the same function nearest it that has code (the later of
+// two as near), as stap places them.
+std::vector<debug::ProbeSite> source_statement_sites(debug::DebugInfo& di, const SourceSpec& spec, bool nearest);
+
+// When `spec` names one line of a function and the line has no code: the
+// line as "FILE:N" (the file as the DWARF names it) and the lines nearest
+// it that have, ":A or :B", for stap's "no line records for ... (try
+// ...)". Nothing when it names several lines, or its function has none.
+std::optional<std::pair<std::string, std::string>> missing_line(debug::DebugInfo& di, const SourceSpec& spec);
 
 // A source file pattern matches the path DWARF gives, or its tail after a
 // '/' ("read_write.c" and "fs/*.c" match "fs/read_write.c").
