@@ -26,6 +26,7 @@
 
 #include "frontend/diagnostics.h"
 #include "translator/codegen/generator.h"
+#include "translator/codegen/kernel_lines.h"
 
 namespace stapx {
 
@@ -125,6 +126,10 @@ std::string Codegen::run() {
   for (const ProbeFamily* fam : probe_families())
     for (const char* file : fam->runtime_files())
       if (runtime_files.insert(file).second) out_.line("#include \"{}\"", file);
+  if (prog_.kernel_lines) {  // (symline() and the like)
+    emit_kernel_lines(out_, *prog_.kernel_lines);
+    out_.line("#include \"klines.c\"");
+  }
   out_.blank();
   for (const Script* script : prog_.scripts)
     for (const EmbeddedDecl* e : script->embedded) {

@@ -74,6 +74,7 @@ void run(Elaboration& elab) {
   relocate_link_addresses(elab);
   if (!elab.opts.keep_unused)
     std::erase_if(elab.prog.functions, [](ast::FunctionDecl* f) { return !f->used; });
+  kernel_line_table(elab);
   compile_submatches(elab);
   bound_call_depth(elab);
   if (elab.prog.probes.empty() && elab.diags.errors() == 0) elab.diags.report(DiagId::SemNoProbes, SourceLoc{});

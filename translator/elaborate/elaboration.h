@@ -122,6 +122,7 @@ void compute_lock_sets(Elaboration& elab);        // lock_sets.cpp
 void report_privileged(Elaboration& elab);        // privilege.cpp
 void check_entry_exprs(Elaboration& elab);        // target_checks.cpp
 void relocate_link_addresses(Elaboration& elab);  // target_checks.cpp
+void kernel_line_table(Elaboration& elab);        // target_checks.cpp
 void compile_submatches(Elaboration& elab);       // infer_types.cpp
 void bound_call_depth(Elaboration& elab);         // recursion.cpp
 

@@ -6,10 +6,13 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "frontend/ast.h"
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/probe_family.h"
 #include "translator/regex/regex.h"
@@ -30,6 +33,13 @@ struct Program {
   // link-time addresses (static variables, @var): the module computes the
   // KASLR displacement from where that symbol really is.
   std::optional<uint64_t> kaslr_anchor;
+  // The kernel's line table (vmlinux's DWARF), for a script that calls
+  // symline() and the like; null for the others. Rows by link-time address.
+  struct KernelLines {
+    std::vector<debug::LineRow> rows;
+    std::vector<std::string> files;
+  };
+  std::shared_ptr<const KernelLines> kernel_lines;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
   // The DFA of every `=~`/`!~` pattern, by pattern text.

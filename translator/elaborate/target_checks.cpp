@@ -3,6 +3,7 @@
 // variables, @var) get the anchor the module relocates them by.
 #include "translator/elaborate/elaboration.h"
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -57,6 +58,32 @@ void relocate_link_addresses(Elaboration& elab) {
   if (!elab.prog.kaslr_anchor)
     elab.diags.report(DiagId::SemTargetLocation, *first, "a static variable", 0,
                   "a link-time address, and the kernel's symbol table lacks init_task to relocate it");
+}
+
+// symfile(), symline(), symfileline() and print_backtrace_fileline() read
+// the kernel's line table, which the module then holds: read here for a
+// script that calls one of them (a few megabytes in the module), with the
+// KASLR anchor that moves its addresses. Without DWARF (BTF only) the
+// table is empty, and a warning says that addresses stay in hex.
+void kernel_line_table(Elaboration& elab) {
+  static const char* const kLineFunctions[] = {"symfile", "symline", "symfileline", "print_backtrace_fileline"};
+  const ast::FunctionDecl* user = nullptr;
+  for (const ast::FunctionDecl* f : elab.prog.functions)
+    for (const char* name : kLineFunctions)
+      if (!user && f->name == name) user = f;
+  if (!user || !elab.probe_ctx.env) return;
+  auto lines = std::make_shared<Program::KernelLines>();
+  elab.prog.kernel_lines = lines;
+  debug::DebugInfo* di = elab.probe_ctx.env->debuginfo(elab.diags, user->name_loc);
+  if (!di) return;
+  lines->rows = di->line_rows(lines->files);
+  if (lines->rows.empty()) {
+    elab.diags.report(DiagId::WarnNoKernelLines, user->name_loc, user->name, di->source(),
+                      elab.probe_ctx.env->release());
+    return;
+  }
+  if (!elab.prog.kaslr_anchor) elab.prog.kaslr_anchor = di->symbol_address("init_task");
+  if (!elab.prog.kaslr_anchor) lines->rows.clear();  // (cannot be placed in the running kernel)
 }
 
 }  // namespace stapx::elab
