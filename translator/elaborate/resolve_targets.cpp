@@ -102,9 +102,10 @@ Symbol* Resolver::named_variable(const Expr* e, Scope& sc) const {
 // The debug information @cast/@var reads: the kernel's, or that of the
 // module @cast's third argument names, or of the first in a list
 // ("kernel:scsi_mod") that has the type. Null, reported to `sink`, if
-// there is none; a path or a wildcard is reported as not implemented
-// whoever asks. A user-space header ("<sys/un.h>") gives its types, and
-// sets `*user`: the memory they describe is user space's.
+// there is none; a kernel module's path or a wildcard is reported as not
+// implemented whoever asks. A user-space header ("<sys/un.h>") or program
+// ("/usr/bin/prog", through its DWARF) gives its types, and sets `*user`:
+// the memory they describe is user space's.
 debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink, bool* user) {
   std::string module = a.op == At::Cast ? cast_module(a) : "";
   if (module.empty() || a.args[1]->kind != ExprKind::String)  // resolve_cast reports a bad type name
@@ -117,12 +118,20 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink, bo
     at = colon + 1;
   }
   for (const std::string& m : parts)
-    if (m.empty() || (!names_kernel(m) && !names_user_headers(m) && m.find_first_of("/<*?[") != std::string::npos)) {
+    if (m.empty() || (!names_kernel(m) && !names_user_headers(m) && !names_user_binary(m) &&
+                      m.find_first_of("/<*?[") != std::string::npos)) {
       elab_.diags.report(DiagId::SemUnsupported, a.args[2]->loc,
-                         "@cast into a module given by a path or a wildcard");
+                         "@cast into a kernel module given by a path or a wildcard");
       return nullptr;
     }
   if (parts.size() == 1) {
+    if (names_user_binary(module)) {  // (a program's types: its memory is user space's)
+      if (user) *user = true;
+      std::string why;
+      debug::DebugInfo* di = elab_.probe_ctx.env->binary_debuginfo(module, why);
+      if (!di) sink.report(DiagId::SemCastHeader, a.loc, static_cast<const StringLit*>(a.args[1])->value, module, why);
+      return di;
+    }
     if (names_user_headers(module)) {
       if (user) *user = true;
       std::string why;
@@ -143,9 +152,10 @@ debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink, bo
     debug::DebugInfo* di = nullptr;
     if (names_kernel(m)) {
       di = elab_.probe_ctx.env->debuginfo(quiet, a.loc);
-    } else if (names_user_headers(m)) {
+    } else if (names_user_headers(m) || names_user_binary(m)) {
       std::string why;
-      di = elab_.probe_ctx.env->header_debuginfo(m, why);
+      di = names_user_binary(m) ? elab_.probe_ctx.env->binary_debuginfo(m, why)
+                                : elab_.probe_ctx.env->header_debuginfo(m, why);
       if (di && di->find_type(type) && user) *user = true;
     } else {
       auto found = elab_.probe_ctx.env->module_debuginfo(m, quiet, a.args[2]->loc, /*optional=*/true);

@@ -96,6 +96,12 @@ std::string cast_module(const ast::AtOpExpr& a);
 bool names_kernel(std::string_view module);
 // Whether it is a list of user-space headers ("<sys/un.h>").
 inline bool names_user_headers(std::string_view module) { return module.starts_with('<'); }
+// @cast's module argument naming a user-space program or library by its
+// path ("/usr/bin/prog"; not a .ko, a header or a glob).
+inline bool names_user_binary(std::string_view module) {
+  return module.find('/') != std::string_view::npos && !names_user_headers(module) && !module.ends_with(".ko") &&
+         module.find_first_of("*?[") == std::string_view::npos;
+}
 
 // @var("name[@file]"[, "kernel"])->field...: a variable with static
 // storage, from the kernel's debug information. With `address`, &@var(...).

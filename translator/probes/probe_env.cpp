@@ -16,6 +16,7 @@
 
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
+#include "translator/debuginfo/user_binary.h"
 
 extern char** environ;
 
@@ -87,6 +88,16 @@ bool compile_headers(const std::vector<std::string>& headers, const std::string&
 }
 
 }  // namespace
+
+debug::DebugInfo* ProbeEnv::binary_debuginfo(const std::string& path, std::string& error) {
+  auto [it, added] = binaries_.try_emplace(path);
+  if (added) {
+    std::string resolved = debug::resolve_process_path(path, it->second.second);
+    if (!resolved.empty()) it->second.first = debug::open_dwarf(resolved, it->second.second);
+  }
+  error = it->second.second;
+  return it->second.first.get();
+}
 
 debug::DebugInfo* ProbeEnv::header_debuginfo(const std::string& headers, std::string& error) {
   auto [it, added] = headers_.try_emplace(headers);

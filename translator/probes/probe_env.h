@@ -49,6 +49,10 @@ class ProbeEnv {
   // program that includes them, compiled with the host's gcc on first use;
   // null, with why in `error` (a header gcc cannot include), if not.
   debug::DebugInfo* header_debuginfo(const std::string& headers, std::string& error);
+  // The DWARF of a user-space program or library at `path` (@cast(p,
+  // "type", "/usr/bin/prog"); its separate debug file if it has one),
+  // opened on first use; null, with why in `error`, if it has none.
+  debug::DebugInfo* binary_debuginfo(const std::string& path, std::string& error);
   // The target kernel's BTF (tracepoints are described there), opened on
   // first use; null after reporting why at `loc`.
   debug::DebugInfo* btf(DiagSink& diags, SourceLoc loc);
@@ -81,6 +85,7 @@ class ProbeEnv {
   std::map<std::string, std::unique_ptr<debug::DebugInfo>> modules_;  // by path
   std::map<std::string, std::unique_ptr<debug::DebugInfo>> headers_;  // by header list; null: failed
   std::map<std::string, std::string> header_errors_;                  // why it failed
+  std::map<std::string, std::pair<std::unique_ptr<debug::DebugInfo>, std::string>> binaries_;  // by path; why if null
 };
 
 }  // namespace stapx
