@@ -24,6 +24,8 @@
 #include <unordered_map>
 
 #include "support/glob.h"
+#include <fmt/format.h>
+
 #include "translator/debuginfo/debuginfo.h"
 
 namespace stapx::debug {
@@ -66,6 +68,15 @@ constexpr unsigned kArgDwarfRegs[] = {5, 4, 1, 2, 8, 9};
 // A FUNC's vlen: its linkage (pahole records every kernel function as static).
 constexpr uint32_t kLinkageGlobal = 1;
 
+// A module's function symbol: where it is (section-relative, .ko files
+// being relocatable) and its binding.
+struct ModuleFunc {
+  std::string name;
+  uint32_t section = 0;
+  uint64_t value = 0;
+  bool global = false;
+};
+
 class BtfInfo final : public DebugInfo, public TypeLoader {
  public:
   // `base`: the BTF that `data` is split from (empty: none).
@@ -87,9 +98,10 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
 
   // A module's function symbols (name -> global), without those freed
   // once it has loaded (.init.*).
-  void set_functions(std::unordered_map<std::string, bool> functions) {
+  void set_functions(std::unordered_map<std::string, bool> functions, std::vector<ModuleFunc> symbols) {
     functions_ = std::move(functions);
     has_functions_ = true;
+    symbols_ = std::move(symbols);
   }
 
   std::string source() const override {
@@ -151,11 +163,70 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
         }
         if (!v.name.empty()) site.params.push_back(std::move(v));
       }
-      sites.push_back(std::move(site));
+      add_sites(std::move(site), t, filter, sites);
     }
     std::sort(sites.begin(), sites.end(),
               [](const ProbeSite& a, const ProbeSite& b) { return a.function < b.function; });
     return sites;
+  }
+
+  // A module's function whose name several of its symbols have (static
+  // functions of one name in two files: nfsd.ko's two nfsd_open): the
+  // kernel would resolve the name to the first, so each is probed by a
+  // uniquely named function before it in its section plus the distance
+  // (the anchor), as DWARF sites are. BTF does not say which of its FUNCs
+  // of that name is which: when their prototypes differ, no $var is
+  // readable, and site.dwarf_hint says why.
+  void add_sites(ProbeSite site, const BtfType* func, const SiteFilter& filter, std::vector<ProbeSite>& sites) {
+    std::vector<const ModuleFunc*> same;
+    for (const ModuleFunc& f : symbols_)
+      if (f.name == site.symbol) same.push_back(&f);
+    if (same.size() < 2) {
+      sites.push_back(std::move(site));
+      return;
+    }
+    if (name_counts_.empty())
+      for (const ModuleFunc& f : symbols_) ++name_counts_[f.name];
+    size_t protos = 0;
+    bool differ = false, same_return = true;
+    // (Integers of one size are read alike from rax: int and __be32.)
+    auto integral = [&](const DType* t, size_t& size) {
+      const DType* st = t ? t->strip() : nullptr;
+      size = st ? st->size() : 0;
+      return st && st->is_integral();
+    };
+    size_t size0 = 0, size = 0;
+    bool int0 = integral(site.return_type, size0);
+    for (uint32_t id = first_own_; id < ids_.size(); ++id)
+      if (kind_of(ids_[id]) == kFunc && str(ids_[id]->name_off) == site.symbol) {
+        ++protos;
+        if (ids_[id]->size_or_type == func->size_or_type) continue;
+        differ = true;
+        const BtfType* proto = type(ids_[id]->size_or_type);
+        const DType* ret = proto && proto->size_or_type ? convert(proto->size_or_type) : nullptr;
+        same_return = same_return && int0 && integral(ret, size) && size == size0;
+      }
+    if (differ) {
+      site.params.clear();
+      if (!same_return) site.return_type = nullptr;
+      // (The caller puts where to get DWARF in front.)
+      site.dwarf_hint = fmt::format("({} has {} functions named {} whose BTF prototypes differ, and BTF does not say "
+                                    "which is which: none of their parameters can be read from it)",
+                                    source_, protos, site.symbol);
+    }
+    for (const ModuleFunc* f : same) {
+      if (filter.exported_only && !f->global) continue;
+      const ModuleFunc* anchor = nullptr;
+      for (const ModuleFunc& a : symbols_)
+        if (a.section == f->section && a.value <= f->value && name_counts_[a.name] == 1 &&
+            (!anchor || a.value > anchor->value))
+          anchor = &a;
+      if (!anchor) continue;  // (nothing to place it by)
+      ProbeSite one = site;
+      one.anchor = anchor->name;
+      one.anchor_offset = f->value - anchor->value;
+      sites.push_back(std::move(one));
+    }
   }
 
   const DType* find_type(const std::string& raw) override {
@@ -364,6 +435,8 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
   uint32_t first_own_ = 1;
   std::unordered_map<std::string, bool> functions_;
   bool has_functions_ = false;
+  std::vector<ModuleFunc> symbols_;
+  std::unordered_map<std::string, int> name_counts_;  // of symbols_, counted on first need
   TypeTable types_;
   std::vector<const DType*> converted_;
 };
@@ -375,6 +448,7 @@ struct BtfFile {
   std::string data;
   bool relocatable = false;
   std::unordered_map<std::string, bool> functions;  // name -> global (or weak)
+  std::vector<ModuleFunc> symbols;                  // each function symbol, for names that repeat
 };
 
 void read_functions(Elf* elf, size_t shstrndx, BtfFile& out) {
@@ -393,6 +467,7 @@ void read_functions(Elf* elf, size_t shstrndx, BtfFile& out) {
       const char* sec = in && gelf_getshdr(in, &home) ? elf_strptr(elf, shstrndx, home.sh_name) : nullptr;
       if (!name || !*name || (sec && std::strncmp(sec, ".init.", 6) == 0)) continue;
       out.functions[name] |= GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+      out.symbols.push_back({name, sym.st_shndx, sym.st_value, GELF_ST_BIND(sym.st_info) != STB_LOCAL});
     }
   }
 }
@@ -459,7 +534,7 @@ std::unique_ptr<DebugInfo> open_module_btf(const std::string& path, const std::s
   if (!read_btf(path, file, error) || !read_btf(base_path, base, error)) return nullptr;
   auto b = std::make_unique<BtfInfo>();
   if (!b->load(std::move(file.data), path, error, std::move(base.data), base_path)) return nullptr;
-  if (file.relocatable) b->set_functions(std::move(file.functions));
+  if (file.relocatable) b->set_functions(std::move(file.functions), std::move(file.symbols));
   return b;
 }
 

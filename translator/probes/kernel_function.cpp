@@ -116,8 +116,10 @@ class KernelFunctionFamily : public KprobeTableFamily {
                       ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
                       : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
                                     site.decl_line, suffix_text);
-        if (site.from_btf)
-          site.dwarf_hint = mod.empty() ? debuginfo_hint(ctx.env->release()) : module_debuginfo_hint(ctx.env->release(), mod);
+        if (site.from_btf)  // (after what the BTF reader noted, if anything)
+          site.dwarf_hint = (mod.empty() ? debuginfo_hint(ctx.env->release())
+                                         : module_debuginfo_hint(ctx.env->release(), mod)) +
+                            (site.dwarf_hint.empty() ? "" : " " + site.dwarf_hint);
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
         out.push_back(std::move(spec));
       }
