@@ -140,4 +140,13 @@ check_error "no library" "probe process(\"$dir/waiter\").library(\"libnosuch*\")
   "no match ($dir/waiter needs no library that matches libnosuch*)"
 check_error "no process" 'probe process(4194000).function("main") { }' \
   "no match (no process 4194000 on this machine (cannot read /proc/4194000/exe))"
+# A library named where this system does not keep it (stap's examples say
+# /lib*/libc.so.6; Debian keeps libc in /lib/x86_64-linux-gnu): the
+# loader's library of that name, with a warning.
+if ! ls /lib*/libc.so.6 >/dev/null 2>&1; then
+  out=$("$stapx" -p2 -e 'probe process("/lib*/libc.so.6").function("getpid") { }' 2>&1)
+  printf '%s\n' "$out" | grep -q "^WARNING: no file is /lib\*/libc.so.6; probing /.*/libc.so.6, where the dynamic loader finds" ||
+    fail "library elsewhere, warning: $out"
+  printf '%s\n' "$out" | grep -q '^process("/.*/libc.so.6").function(' || fail "library elsewhere: $out"
+fi
 exit $status

@@ -404,12 +404,17 @@ std::array<uint8_t, 4> UserBinary::code_at(uint64_t offset) const {
   return out;
 }
 
+const std::vector<std::string>& shared_library_dirs() {
+  static const std::vector<std::string> dirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+                                                "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"};
+  return dirs;
+}
+
 std::string find_shared_library(const std::string& name) {
   if (name.find('/') != std::string::npos) return "";
-  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
-                          "/usr/lib", "/usr/local/lib"}) {
+  for (const std::string& dir : shared_library_dirs()) {
     char resolved[PATH_MAX];
-    std::string candidate = std::string(dir) + "/" + name;
+    std::string candidate = dir + "/" + name;
     if (::access(candidate.c_str(), R_OK) == 0 && ::realpath(candidate.c_str(), resolved)) return resolved;
   }
   return "";

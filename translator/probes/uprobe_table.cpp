@@ -32,6 +32,24 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
 
 namespace {
 
+std::vector<const debug::UserBinary*> files_named(const std::string& pattern, bool search, std::string& error);
+
+// A shared library named by a path where it is not ("/lib*/libc.so.6",
+// written for distributions that keep libc in /lib64; Debian keeps it in
+// /lib/x86_64-linux-gnu): the files of that name (a glob too) in the
+// loader's directories, as the loader would find the library. Empty if
+// the name is not a library's (lib*.so*) or none is there.
+std::vector<const debug::UserBinary*> library_elsewhere(const std::string& pattern) {
+  std::string name = pattern.substr(pattern.rfind('/') + 1);
+  if (!name.starts_with("lib") || name.find(".so") == std::string::npos) return {};
+  for (const std::string& dir : debug::shared_library_dirs()) {
+    std::string why;
+    std::vector<const debug::UserBinary*> found = files_named(fmt::format("{}/{}", dir, name), false, why);
+    if (!found.empty()) return found;
+  }
+  return {};
+}
+
 // The x86-64 programs and libraries `pattern` names: a path, or each match
 // of a glob; a name without a '/' is looked up in $PATH (`search`).
 std::vector<const debug::UserBinary*> files_named(const std::string& pattern, bool search, std::string& error) {
@@ -134,6 +152,11 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
     return out;
   }
   out = files_named(pattern, true, error);
+  if (out.empty() && pattern.find('/') != std::string::npos) {
+    out = library_elsewhere(pattern);
+    if (!out.empty())
+      diags.report(DiagId::WarnLibraryElsewhere, m.arg_loc(0), pattern, out.front()->path());
+  }
   if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
   return out;
 }
