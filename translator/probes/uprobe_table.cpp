@@ -154,7 +154,8 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
   out = files_named(pattern, true, error);
   if (out.empty() && pattern.find('/') != std::string::npos) {
     out = library_elsewhere(pattern);
-    if (!out.empty())
+    // (An optional point, a library alias's "wherever it is", says nothing.)
+    if (!out.empty() && !m.point->optional)
       diags.report(DiagId::WarnLibraryElsewhere, m.arg_loc(0), pattern, out.front()->path());
   }
   if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
