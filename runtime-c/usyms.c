@@ -232,17 +232,26 @@ static notrace const struct _stpx_urow *_stpx_urow_at(struct inode *inode, unsig
  * files the module has unwind rows for (those of its process(...)
  * probes) lead. Returns how many.
  */
+static notrace int _stpx_ustack_from(struct _stpx_context *c, unsigned long pc, unsigned long sp, unsigned long bp);
+
 static notrace int _stpx_ustack(struct _stpx_context *c)
 {
 	struct pt_regs *regs = c->regs && user_mode(c->regs) ? c->regs : current->mm ? task_pt_regs(current) : NULL;
-	unsigned long pc, sp, bp, cfa, ra, saved_ra;
-	int n = 0;
 
 	if (!regs)
 		return 0;
-	pc = instruction_pointer(regs);
-	sp = user_stack_pointer(regs);
-	bp = regs->bp;
+	return _stpx_ustack_from(c, instruction_pointer(regs), user_stack_pointer(regs), regs->bp);
+}
+NOKPROBE_SYMBOL(_stpx_ustack);
+
+/* The same from the given pc, sp and frame pointer (print_ubacktrace(pc, sp, fp)). */
+static notrace int _stpx_ustack_from(struct _stpx_context *c, unsigned long pc, unsigned long sp, unsigned long bp)
+{
+	unsigned long cfa, ra, saved_ra;
+	int n = 0;
+
+	if (!current->mm)
+		return 0;
 	while (n < MAXBACKTRACE && pc) {
 		const struct _stpx_urow *row;
 		struct inode *inode;
@@ -271,7 +280,7 @@ static notrace int _stpx_ustack(struct _stpx_context *c)
 	}
 	return n;
 }
-NOKPROBE_SYMBOL(_stpx_ustack);
+NOKPROBE_SYMBOL(_stpx_ustack_from);
 
 static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
 
