@@ -1,0 +1,1 @@
+exec ./tapset_tty
