@@ -27,6 +27,9 @@ using PTok = Tok;
 
 // The language's own @ operators ("@cast"...), which are no macros.
 bool is_at_operator(std::string_view s) {
+  // @this1, @this2 ...
+  if (s.size() > 5 && s.starts_with("@this") && s.find_first_not_of("0123456789", 5) == std::string_view::npos)
+    return true;
   switch (s.size()) {
     case 4: return s == "@var" || s == "@sum" || s == "@min" || s == "@max" || s == "@avg";
     case 5: return s == "@cast" || s == "@perf";

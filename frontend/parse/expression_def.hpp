@@ -192,6 +192,13 @@ inline bool is_one_arg_op(const Tok& t) {
     if (n == op) return true;
   return false;
 }
+// @this1, @this2 ...: a value one probe of a thread leaves for another
+// (stap's; the lowering makes it a per-thread global).
+inline bool is_this_var(const Tok& t) {
+  if (t.kind != TokKind::At) return false;
+  std::string_view n = t.view().substr(1);
+  return n.size() > 4 && n.starts_with("this") && n.find_first_not_of("0123456789", 4) == std::string_view::npos;
+}
 // @count(s), @sum(s), ...: the aggregates of one statistic.
 inline bool is_aggregate_op(const Tok& t) {
   if (t.kind != TokKind::At) return false;
@@ -234,7 +241,9 @@ const auto at_op_def =
          })] > '(' > expr_rule[push_arg] > ')') |
         (token(is_aggregate_op, "@ operator")[([](auto& ctx) {
            _val(ctx).name = _attr(ctx)->view().substr(1);
-         })] > '(' > expr_rule[push_arg] > one_arg_close)) >>
+         })] > '(' > expr_rule[push_arg] > one_arg_close) |
+        // @thisN: no arguments
+        token(is_this_var, "@ operator")[([](auto& ctx) { _val(ctx).name = _attr(ctx)->view().substr(1); })]) >>
     *target_component[([](auto& ctx) { _val(ctx).components.push_back(std::move(_attr(ctx))); })] >>
     -pretty[([](auto& ctx) { _val(ctx).pretty = _attr(ctx).text; })];
 

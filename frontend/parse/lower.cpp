@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace stapx::parse {
 
@@ -310,6 +311,9 @@ __attribute__((always_inline)) inline void Lowerer::nodes(const x3ast::Vec<x3ast
 }
 
 Expr* Lowerer::build(const x3ast::AtOp& a) {
+  if (a.name.starts_with("this") && a.name.size() > 4 &&
+      a.name.find_first_not_of("0123456789", 4) == std::string_view::npos)
+    return this_var(a);
   auto* e = arena_.make<AtOpExpr>(loc(a.pos));
   e->name = Text::lasting(a.name);
   e->op = at_from_name(a.name);
@@ -320,6 +324,27 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
   e->components = components(a.components);
   e->pretty = Text::lasting(a.pretty);
   return e;
+}
+
+// @thisN is stap's per-thread value: the global __this_varN[tid()], an
+// array that drops its oldest entry when full (one entry per thread that
+// set it), declared once per script (lower() adds it).
+Expr* Lowerer::this_var(const x3ast::AtOp& a) {
+  static std::set<std::string, std::less<>> names;  // (the names' Text views last)
+  std::string key = "__this_var";
+  key += a.name.substr(4);
+  const std::string& name = *names.insert(std::move(key)).first;
+  auto* ix = arena_.make<IndexExpr>(loc(a.pos));
+  auto* v = arena_.make<VarRef>(loc(a.pos));
+  v->name = Text::lasting(name);
+  auto* tid = arena_.make<CallExpr>(loc(a.pos));
+  tid->name = Text::lasting("tid");
+  ix->array = v;
+  ix->keys.push_back(arena_, tid);
+  if (!a.components.empty() || !a.pretty.empty())
+    diags_.report(DiagId::ParseExpected, loc(a.pos), "@" + std::string(a.name) + " alone (it takes no ->, [ ] or $)");
+  this_vars_.insert(name);
+  return ix;
 }
 
 Expr* Lowerer::build(const x3ast::Call& c) {
@@ -729,6 +754,14 @@ void Lowerer::lower(const x3ast::TopLevel& top, Script& script) {
   parsing_ = false;
   boost::apply_visitor(Visitor{*this, script}, top);
   deferred_.clear();  // (nodes of alternatives the parser backtracked from)
+  // The globals of the @thisN the declaration used, once per script.
+  for (const std::string& name : this_vars_) {
+    if (!this_declared_.insert(name).second) continue;
+    auto* decl = arena_.make<GlobalDecl>(SourceLoc{});
+    decl->name = name;
+    decl->wrap = true;
+    script.globals.push_back(decl);
+  }
 }
 
 }  // namespace stapx::parse

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <functional>
+#include <set>
+#include <string>
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
@@ -85,6 +87,7 @@ class Lowerer {
   ast::StringLit* string(const x3ast::String& s);
   ast::Text unescape(const x3ast::String& s, ast::Expr* lit);
   ast::Expr* arg_ref(const x3ast::ArgRef& a);
+  ast::Expr* this_var(const x3ast::AtOp& a);
   ast::List<ast::TargetComponent> components(const x3ast::Vec<x3ast::TargetComponent>& cs);
   // (These two fill their node's own list or element in place.)
   void nodes(const x3ast::Vec<x3ast::Operand>& ops, ast::List<ast::Expr*>& out);  // call arguments, keys
@@ -116,6 +119,9 @@ class Lowerer {
 
   bool parsing_ = false;
   std::vector<Deferred> deferred_;  // rare: almost every declaration has none
+  // @thisN's globals: used by the declarations lowered so far, and those
+  // already declared in the script.
+  std::set<std::string, std::less<>> this_vars_, this_declared_;
 };
 
 // The Lowerer of the file being parsed, for the grammar's semantic actions
