@@ -4,6 +4,8 @@
 #include "frontend/parse/lower.h"
 #include "frontend/ast_visitor.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cerrno>
@@ -342,7 +344,7 @@ Expr* Lowerer::this_var(const x3ast::AtOp& a) {
   ix->array = v;
   ix->keys.push_back(arena_, tid);
   if (!a.components.empty() || !a.pretty.empty())
-    diags_.report(DiagId::ParseExpected, loc(a.pos), "@" + std::string(a.name) + " alone (it takes no ->, [ ] or $)");
+    diags_.report(DiagId::ParseExpected, loc(a.pos), fmt::format("@{} alone (it takes no ->, [ ] or $)", a.name));
   this_vars_.insert(name);
   return ix;
 }
