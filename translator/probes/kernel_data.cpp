@@ -4,6 +4,8 @@
 // refused), as stapprobes(3stap) says; a symbol is found in the kernel's
 // symbol table at its link-time address, which the module moves as KASLR
 // moved the kernel. More points than the 4 debug registers is a warning.
+#include <fmt/format.h>
+
 #include "translator/codegen/cwriter.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/probes/probe_env.h"
@@ -54,8 +56,9 @@ class KernelDataFamily : public ProbeFamily {
     } else {
       w->addr = static_cast<uint64_t>(m.number_arg(1));
     }
+    int64_t given = 1;  // (stap's default, which pp() names)
     if (m.size() == 4) {
-      int64_t len = m.number_arg(2);
+      int64_t len = given = m.number_arg(2);
       if (len <= 0 || len > 8) {
         diags.report(DiagId::SemProbeArg, m.arg_loc(2), "kernel.data", "a length of 1 to 8 bytes (x86's most)");
         return;
@@ -64,6 +67,11 @@ class KernelDataFamily : public ProbeFamily {
     }
     ProbeSpec spec = base;
     spec.family = this;
+    // As stap names it: the address in hex, the length always.
+    spec.pp = fmt::format("kernel.data({}).length({}).{}",
+                          what->kind == ast::ExprKind::String ? fmt::format("\"{}\"", m.string_arg(1))
+                                                              : fmt::format("{:#x}", w->addr),
+                          given, w->rw ? "rw" : "write");
     spec.link_address = w->relocate;
     spec.data = std::move(w);
     out.push_back(std::move(spec));
