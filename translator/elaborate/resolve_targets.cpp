@@ -212,7 +212,8 @@ int Resolver::constant_condition(const Expr* e, bool literals) const {
   return -1;  // not a kind
 }
 
-// &$expr: the address of a target expression that lives in memory.
+// &$expr: the address of a target expression that lives in memory; in a
+// .return probe only within @entry(...).
 void Resolver::resolve_address_of(UnaryExpr* u, Scope& sc) {
   auto* t = static_cast<TargetExpr*>(u->operand);
   auto it = sc.probe ? elab_.target_specs.find(sc.decl) : elab_.target_specs.end();
@@ -223,7 +224,9 @@ void Resolver::resolve_address_of(UnaryExpr* u, Scope& sc) {
       elab_.diags.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
     return;
   }
-  if (it->second->is_return) {
+  // (Inside @entry(...) the address is taken at the entry, where the
+  // variables it goes through are.)
+  if (it->second->is_return && !in_entry_expr_) {
     elab_.diags.report(DiagId::SemUnsupported, u->loc, "'&' on a target variable in a .return probe");
     return;
   }
