@@ -555,6 +555,10 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
       const DType* elem = ty->target();
       cur.e = element(cur.e, elem);
       cur.type = elem;
+    } else if (ch.base == "@cast" && &c == &ch.components.front() && cur.lvalue) {
+      // @cast(p, "T")[i]: p as the start of an array of T (stap's
+      // io/traceaio.stp walks iovecs so).
+      cur.e = element(cur.e, cur.type);
     } else {
       diags.report(DiagId::SemTargetInvalid, c.loc, literal ? "[" + std::to_string(i) + "]" : "[...]",
                    cur.type->to_string());
