@@ -617,12 +617,11 @@ ProbePoint* Lowerer::build(x3ast::Pos pos, std::span<const x3ast::PendingCompone
   return point;
 }
 
-bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
-                           std::vector<std::vector<ProbePointComponent>>& out) {
+bool Lowerer::expand_point(const x3ast::ProbePoint& pp, std::vector<ExpandedPoint>& out) {
   if (pp.built) {
     // (Its arguments adopted here, where component() would adopt them.)
     for (const ProbePointComponent& c : pp.built->components) flush(c.arg);
-    out.assign(1, std::vector<ProbePointComponent>(pp.built->components.begin(), pp.built->components.end()));
+    out.assign(1, {std::vector<ProbePointComponent>(pp.built->components.begin(), pp.built->components.end())});
     return true;
   }
   out.assign(1, {});
@@ -630,21 +629,24 @@ bool Lowerer::expand_point(const x3ast::ProbePoint& pp,
     if (const auto* c = boost::get<x3ast::ProbePointComponent>(&el)) {
       ProbePointComponent comp;
       component(*c, comp);
-      for (auto& prefix : out) prefix.push_back(comp);
+      for (auto& prefix : out) prefix.components.push_back(comp);
       continue;
     }
     std::vector<const x3ast::ProbePoint*> alternatives;
     for (auto& alt : boost::get<x3ast::x3::forward_ast<x3ast::PointGroup>>(el).get().alternatives)
       alternatives.push_back(&alt);
-    std::vector<std::vector<ProbePointComponent>> next;
+    std::vector<ExpandedPoint> next;
     for (const x3ast::ProbePoint* alt : alternatives) {
-      std::vector<std::vector<ProbePointComponent>> tails;
+      std::vector<ExpandedPoint> tails;
       if (!expand_point(*alt, tails)) return false;
       if (next.size() + out.size() * tails.size() > kMaxExpandedPoints) return false;
       for (auto& prefix : out)
         for (auto& tail : tails) {
-          auto joined = prefix;
-          joined.insert(joined.end(), tail.begin(), tail.end());
+          ExpandedPoint joined = prefix;
+          joined.components.insert(joined.components.end(), tail.components.begin(), tail.components.end());
+          // An alternative's own "?" or "!" (kernel.{trace("a")!, trace("b")}) is its points'.
+          joined.optional = joined.optional || tail.optional || !alt->suffix.empty();
+          joined.sufficient = joined.sufficient || tail.sufficient || alt->suffix == "!";
           next.push_back(std::move(joined));
         }
     }
@@ -667,17 +669,17 @@ List<ProbePoint*> Lowerer::points(const x3ast::Vec<x3ast::ProbePoint>& pps) {
       continue;
     }
     // A point with a brace group: the points it stands for.
-    std::vector<std::vector<ProbePointComponent>> expanded;
+    std::vector<ExpandedPoint> expanded;
     if (!expand_point(pp, expanded)) {
       diags_.report(DiagId::ParsePointTooLarge, loc(pp.pos), kMaxExpandedPoints);
       continue;
     }
     Expr* cond = pp.condition ? adopt(*pp.condition) : nullptr;
-    for (auto& comps : expanded) {
+    for (auto& e : expanded) {
       auto* point = arena_.make<ProbePoint>(loc(pp.pos));
-      point->optional = !pp.suffix.empty();  // "!" implies "?"
-      point->sufficient = pp.suffix == "!";
-      point->components.assign(arena_, comps);
+      point->optional = !pp.suffix.empty() || e.optional;  // "!" implies "?"
+      point->sufficient = pp.suffix == "!" || e.sufficient;
+      point->components.assign(arena_, e.components);
       point->condition = cond;
       out.push_back(arena_, point);
     }

@@ -17,6 +17,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
@@ -93,7 +94,14 @@ class Lowerer {
   void nodes(const x3ast::Vec<x3ast::Operand>& ops, ast::List<ast::Expr*>& out);  // call arguments, keys
   void component(const x3ast::ProbePointComponent& c, ast::ProbePointComponent& comp);
   ast::List<ast::ProbePoint*> points(const x3ast::Vec<x3ast::ProbePoint>& pps);
-  bool expand_point(const x3ast::ProbePoint& pp, std::vector<std::vector<ast::ProbePointComponent>>& out);
+  // The points a point with brace groups stands for, each with the "?"
+  // or "!" its alternatives gave it.
+  struct ExpandedPoint {
+    std::vector<ast::ProbePointComponent> components;
+    bool optional = false;
+    bool sufficient = false;
+  };
+  bool expand_point(const x3ast::ProbePoint& pp, std::vector<ExpandedPoint>& out);
 
   const SourceManager& sm_;
   uint32_t file_;
