@@ -259,11 +259,21 @@ Type TypeInference::visit_in_array(InArrayExpr* in) {
 
 Type TypeInference::visit_call(CallExpr* c) {
   if (c->builtin != Builtin::None) {
-    for (Expr* a : c->args) infer(a);
+    std::vector<Type> types;
+    for (Expr* a : c->args) types.push_back(infer(a));
     // The format, or the delimiter, is a string.
     if (c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf || c->builtin == Builtin::Printd ||
         c->builtin == Builtin::Printdln || c->builtin == Builtin::Sprintd || c->builtin == Builtin::Sprintdln) {
       if (!c->args.empty()) unify(c->args[0], Type::String);
+    }
+    // An argument nothing else types takes its conversion's type, as in
+    // stap: printf("%s %d", k, n) makes k a string and n a long (a global
+    // that is only printed, foreach ([k, n] in never_assigned)).
+    if ((c->builtin == Builtin::Printf || c->builtin == Builtin::Sprintf) && !c->args.empty() &&
+        c->args[0]->kind == ExprKind::String) {
+      ParsedFormat f = parse_format(std::string(static_cast<const StringLit*>(c->args[0])->value.view()));
+      for (size_t i = 0; f.error.empty() && i < f.conversions.size() && i + 1 < c->args.size(); ++i)
+        if (types[i + 1] == Type::Unknown) unify(c->args[i + 1], f.conversions[i].type);
     }
     return find_builtin(c->name)->result;
   }
