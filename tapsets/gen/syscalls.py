@@ -1240,12 +1240,13 @@ def generate():
         " * a number x86_64 does not use.",
         " */",
         "function syscall_name:string (nr:long) %{ /* pure */ /* unprivileged */",
-        f"\tstatic const char *const names[{top + 1}] = {{",
     ]
-    for nr in sorted(names):
-        out.append(f"\t\t[{nr}] = \"{names[nr]}\",")
+    # The table of names by number, which both functions hold.
+    table = [f"\tstatic const char *const names[{top + 1}] = {{"]
+    table += [f"\t\t[{nr}] = \"{names[nr]}\"," for nr in sorted(names)]
+    table += ["\t};"]
+    out += table
     out += [
-        "\t};",
         "",
         "\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(names) && names[STAP_ARG_nr])",
         "\t\tstrscpy(STAP_RETVALUE, names[STAP_ARG_nr], MAXSTRINGLEN);",
@@ -1263,12 +1264,9 @@ def generate():
         " * among them).",
         " */",
         "function syscall_num:long (name:string) %{ /* pure */ /* unprivileged */",
-        f"\tstatic const char *const names[{top + 1}] = {{",
     ]
-    for nr in sorted(names):
-        out.append(f"\t\t[{nr}] = \"{names[nr]}\",")
+    out += table
     out += [
-        "\t};",
         "\tint nr;",
         "",
         "\tSTAP_RETVALUE = -1;",
