@@ -323,6 +323,9 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
     for (const ProbeSpec& p : prog.probes) {
       bool alias = p.decl && !p.decl->pn.empty();
       std::string line = alias ? p.decl->pn : p.pp;
+      // A label's point is listed with its .label("L"), as stap lists it
+      // (its pp() has the label's line alone).
+      if (!alias && p.site && !p.site->label.empty()) line += fmt::format(".label(\"{}\")", p.site->label);
       if (opts.list_probes == 2 && alias) {
         for (const ast::Symbol* v : p.decl->locals)
           if (v->type != ast::Type::Unknown) line += fmt::format(" {}:{}", v->name, ast::type_name(v->type));

@@ -149,4 +149,20 @@ if ! ls /lib*/libc.so.6 >/dev/null 2>&1; then
     fail "library elsewhere, warning: $out"
   printf '%s\n' "$out" | grep -q '^process("/.*/libc.so.6").function(' || fail "library elsewhere: $out"
 fi
+# A label: -l names it with .label("L") at the label's line, as stap 4.8
+# lists it (for this program too: "f@lbl.c:6").
+cat >"$dir/lbl.c" <<'C'
+volatile int sink;
+__attribute__((noinline)) int f(int x) {
+  if (x > 2)
+    goto out;
+  sink += x;
+out:
+  return sink;
+}
+int main(int argc, char **argv) { (void)argv; return f(argc); }
+C
+gcc -g -O2 -o "$dir/lbl" "$dir/lbl.c" || exit 1
+out=$("$stapx" -l "process(\"$dir/lbl\").function(\"f\").label(\"out\")" 2>&1)
+[ "$out" = "process(\"$dir/lbl\").function(\"f@$dir/lbl.c:6\").label(\"out\")" ] || fail "label -l: $out"
 exit $status
