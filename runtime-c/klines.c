@@ -73,27 +73,14 @@ static notrace bool _stpx_kline_at(unsigned long addr, const char **file, unsign
 }
 NOKPROBE_SYMBOL(_stpx_kline_at);
 
-/*
- * addr's source position as symfileline() shows it: "file:line" (want 3),
- * the file (1) or the line (2); the hex address when not known. Returns
- * whether it was.
- */
+/* addr's source position as _stpx_fileline_str() shows it (want: 1 file, 2 line, 3 both). */
 static notrace bool _stpx_kline_str(char *out, size_t size, unsigned long addr, int want)
 {
-	const char *file;
-	unsigned int line;
+	const char *file = NULL;
+	unsigned int line = 0;
 
-	if (!_stpx_kline_at(addr, &file, &line)) {
-		snprintf(out, size, "0x%lx", addr);
-		return false;
-	}
-	if (want == 1)
-		strscpy(out, file, size);
-	else if (want == 2)
-		snprintf(out, size, "%u", line);
-	else
-		snprintf(out, size, "%s:%u", file, line);
-	return true;
+	_stpx_kline_at(addr, &file, &line);
+	return _stpx_fileline_str(out, size, addr, file, line, want);
 }
 NOKPROBE_SYMBOL(_stpx_kline_str);
 

@@ -134,6 +134,28 @@ static notrace const char *_stpx_modname(struct _stpx_context *c, unsigned long 
 NOKPROBE_SYMBOL(_stpx_modname);
 
 /*
+ * A source position as symfileline() and usymfileline() show it: "file:line"
+ * (want 3), the file (1) or the line (2); file NULL (not known): the hex
+ * address. Returns whether it was known.
+ */
+static notrace bool _stpx_fileline_str(char *out, size_t size, unsigned long addr, const char *file,
+				       unsigned int line, int want)
+{
+	if (!file) {
+		snprintf(out, size, "0x%lx", addr);
+		return false;
+	}
+	if (want == 1)
+		strscpy(out, file, size);
+	else if (want == 2)
+		snprintf(out, size, "%u", line);
+	else
+		snprintf(out, size, "%s:%u", file, line);
+	return true;
+}
+NOKPROBE_SYMBOL(_stpx_fileline_str);
+
+/*
  * One line per address to dst (a string) or, dst NULL, to the print
  * buffer. full: " 0xADDR : name+0xoff/0xsize [module]" (print_backtrace(),
  * print_stack(), print_syms() and their sprint_ forms), whole lines only

@@ -141,31 +141,21 @@ static notrace const struct _stpx_usym_file *_stpx_usym_file_at(unsigned long ad
 NOKPROBE_SYMBOL(_stpx_usym_file_at);
 
 /*
- * The source position of addr in the current task (a return address:
- * its call's, the byte before), as usymfileline() shows it: "file:line"
- * (want 3), the file (1) or the line (2); the hex address when it is not
- * known. Returns whether it was.
+ * The source position of addr in the current task, as
+ * _stpx_fileline_str() shows it (want: 1 file, 2 line, 3 both), from the
+ * line tables of the module's files. Returns whether it was known.
  */
 static notrace bool _stpx_uline_str(char *out, size_t size, unsigned long addr, int want)
 {
-	const struct _stpx_usym_file *f;
-	const struct _stpx_uline *l;
+	const struct _stpx_usym_file *f = NULL;
+	const struct _stpx_uline *l = NULL;
 	unsigned long offset;
 	size_t k;
 
-	if (!(f = _stpx_usym_file_at(addr, &offset)) ||
-	    !(k = _stpx_upto(f->lines, f->nlines, sizeof(*f->lines), offset)) || !f->lines[k - 1].line) {
-		snprintf(out, size, "0x%lx", addr);
-		return false;
-	}
-	l = &f->lines[k - 1];
-	if (want == 1)
-		strscpy(out, f->lfiles[l->file], size);
-	else if (want == 2)
-		snprintf(out, size, "%u", l->line);
-	else
-		snprintf(out, size, "%s:%u", f->lfiles[l->file], l->line);
-	return true;
+	if ((f = _stpx_usym_file_at(addr, &offset)) &&
+	    (k = _stpx_upto(f->lines, f->nlines, sizeof(*f->lines), offset)) && f->lines[k - 1].line)
+		l = &f->lines[k - 1];
+	return _stpx_fileline_str(out, size, addr, l ? f->lfiles[l->file] : NULL, l ? l->line : 0, want);
 }
 NOKPROBE_SYMBOL(_stpx_uline_str);
 
