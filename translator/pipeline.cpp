@@ -68,12 +68,10 @@ bool user_symbol_files(const Options& opts, const Program& prog, std::vector<std
     add(path);
   }
   if (!opts.ldd) return true;
-  for (size_t i = 0; i < out.size(); ++i) {  // (the libraries' own libraries too)
+  for (size_t i = 0, n = out.size(); i < n; ++i) {  // (the libraries' own libraries too)
     std::string error;
-    const debug::UserBinary* bin = user_binary(out[i], error);
-    if (!bin) continue;
-    for (const std::string& lib : bin->needed())
-      if (std::string path = debug::find_shared_library(lib); !path.empty()) add(path);
+    if (const debug::UserBinary* bin = user_binary(out[i], error))
+      for (const auto& [name, lib] : needed_libraries(*bin)) add(lib->path());
   }
   return true;
 }

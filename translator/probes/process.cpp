@@ -32,11 +32,7 @@ enum Suffix { kEntry, kCall, kReturn, kInline, kExported, kLabel, kStatement, kS
 class ProcessFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process"; }
-  std::vector<PointPattern> patterns() const override {
-    std::vector<PointPattern> out;
-    for (const auto& [text, tag] : texts_) out.push_back({text, tag});
-    return out;
-  }
+  std::vector<PointPattern> patterns() const override { return shapes_.patterns(); }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
@@ -199,28 +195,21 @@ class ProcessFamily : public UprobeTableFamily {
   }
   mutable std::map<std::string, std::unique_ptr<debug::DebugInfo>> dwarf_;
 
-  // Every head (process_heads()) with each of the family's shapes.
-  std::vector<std::pair<std::string, Suffix>> texts_ = [] {
-    static const std::pair<const char*, Suffix> tails[] = {
-        {".function(string)", kEntry},
-        {".function(string).call", kCall},
-        {".function(string).return", kReturn},
-        {".function(string).inline", kInline},
-        {".function(string).exported", kExported},
-        {".function(string).label(string)", kLabel},
-        {".function(number)", kEntry},
-        {".function(number).call", kCall},
-        {".function(number).return", kReturn},
-        {".function(number).exported", kExported},
-        {".statement(string)", kStatement},
-        {".statement(string).nearest", kStatementNearest},
-        {".statement(number)", kStatementAddress},
-    };
-    std::vector<std::pair<std::string, Suffix>> out;
-    for (const std::string& head : process_heads())
-      for (const auto& [tail, tag] : tails) out.emplace_back(head + tail, tag);
-    return out;
-  }();
+  const ProcessPatterns shapes_{
+      {".function(string)", kEntry},
+      {".function(string).call", kCall},
+      {".function(string).return", kReturn},
+      {".function(string).inline", kInline},
+      {".function(string).exported", kExported},
+      {".function(string).label(string)", kLabel},
+      {".function(number)", kEntry},
+      {".function(number).call", kCall},
+      {".function(number).return", kReturn},
+      {".function(number).exported", kExported},
+      {".statement(string)", kStatement},
+      {".statement(string).nearest", kStatementNearest},
+      {".statement(number)", kStatementAddress},
+  };
 };
 
 }  // namespace

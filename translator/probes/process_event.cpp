@@ -74,12 +74,7 @@ class ProcessEventFamily : public ProbeFamily {
     if (!first.arg) {
       add("process", "", 0);
     } else if (first.arg->kind == ast::ExprKind::Number) {
-      int64_t pid = m.number_arg(0);
-      if (pid < 1 || pid > 4194304) {  // the kernel's PID_MAX_LIMIT
-        diags.report(DiagId::SemProbeArg, m.arg_loc(0), "process(PID)", "a process id");
-        return;
-      }
-      add(fmt::format("process({})", pid), "", pid);
+      if (int64_t pid = process_pid(m, diags)) add(fmt::format("process({})", pid), "", pid);
     } else {
       for (const debug::UserBinary* bin : process_binaries(m, ctx, diags))
         add(fmt::format("process(\"{}\")", bin->path()), bin->path(), 0);

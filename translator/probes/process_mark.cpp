@@ -184,11 +184,7 @@ enum Shape { kMark, kProviderMark };
 class ProcessMarkFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process.mark"; }
-  std::vector<PointPattern> patterns() const override {
-    std::vector<PointPattern> out;
-    for (const std::string& text : texts_) out.push_back({text, text.find(".provider(") != std::string::npos ? kProviderMark : kMark});
-    return out;
-  }
+  std::vector<PointPattern> patterns() const override { return shapes_.patterns(); }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
@@ -295,13 +291,7 @@ class ProcessMarkFamily : public UprobeTableFamily {
   const char* table() const override { return "_stpx_uprobe_marks"; }
   static std::string spec_path(const ProbeSpec& spec) { return spec.data_as<Mark>().path; }
 
-  // Every head (process_heads()) with .mark and .provider().mark.
-  std::vector<std::string> texts_ = [] {
-    std::vector<std::string> out;
-    for (const std::string& head : process_heads())
-      for (const char* tail : {".mark(string)", ".provider(string).mark(string)"}) out.push_back(head + tail);
-    return out;
-  }();
+  const ProcessPatterns shapes_{{".mark(string)", kMark}, {".provider(string).mark(string)", kProviderMark}};
 };
 
 }  // namespace

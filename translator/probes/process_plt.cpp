@@ -24,11 +24,7 @@ enum Shape { kEntry, kReturn };
 class ProcessPltFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process.plt"; }
-  std::vector<PointPattern> patterns() const override {
-    std::vector<PointPattern> out;
-    for (const std::string& text : texts_) out.push_back({text, text.ends_with(".return") ? kReturn : kEntry});
-    return out;
-  }
+  std::vector<PointPattern> patterns() const override { return shapes_.patterns(); }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
@@ -72,13 +68,8 @@ class ProcessPltFamily : public UprobeTableFamily {
  private:
   const char* table() const override { return "_stpx_uprobe_plts"; }
 
-  // Every head (process_heads()) with each of .plt's four shapes.
-  std::vector<std::string> texts_ = [] {
-    std::vector<std::string> out;
-    for (const std::string& head : process_heads())
-      for (const char* tail : {".plt", ".plt(string)", ".plt.return", ".plt(string).return"}) out.push_back(head + tail);
-    return out;
-  }();
+  const ProcessPatterns shapes_{
+      {".plt", kEntry}, {".plt(string)", kEntry}, {".plt.return", kReturn}, {".plt(string).return", kReturn}};
 };
 
 }  // namespace

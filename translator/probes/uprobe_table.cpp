@@ -91,10 +91,15 @@ const debug::UserBinary* program_of(int64_t pid, std::string& error) {
   return user_binary(path, error);
 }
 
-// The libraries `exe` needs, its libraries' own included, as the loader
-// finds them on this machine, each once.
+std::string base_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, const debug::UserBinary*>> needed_libraries(const debug::UserBinary& exe) {
-  std::vector<std::pair<std::string, const debug::UserBinary*>> out;  // (DT_NEEDED name, file)
+  std::vector<std::pair<std::string, const debug::UserBinary*>> out;
   std::vector<const debug::UserBinary*> todo{&exe};
   for (size_t i = 0; i < todo.size(); ++i)
     for (const std::string& name : todo[i]->needed()) {
@@ -107,18 +112,29 @@ std::vector<std::pair<std::string, const debug::UserBinary*>> needed_libraries(c
   return out;
 }
 
-std::string base_name(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+int64_t process_pid(const PointMatch& m, DiagSink& diags) {
+  int64_t pid = m.number_arg(0);
+  if (pid >= 1 && pid <= 4194304) return pid;  // the kernel's PID_MAX_LIMIT
+  diags.report(DiagId::SemProbeArg, m.arg_loc(0), "process(PID)", "a process id");
+  return 0;
 }
-
-}  // namespace
 
 const std::vector<std::string>& process_heads() {
   // (stap has no process(PID).library(...).)
   static const std::vector<std::string> heads = {"process(string)", "process(number)", "process",
                                                  "process(string).library(string)", "process.library(string)"};
   return heads;
+}
+
+ProcessPatterns::ProcessPatterns(std::initializer_list<std::pair<const char*, int>> tails) {
+  for (const std::string& head : process_heads())
+    for (const auto& [tail, tag] : tails) texts_.emplace_back(head + tail, tag);
+}
+
+std::vector<PointPattern> ProcessPatterns::patterns() const {
+  std::vector<PointPattern> out;
+  for (const auto& [text, tag] : texts_) out.push_back({text, tag});
+  return out;
 }
 
 size_t process_rest(const PointMatch& m) {
@@ -168,13 +184,9 @@ std::vector<ProcessTarget> process_targets(const PointMatch& m, const ProbeConte
   int64_t pid = 0;
   std::vector<const debug::UserBinary*> programs;
   if (m.component(0).arg && m.component(0).arg->kind == ast::ExprKind::Number) {
-    pid = m.number_arg(0);
     std::string error;
     const debug::UserBinary* bin = nullptr;
-    if (pid < 1 || pid > 4194304) {  // the kernel's PID_MAX_LIMIT
-      diags.report(DiagId::SemProbeArg, m.arg_loc(0), "process(PID)", "a process id");
-      return out;
-    }
+    if (!(pid = process_pid(m, diags))) return out;
     if (!(bin = program_of(pid, error))) {
       if (!m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
       return out;

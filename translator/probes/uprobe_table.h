@@ -4,8 +4,10 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "translator/probes/probe_family.h"
@@ -40,12 +42,32 @@ const debug::UserBinary* user_binary(const std::string& path, std::string& error
 std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
                                                        DiagSink& diags);
 
+// The PID of a process(PID) point (its argument 0), or 0 after reporting
+// one no process can have (the kernel's PID_MAX_LIMIT bounds them).
+int64_t process_pid(const PointMatch& m, DiagSink& diags);
+
+// The shared libraries `exe` needs (DT_NEEDED), theirs too, each once, as
+// the loader finds them on this machine: (the name it needs, the file).
+std::vector<std::pair<std::string, const debug::UserBinary*>> needed_libraries(const debug::UserBinary& exe);
+
 // What a user-space point can begin with, before its family's own
 // components: process("PATH"), process(PID) or process (the -c command's
 // program, or the -x process's), and the first and last with
 // .library("LIB").
 // Families prefix their shapes with each of these.
 const std::vector<std::string>& process_heads();
+
+// A user-space family's shapes: each of its tails (".plt(string).return",
+// with the family's tag for it) after each head process_heads() lists.
+// The family keeps this object: the patterns' texts live in it.
+class ProcessPatterns {
+ public:
+  ProcessPatterns(std::initializer_list<std::pair<const char*, int>> tails);
+  std::vector<PointPattern> patterns() const;
+
+ private:
+  std::vector<std::pair<std::string, int>> texts_;
+};
 
 // The index of the first component after the point's head
 // (.function(...) in process("P").library("L").function(...): 2).
