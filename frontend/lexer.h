@@ -209,4 +209,11 @@ std::vector<Tok> tokenize(const std::string& src, uint32_t file = 0);
 // $1 / @1 arguments)? False means it can be parsed as it is.
 bool needs_preprocessing(std::string_view src);
 
+// "this1", "this2" ... (an '@' token's text after the '@'): stap's
+// per-thread values @thisN, an operator of the language, not a macro.
+inline bool is_this_var_name(std::string_view name) {
+  return name.size() > 4 && name.starts_with("this") &&
+         name.find_first_not_of("0123456789", 4) == std::string_view::npos;
+}
+
 }  // namespace stapx

@@ -27,9 +27,7 @@ using PTok = Tok;
 
 // The language's own @ operators ("@cast"...), which are no macros.
 bool is_at_operator(std::string_view s) {
-  // @this1, @this2 ...
-  if (s.size() > 5 && s.starts_with("@this") && s.find_first_not_of("0123456789", 5) == std::string_view::npos)
-    return true;
+  if (s.size() > 5 && is_this_var_name(s.substr(1))) return true;  // @this1, @this2 ...
   switch (s.size()) {
     case 4: return s == "@var" || s == "@sum" || s == "@min" || s == "@max" || s == "@avg";
     case 5: return s == "@cast" || s == "@perf";

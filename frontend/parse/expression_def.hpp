@@ -194,11 +194,7 @@ inline bool is_one_arg_op(const Tok& t) {
 }
 // @this1, @this2 ...: a value one probe of a thread leaves for another
 // (stap's; the lowering makes it a per-thread global).
-inline bool is_this_var(const Tok& t) {
-  if (t.kind != TokKind::At) return false;
-  std::string_view n = t.view().substr(1);
-  return n.size() > 4 && n.starts_with("this") && n.find_first_not_of("0123456789", 4) == std::string_view::npos;
-}
+inline bool is_this_var(const Tok& t) { return t.kind == TokKind::At && is_this_var_name(t.view().substr(1)); }
 // @count(s), @sum(s), ...: the aggregates of one statistic.
 inline bool is_aggregate_op(const Tok& t) {
   if (t.kind != TokKind::At) return false;

@@ -313,9 +313,7 @@ __attribute__((always_inline)) inline void Lowerer::nodes(const x3ast::Vec<x3ast
 }
 
 Expr* Lowerer::build(const x3ast::AtOp& a) {
-  if (a.name.starts_with("this") && a.name.size() > 4 &&
-      a.name.find_first_not_of("0123456789", 4) == std::string_view::npos)
-    return this_var(a);
+  if (is_this_var_name(a.name)) return this_var(a);
   auto* e = arena_.make<AtOpExpr>(loc(a.pos));
   e->name = Text::lasting(a.name);
   e->op = at_from_name(a.name);
