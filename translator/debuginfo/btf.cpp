@@ -96,10 +96,10 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
     return true;
   }
 
-  // A module's function symbols (name -> global), without those freed
-  // once it has loaded (.init.*).
-  void set_functions(std::unordered_map<std::string, bool> functions, std::vector<ModuleFunc> symbols) {
-    functions_ = std::move(functions);
+  // A module's function symbols, without those freed once it has loaded
+  // (.init.*); functions_ says by name whether any is global.
+  void set_functions(std::vector<ModuleFunc> symbols) {
+    for (const ModuleFunc& f : symbols) functions_[f.name] |= f.global;
     has_functions_ = true;
     symbols_ = std::move(symbols);
   }
@@ -447,8 +447,7 @@ class BtfInfo final : public DebugInfo, public TypeLoader {
 struct BtfFile {
   std::string data;
   bool relocatable = false;
-  std::unordered_map<std::string, bool> functions;  // name -> global (or weak)
-  std::vector<ModuleFunc> symbols;                  // each function symbol, for names that repeat
+  std::vector<ModuleFunc> symbols;  // of a relocatable file (a module): its function symbols
 };
 
 void read_functions(Elf* elf, size_t shstrndx, BtfFile& out) {
@@ -466,7 +465,6 @@ void read_functions(Elf* elf, size_t shstrndx, BtfFile& out) {
       Elf_Scn* in = elf_getscn(elf, sym.st_shndx);
       const char* sec = in && gelf_getshdr(in, &home) ? elf_strptr(elf, shstrndx, home.sh_name) : nullptr;
       if (!name || !*name || (sec && std::strncmp(sec, ".init.", 6) == 0)) continue;
-      out.functions[name] |= GELF_ST_BIND(sym.st_info) != STB_LOCAL;
       out.symbols.push_back({name, sym.st_shndx, sym.st_value, GELF_ST_BIND(sym.st_info) != STB_LOCAL});
     }
   }
@@ -534,7 +532,7 @@ std::unique_ptr<DebugInfo> open_module_btf(const std::string& path, const std::s
   if (!read_btf(path, file, error) || !read_btf(base_path, base, error)) return nullptr;
   auto b = std::make_unique<BtfInfo>();
   if (!b->load(std::move(file.data), path, error, std::move(base.data), base_path)) return nullptr;
-  if (file.relocatable) b->set_functions(std::move(file.functions), std::move(file.symbols));
+  if (file.relocatable) b->set_functions(std::move(file.symbols));
   return b;
 }
 

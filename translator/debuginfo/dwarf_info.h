@@ -3,7 +3,6 @@
 #pragma once
 
 #include <dwarf.h>
-#include <fmt/format.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -20,6 +19,7 @@
 
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/inline_index.h"
+#include "translator/debuginfo/user_binary.h"
 
 namespace stapx::debug {
 
@@ -74,12 +74,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   // installed: /usr/lib/debug/.build-id/NN/REST.debug by its build ID,
   // else /usr/lib/debug/PATH.debug-style names from its .gnu_debuglink.
   std::string separate_debug_file() const {
-    const void* id = nullptr;
-    ssize_t n = dwelf_elf_gnu_build_id(elf_, &id);
-    if (n > 1) {
-      const auto* b = static_cast<const unsigned char*>(id);
-      std::string hex;
-      for (ssize_t i = 0; i < n; ++i) hex += fmt::format("{:02x}", b[i]);
+    std::string hex = elf_build_id(elf_);
+    if (hex.size() > 2) {
       std::string file = "/usr/lib/debug/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug";
       if (::access(file.c_str(), R_OK) == 0) return file;
     }

@@ -103,14 +103,7 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     if (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0) stubs.push_back(scn);
   }
   b->read_notes(sdt, sdt_base);
-  const void* id = nullptr;
-  ssize_t id_len = dwelf_elf_gnu_build_id(elf.elf, &id);
-  for (ssize_t i = 0; i < id_len; ++i) {
-    static const char hex[] = "0123456789abcdef";
-    unsigned char byte = static_cast<const unsigned char*>(id)[i];
-    b->build_id_ += hex[byte >> 4];
-    b->build_id_ += hex[byte & 15];
-  }
+  b->build_id_ = elf_build_id(elf.elf);
   b->read_plt(elf.elf, relas, stubs);
   std::map<std::string, UserFunction> by_name;
   for (Elf_Scn* scn : {symtab, dynsym}) {
@@ -408,6 +401,19 @@ const std::vector<std::string>& shared_library_dirs() {
   static const std::vector<std::string> dirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
                                                 "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"};
   return dirs;
+}
+
+std::string elf_build_id(::Elf* elf) {
+  static const char hex[] = "0123456789abcdef";
+  const void* id = nullptr;
+  std::string out;
+  ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+  for (ssize_t i = 0; i < n; ++i) {
+    unsigned char byte = static_cast<const unsigned char*>(id)[i];
+    out += hex[byte >> 4];
+    out += hex[byte & 15];
+  }
+  return out;
 }
 
 std::string find_shared_library(const std::string& name) {

@@ -118,6 +118,9 @@ std::string resolve_process_path(const std::string& path, std::string& error);
 // it) in the system's directories, resolved; empty if not there.
 std::string find_shared_library(const std::string& name);
 
+// The GNU build ID of an ELF file, in hex ("" without one).
+std::string elf_build_id(::Elf* elf);
+
 // The directories find_shared_library() looks in, in its order.
 const std::vector<std::string>& shared_library_dirs();
 
