@@ -292,11 +292,10 @@ void Codegen::tables() {
     }
   }
   if (!opts_.user_symbol_files.empty()) {
-    // Line tables only for a script that asks for lines: they are large.
-    static const std::set<std::string, std::less<>> line_functions = {"usymfile", "usymline", "usymfileline",
-                                                                      "print_ubacktrace_fileline"};
+    // Line tables only for a script that asks for lines (a library
+    // function that reads them says so: /* stapx:user-lines */); they are large.
     bool with_lines = false;
-    for (const ast::FunctionDecl* f : prog_.functions) with_lines = with_lines || line_functions.count(f->name);
+    for (const ast::FunctionDecl* f : prog_.functions) with_lines = with_lines || f->has_pragma("stapx:user-lines");
     emit_user_symbols(out_, opts_.user_symbol_files, "_stpx_user", with_lines);
   }
   {

@@ -60,17 +60,16 @@ void relocate_link_addresses(Elaboration& elab) {
                   "a link-time address, and the kernel's symbol table lacks init_task to relocate it");
 }
 
-// symfile(), symline(), symfileline() and print_backtrace_fileline() read
-// the kernel's line table, which the module then holds: read here for a
-// script that calls one of them (a few megabytes in the module), with the
+// symfile(), symline(), symfileline() and print_backtrace_fileline() (the
+// library functions marked /* stapx:kernel-lines */) read the kernel's
+// line table, which the module then holds: read here for a script that
+// calls one of them (a few megabytes in the module), with the
 // KASLR anchor that moves its addresses. Without DWARF (BTF only) the
 // table is empty, and a warning says that addresses stay in hex.
 void kernel_line_table(Elaboration& elab) {
-  static const char* const kLineFunctions[] = {"symfile", "symline", "symfileline", "print_backtrace_fileline"};
   const ast::FunctionDecl* user = nullptr;
   for (const ast::FunctionDecl* f : elab.prog.functions)
-    for (const char* name : kLineFunctions)
-      if (!user && f->name == name) user = f;
+    if (!user && f->has_pragma("stapx:kernel-lines")) user = f;
   if (!user || !elab.probe_ctx.env) return;
   auto lines = std::make_shared<Program::KernelLines>();
   elab.prog.kernel_lines = lines;
