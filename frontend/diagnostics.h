@@ -45,6 +45,13 @@ class DiagSink {
     context_ = Pending{id, loc, fmt::format(fmt::runtime(text(id)), std::forward<Args>(args)...), true};
   }
   void clear_context() { context_.set = false; }
+  // An error stap prints as soon as it meets it, before any context line
+  // ("while resolving probe point") of what it concerns: without one.
+  template <typename... Args>
+  void report_early(DiagId id, SourceLoc loc, Args&&... args) {
+    clear_context();
+    report(id, loc, std::forward<Args>(args)...);
+  }
 
   size_t parse_errors() const { return parse_errors_; }
   size_t semantic_errors() const { return semantic_errors_; }

@@ -4,8 +4,9 @@
 // target's DWARF line tables, so that handlers can read the variables in
 // scope there ($var). Each line becomes one kprobe at its lowest address
 // in each copy of the function (out of line, and each inlined instance),
-// attached by symbol and offset. kernel.statement(ADDRESS).absolute (guru)
-// probes a raw address without looking at variables.
+// attached by symbol and offset. "function[@file]" without a line is the
+// function's entry. kernel.statement(ADDRESS).absolute (guru) probes a raw
+// address without looking at variables.
 #include <fmt/format.h>
 
 #include "translator/debuginfo/debuginfo.h"
@@ -55,7 +56,10 @@ class KernelStatementFamily : public KprobeTableFamily {
       return;
     }
     SourceSpec where = SourceSpec::parse(arg.pattern);
-    if (!arg.is_address && (!where.valid || !where.has_line())) {
+    // "function[@file]" without a line is the function's entry, named by
+    // its declaration's line, as stap places it.
+    bool entry = !arg.is_address && where.valid && !where.has_line() && m.tag == kSource;
+    if (!arg.is_address && !entry && (!where.valid || !where.has_line())) {
       diags.report(DiagId::SemProbeArg, at, name(), "\"function@file:line\" (or :N-M, :*, +N)");
       return;
     }
@@ -66,6 +70,14 @@ class KernelStatementFamily : public KprobeTableFamily {
     for (auto& [mod, di] : scopes) {
       if (arg.is_address) {
         if (std::optional<debug::ProbeSite> site = di->address_site(arg.address)) sites.emplace_back(mod, std::move(*site));
+        continue;
+      }
+      if (entry) {
+        debug::SiteFilter filter;
+        if (!where.file.empty())
+          filter.file = [&](const std::string& file, int line) { return where.keeps(file, line, line); };
+        for (debug::ProbeSite& site : di->function_sites(where.function, false, filter))
+          if (!site.decl_file.empty()) sites.emplace_back(mod, std::move(site));  // (DWARF only)
         continue;
       }
       if (!di->has_lines()) {
@@ -85,7 +97,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       // One line without code: stap's words, with the lines around it.
       for (auto& [mod, di] : scopes)
         if (auto missing = arg.is_address ? std::nullopt : missing_line(*di, where)) {
-          diags.report(DiagId::SemNoLineRecords, at, missing->first, missing->second);
+          diags.report_early(DiagId::SemNoLineRecords, at, missing->first, missing->second);
           return;
         }
       diags.report(DiagId::SemNoMatch, at);

@@ -83,7 +83,7 @@ class ProcessFamily : public UprobeTableFamily {
     std::vector<debug::ProbeSite> sites = source_statement_sites(*di, where, m.tag == kStatementNearest);
     if (sites.empty() && !m.point->optional)
       if (auto missing = missing_line(*di, where)) {  // (stap's words, with the lines around it)
-        diags.report(DiagId::SemNoLineRecords, m.arg_loc(at), missing->first, missing->second);
+        diags.report_early(DiagId::SemNoLineRecords, m.arg_loc(at), missing->first, missing->second);
         return false;
       }
     for (debug::ProbeSite& site : sites) {

@@ -25,7 +25,7 @@ bool take_return_suffix(const PointMatch& m, ProbeSpec& spec, DiagSink& diags) {
   if (last != "maxactive") return true;
   spec.maxactive = m.number_arg(m.size() - 1);
   if (spec.maxactive >= 0 && spec.maxactive <= 32767) return true;
-  diags.report(DiagId::SemMaxactiveRange, m.point->loc);
+  diags.report_early(DiagId::SemMaxactiveRange, m.point->loc);
   return false;
 }
 
