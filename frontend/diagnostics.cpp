@@ -59,6 +59,7 @@ std::string DiagSink::describe_token(std::string_view text, size_t off) {
     return fmt::format("{} '{}' at", c == '@' ? "operator" : "identifier", w);
   }
   if (std::isdigit(c)) return fmt::format("number '{}' at", text.substr(off, word_end(off) - off));
+  if (c >= 0x80) return fmt::format("junk '\\x{:02x}' at", c);  // a byte outside ASCII
   if (c == '"') {
     size_t i = off + 1;
     while (i < text.size() && text[i] != '"' && text[i] != '\n') i += text[i] == '\\' ? 2 : 1;
@@ -88,6 +89,17 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
       d.loc.offset = off;
     }
     d.token = describe_token(text, off);
+  }
+  // A token of a command-line argument is shown where its $N or @N is, as
+  // stap shows it (named as the argument's text).
+  uint32_t chain = 0;
+  if (d.loc.valid()) {
+    auto [real, exp] = sm_.resolve(d.loc);
+    chain = exp;
+    if (exp && sm_.file(real.file).name == kArgumentsFile) {
+      d.loc = sm_.expansion(exp).site;
+      chain = sm_.expansion(exp).parent;
+    }
   }
 
   const char* head = "";
@@ -128,7 +140,7 @@ void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
     for (uint32_t i = 0; i + 1 < lc.col && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
     out += caret + "^";
     // A token that came from a macro: show each call site, innermost first.
-    for (uint32_t exp = sm_.resolve(d.loc).second; exp;) {
+    for (uint32_t exp = chain; exp;) {
       const Expansion& e = sm_.expansion(exp);
       LineCol site = sm_.line_col(e.site);
       std::string_view site_line = sm_.line_text(e.site);

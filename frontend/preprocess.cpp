@@ -244,7 +244,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
     all += n + "\n";
     arg_count_str_ = {static_cast<uint32_t>(all.size()), static_cast<uint32_t>(n.size() + 2)};
     all += "\"" + n + "\"\n";
-    args_file_ = sm_.add("<command line arguments>", std::move(all));
+    args_file_ = sm_.add(std::string(kArgumentsFile), std::move(all));
   }
   uint32_t exp = sm_.add_expansion(s, loc(t), t.expansion);
   auto token = [&](TokKind k, std::pair<uint32_t, uint32_t> r) {

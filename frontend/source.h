@@ -15,6 +15,10 @@
 
 namespace stapx {
 
+// The file the command-line arguments' tokens come from ($1 is expanded
+// as an argument's tokens, located there).
+inline constexpr std::string_view kArgumentsFile = "<command line arguments>";
+
 // A macro expansion: the call site, and the expansion it happened inside.
 struct Expansion {
   std::string_view macro;  // "@name": the call's token, in a source file's text

@@ -54,11 +54,12 @@ bool TokenMaker::special(Tok*& to, int depth_now, Tok& t) {
     case TokKind::Dollar: to += split(to, t); return true;
     case TokKind::Op:
       if (t.len == 1) {
-        // The grammar takes ASCII only (outside strings, comments and C).
-        problem = TokenProblem::BadCharacter;
-        problem_at = t.loc;
+        // The grammar takes ASCII only (outside strings, comments and C):
+        // another byte is junk that no rule takes, so the parser reports
+        // what it expected there, as stap does.
+        t.kind = TokKind::Error;
         ++to;
-        return false;
+        return true;
       }
       break;  // "->"
     case TokKind::Error:

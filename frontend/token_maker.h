@@ -23,7 +23,6 @@ struct ExpandedLoc {
 // parsed).
 enum class TokenProblem : uint8_t {
   None,
-  BadCharacter,  // a byte outside ASCII in code
   TooDeep,       // brackets nested past what the recursive descent's stack allows
 };
 

@@ -7,11 +7,12 @@
 // exists. Declarations are lowered after they have parsed (lower()), and
 // adopt the nodes built for them. Diagnostics keep the order and the
 // all-or-nothing of lowering a whole declaration at once: a node's
-// diagnostics are held on it until the declaration's lowering adopts it,
-// then reported in the order of a walk of the declaration (statements in
+// diagnostics are held on it until the declaration's lowering adopts it.
+// As stap gives up on a declaration at its first error, only the first is
+// reported: first in the order of a walk of the declaration (statements in
 // order; in an expression, leaves and operands left to right, an operator
-// after its operands, an @ operator's checks before its arguments), and
-// dropped if the declaration fails to parse.
+// after its operands, an @ operator's checks before its arguments), or, if
+// the declaration fails to parse, the earliest held before the failure.
 #pragma once
 
 #include <functional>
@@ -34,12 +35,15 @@ class Lowerer {
   SourceLoc loc(x3ast::Pos pos) const;
 
   // While parsing, expression diagnostics are held (see above).
-  void begin_declaration() { parsing_ = true; }
-  // The declaration failed to parse: nothing of it is reported.
-  void drop_declaration() {
-    parsing_ = false;
-    deferred_.clear();
+  void begin_declaration() {
+    parsing_ = true;
+    declaration_failed_ = false;
   }
+  // The declaration failed to parse at `failed`. As stap reads a
+  // declaration front to back and gives up at its first error, what is
+  // reported is a held diagnostic located before `failed` if there is one
+  // (then true: the syntax error is not reported), else nothing of it.
+  bool drop_declaration(SourceLoc failed);
 
   // Expression nodes, built by the grammar's semantic actions.
   ast::Expr* build(const x3ast::Number& n) { return number(n); }
@@ -79,7 +83,7 @@ class Lowerer {
   void flush(const ast::Expr* e);
   void flush(const ast::Stmt* s);
   void flush_node(const ast::Node* n, bool before);
-  void defer(const ast::Node* node, bool before, std::function<void()> report);
+  void defer(const ast::Node* node, bool before, SourceLoc at, std::function<void()> report);
   ast::Expr* binary(std::string_view op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
   ast::BlockStmt* block(const x3ast::Block& b);
   ast::Stmt* body(const x3ast::Statement& s);
@@ -114,6 +118,7 @@ class Lowerer {
   struct Deferred {
     const ast::Node* node;
     bool before;  // reported before the node's operands, else after
+    SourceLoc at;  // where the parser met it
     std::function<void()> report;
   };
   // build(Chain)'s operator-precedence stacks.
@@ -126,6 +131,7 @@ class Lowerer {
   std::vector<PendingOp> chain_ops_;
 
   bool parsing_ = false;
+  bool declaration_failed_ = false;  // one held diagnostic was reported
   std::vector<Deferred> deferred_;  // rare: almost every declaration has none
   // @thisN's globals: used by the declarations lowered so far, and those
   // already declared in the script.

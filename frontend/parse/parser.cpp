@@ -21,7 +21,7 @@ namespace {
 
 // Reports why the grammar must not see a file's tokens.
 void report(TokenProblem problem, SourceLoc at, DiagSink& diags) {
-  diags.report(problem == TokenProblem::TooDeep ? DiagId::ParseTooDeep : DiagId::ParseBadCharacter, at);
+  if (problem == TokenProblem::TooDeep) diags.report(DiagId::ParseTooDeep, at);
 }
 
 }  // namespace
@@ -162,15 +162,14 @@ ast::Script* parse_file(const SourceManager& sm, uint32_t file, ast::Arena& aren
         lower.lower(top, *script);
         continue;
       }
-      lower.drop_declaration();
-      if (!report_unterminated(*start, diags) && !is_reported_token(*start))
+      if (!lower.drop_declaration(start->loc) && !report_unterminated(*start, diags) && !is_reported_token(*start))
         diags.report(DiagId::ParseExpected, start->loc, "'probe', 'global', 'private', 'function', or '%{'");
       p = recovery_point(sm, start, end);
     } catch (const x3::expectation_failure<const Tok*>& f) {
-      lower.drop_declaration();
       const Tok* at = f.where();
       // (At a reported token, its error is already said.)
-      if (!report_unterminated(*at, diags) && !is_reported_token(*at)) report_expected(*at, f.which(), diags);
+      if (!lower.drop_declaration(at->loc) && !report_unterminated(*at, diags) && !is_reported_token(*at))
+        report_expected(*at, f.which(), diags);
       p = recovery_point(sm, at, end);
     }
   }

@@ -14,6 +14,7 @@ namespace {
 
 using stapx::regex::compile;
 using stapx::regex::Dfa;
+using stapx::regex::Error;
 
 struct Case {
   const char* pattern;
@@ -153,8 +154,8 @@ TEST(Regex, Errors) {
   for (const Bad& b : std::initializer_list<Bad>{
            {"(", 0, "expected ), found end of regex"},
            {"a(b", 1, "expected ), found end of regex"},
-           {"[a", 0, "unclosed character class"},
-           {"[^", 0, "unclosed character class"},
+           {"[a", 1, "unclosed character class"},  // (stap: the last byte)
+           {"[^", 1, "unclosed character class"},
            {"*a", 0, "unexpected '*'"},
            {"a|+b", 2, "unexpected '+'"},
            {"(?a)", 1, "unexpected '?'"},
@@ -167,8 +168,8 @@ TEST(Regex, Errors) {
            {"a{3,2}", 1, "invalid repetition {3,2}: the minimum exceeds the maximum"},
            {"a{99999}", 7, "99999 is too large (at most 1000)"},
            {"a\\", 2, "unexpected end of regex"},
-           {"[[:foo:]]", 1, "unknown character class 'foo'"},
-           {"[[:alpha:]", 0, "unclosed character class"},
+           {"[[:foo:]]", Error::kNoPos, "unknown character class 'foo'"},  // (stap: no position)
+           {"[[:alpha:]", 9, "unclosed character class"},
            {"[[:alpha", 1, "unclosed character class '[:alpha'"},
            {"[b-a]", 1, "inverted character range b-a"},
            {"[a-[:digit:]]", 1, "character class used as a range endpoint"},

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "translator/debuginfo/dwarf_info.h"
 
@@ -139,10 +140,17 @@ void DwarfInfo::load(DType& t) {
         if (def && def != &t) {
           t.size_ = def->size();
           t.members_ = def->members();
+          t.decl_ = def->decl();
         } else {
           t.incomplete_ = true;
         }
         break;
+      }
+      int line = 0;
+      if (const char* file = dwarf_decl_file(&die); file && dwarf_decl_line(&die, &line) == 0) {
+        std::string_view f(file);
+        if (f.substr(0, 2) == "./") f.remove_prefix(2);
+        t.decl_ = std::string(f) + ":" + std::to_string(line);
       }
       Dwarf_Die c;
       if (dwarf_child(&die, &c) == 0) {

@@ -43,6 +43,7 @@ struct DType {
   bool incomplete() const { ensure(); return incomplete_; }  // a declaration only (struct foo;)
   const std::vector<Member>& members() const { ensure(); return members_; }
   const std::vector<std::pair<std::string, int64_t>>& enumerators() const { ensure(); return enumerators_; }
+  const std::string& decl() const { ensure(); return decl_; }
 
   // Filled by the loader (or directly when built eagerly).
   const DType* target_ = nullptr;
@@ -51,6 +52,7 @@ struct DType {
   bool incomplete_ = false;
   std::vector<Member> members_;
   std::vector<std::pair<std::string, int64_t>> enumerators_;
+  std::string decl_;  // Struct, Union from DWARF: "include/linux/path.h:8", where it is defined
   TypeLoader* loader = nullptr;  // set until loaded
   uint64_t key = 0;              // the loader's handle (a DIE offset, a BTF id)
   void ensure() const {

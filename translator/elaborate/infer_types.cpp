@@ -192,7 +192,7 @@ void TypeInference::compile_regex(const BinaryExpr* b) {
   if (elab_.prog.regexes.count(pattern)) return;
   regex::Dfa dfa;
   if (auto err = regex::compile(pattern, dfa)) {
-    if (elab_.reported.insert(b).second) elab_.diags.report(DiagId::SemRegex, b->rhs->loc, err->pos, err->message);
+    if (elab_.reported.insert(b).second) elab_.diags.report(DiagId::SemRegex, b->rhs->loc, err->describe());
     return;
   }
   elab_.prog.regexes.emplace(pattern, std::move(dfa));
@@ -465,7 +465,7 @@ void compile_submatches(Elaboration& elab) {
   for (const auto& [pattern, site] : elab.regex_sites) {
     regex::Prog p;
     if (auto err = regex::compile_submatch(pattern, p))
-      elab.diags.report(DiagId::SemRegex, site->rhs->loc, err->pos, err->message);
+      elab.diags.report(DiagId::SemRegex, site->rhs->loc, err->describe());
     else
       elab.prog.submatch_progs.emplace(pattern, std::move(p));
   }

@@ -3,6 +3,7 @@
 // with "if (cond)" a probe of its own whose body starts with a guard.
 #include "translator/elaborate/elaboration.h"
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ class AliasExpander {
 
  private:
   Elaboration& elab_;
+  // The alias points being expanded, outermost first (each an alias's
+  // target, copied with its location): one met again is a cycle.
+  std::vector<SourceLoc> expanding_;
 };
 
 bool component_matches(const ProbePointComponent& p, const ProbePointComponent& n) {
@@ -93,10 +97,20 @@ void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int
       direct.push_back(point);
       continue;
     }
+    bool again = std::any_of(expanding_.begin(), expanding_.end(), [&](SourceLoc l) {
+      return l.file == point->loc.file && l.offset == point->loc.offset;
+    });
+    if (again) {
+      // stap's words: the point that closes the cycle, named in the text.
+      elab_.diags.set_context(DiagId::SemWhileResolving, point->loc);
+      elab_.diags.report(DiagId::SemAliasCycle, SourceLoc{}, point->to_string(), elab_.diags.sources().describe(point->loc));
+      continue;
+    }
     if (depth >= 32) {
       elab_.diags.report(DiagId::SemAliasDepth, point->loc, point->to_string());
       continue;
     }
+    expanding_.push_back(point->loc);
     for (auto [a, name] : found) {
       auto* derived = elab_.arena.make<ProbeDecl>(p->loc);
       derived->pn = p->pn.empty() ? name->to_string() : p->pn;
@@ -121,6 +135,7 @@ void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int
       derived->body = body;
       expand_probe(derived, out, depth + 1);
     }
+    expanding_.pop_back();
   }
   if (direct.size() == p->points.size()) {
     out.push_back(p);

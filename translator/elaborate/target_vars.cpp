@@ -618,18 +618,17 @@ std::optional<TargetAccess> finish_chain(Cur cur, Chain& ch, DiagSink& diags) {
         out.address = true;
         return out;
       }
-      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), "[0]");
+      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), "", "[0]");
       return std::nullopt;
     }
     case DType::Kind::Struct:
     case DType::Kind::Union: {
+      // As stap: the member first by name, and where the type is defined.
       std::string first;
       for (const auto& m : ty->members())
-        if (!m.name.empty()) {
-          first = "->" + m.name;
-          break;
-        }
-      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(), first.empty() ? "->..." : first);
+        if (!m.name.empty() && (first.empty() || m.name < first)) first = m.name;
+      diags.report(DiagId::SemTargetAggregate, where, cur.type->to_string(),
+                   ty->decl().empty() ? "" : " (" + ty->decl() + ")", first.empty() ? "->..." : "->" + first);
       return std::nullopt;
     }
     default:
@@ -740,7 +739,7 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   if (!file.empty()) in_file = [&](const std::string& path) { return file_matches(file, path); };
   std::optional<debug::Variable> v = name.empty() ? std::nullopt : di.global_variable(name, in_file);
   if (!v) {
-    diags.report(DiagId::SemVarUnknown, a.args[0]->loc, name, file.empty() ? "the kernel" : file);
+    diags.report(DiagId::SemVarUnknown, a.loc, name, file.empty() ? "the kernel" : file);  // (at the @var, as stap)
     return std::nullopt;
   }
   Cur cur;

@@ -48,8 +48,13 @@ struct Dfa {
 };
 
 struct Error {
-  size_t pos;  // byte offset in the pattern
+  static constexpr size_t kNoPos = static_cast<size_t>(-1);
+  size_t pos;  // byte offset in the pattern, or kNoPos (stap names none)
   std::string message;
+  // What follows "regex compilation error": " (at position N): MESSAGE".
+  std::string describe() const {
+    return (pos == kNoPos ? std::string() : " (at position " + std::to_string(pos) + ")") + ": " + message;
+  }
 };
 
 // Parse tree of a pattern (regex_parse.cpp), the input of the NFA builder.

@@ -205,11 +205,11 @@ class Parser {
   // One element of a bracket expression: a byte, or (returned through
   // `set`) a whole [:class:].
   int bracket_byte(size_t open, std::vector<bool>& set) {
-    if (at_end()) fail(open, "unclosed character class");
+    if (at_end()) fail(re_.size() - 1, "unclosed character class");
     size_t start = pos_;
     unsigned char c = static_cast<unsigned char>(re_[pos_++]);
     if (c == '\\') {
-      if (at_end()) fail(open, "unclosed character class");
+      if (at_end()) fail(re_.size() - 1, "unclosed character class");
       return escaped(static_cast<unsigned char>(re_[pos_++]));
     }
     if (c == '[' && !at_end() && (peek() == ':' || peek() == '.' || peek() == '=')) {
@@ -225,7 +225,7 @@ class Parser {
         for (int b = 1; b < 256; ++b)
           if (in_class(name, b, known)) set[b] = true;
         in_class(name, 'a', known);
-        if (!known) fail(start, fmt::format("unknown character class '{}'", name));
+        if (!known) fail(Error::kNoPos, fmt::format("unknown character class '{}'", name));  // (stap: no position)
         return -1;
       }
       // [.c.] and [=c=]: in the C locale, single bytes only.
@@ -242,7 +242,7 @@ class Parser {
     if (negate) ++pos_;
     bool first = true;
     for (;;) {
-      if (at_end()) fail(open, "unclosed character class");
+      if (at_end()) fail(re_.size() - 1, "unclosed character class");
       if (peek() == ']' && !first) {
         ++pos_;
         break;
