@@ -253,6 +253,7 @@ std::string Codegen::incdec(const UnaryExpr* u) {
       u->operand->kind == ExprKind::AtOp) {
     // `$var++` (guru mode): read, store the new value, yield old or new.
     const TargetAccess& t = prog_.targets.at(u->operand);
+    uses_context_ = true;
     std::string n = uniq();
     std::string O = "o_" + n, V = "v_" + n;
     return fmt::format("({{ int64_t {} = {}; int64_t {} = (int64_t)((uint64_t){} {} 1); {} {}; }})", O,
@@ -382,6 +383,7 @@ std::string Codegen::compound(const AssignExpr* a, const std::string& old, const
 // register or memory the variable lives in, and is the expression's value.
 std::string Codegen::target_assign(const AssignExpr* a) {
   const TargetAccess& t = prog_.targets.at(a->lhs);
+  uses_context_ = true;  // (the registers, even where nothing reads them)
   if (t.context_string) {
     // procfs's $value = s, $value .= s: into the file's text, up to its size.
     std::string n = uniq();

@@ -1,0 +1,1 @@
+exec ./guru_write_return_only
