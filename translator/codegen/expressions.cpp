@@ -184,6 +184,8 @@ std::string Codegen::visit_assign(const AssignExpr* e) { return assign(e); }
 std::string Codegen::visit_at_op(const AtOpExpr* e) {
   if (auto it = prog_.targets.find(e); it != prog_.targets.end())  // @entry(...)
     return target(it->second, e);
+  if (auto it = prog_.perf_reads.find(e); it != prog_.perf_reads.end())
+    return fmt::format("((int64_t)_stpx_perf_read_slot({}))", it->second);
   return stat_read(e);
 }
 

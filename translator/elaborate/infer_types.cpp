@@ -231,7 +231,7 @@ Type TypeInference::infer_keys(Symbol* sym, List<Expr*>& keys) {
 Type TypeInference::visit_at_op(AtOpExpr* a) {
   if (a->op == At::Entry && !a->args.empty() && a->args[0]->kind != ExprKind::Target)
     return infer(a->args[0]);  // a number or a string, saved at entry
-  if (a->op == At::Entry || a->op == At::Defined) return a->type;  // set when resolved
+  if (a->op == At::Entry || a->op == At::Defined || a->op == At::Perf) return a->type;  // set when resolved
   if (a->op == At::Cast) {
     if (!a->args.empty()) infer_long(a->args[0]);
     infer_indices(a->components);

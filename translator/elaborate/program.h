@@ -40,6 +40,8 @@ struct Program {
     std::vector<std::string> files;
   };
   std::shared_ptr<const KernelLines> kernel_lines;
+  // @perf("NAME"): the position of its counter among the perf probes.
+  std::map<const ast::Expr*, int> perf_reads;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
   // The DFA of every `=~`/`!~` pattern, by pattern text.

@@ -10,6 +10,7 @@
 #include "support/strings.h"
 #include "translator/builtins/builtins.h"
 #include "translator/elaborate/tapsets.h"
+#include "translator/probes/probe_family.h"
 #include "translator/similar.h"
 
 namespace stapx::elab {
@@ -206,6 +207,24 @@ void Resolver::visit_target(TargetExpr* e) {
   resolve_target_expr(e, sc);
 }
 
+// @perf("NAME"): the current thread's count of the perf counter declared
+// as NAME (probe perf....counter("NAME") {}), a number.
+void Resolver::resolve_perf(AtOpExpr* a) {
+  a->type = Type::Long;
+  if (a->args.size() != 1 || a->args[0]->kind != ExprKind::String) return;  // (pass 1 said so)
+  const std::string name(static_cast<const StringLit*>(a->args[0])->value);
+  int slot = 0;
+  for (const ProbeSpec& spec : elab_.prog.probes) {
+    if (spec.family != &perf_family()) continue;
+    if (perf_counter_name(spec) == name) {
+      elab_.prog.perf_reads[a] = slot;
+      return;
+    }
+    ++slot;
+  }
+  elab_.diags.report(DiagId::SemPerfUnknown, a->args[0]->loc, name, name);
+}
+
 void Resolver::visit_at_op(AtOpExpr* a) {
   Scope& sc = *sc_;
   if (a->op == At::Cast || a->op == At::Var) {
@@ -218,6 +237,10 @@ void Resolver::visit_at_op(AtOpExpr* a) {
   }
   if (a->op == At::Defined) {
     resolve_defined(a, sc);
+    return;
+  }
+  if (a->op == At::Perf) {
+    resolve_perf(a);
     return;
   }
   if (a->op == At::Cast || a->op == At::Var) {

@@ -93,6 +93,7 @@ class Resolver : public ast::Visitor<Resolver> {
   void resolve_target_expr(ast::TargetExpr* t, Scope& sc);
   void resolve_entry_expr(ast::AtOpExpr* a, Scope& sc);
   void resolve_defined(ast::AtOpExpr* a, Scope& sc);
+  void resolve_perf(ast::AtOpExpr* a);
   bool resolves_here(const ast::Expr* e, Scope& sc);
   ast::Symbol* named_variable(const ast::Expr* e, Scope& sc) const;
   debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink, bool* user = nullptr);

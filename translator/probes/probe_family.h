@@ -161,4 +161,9 @@ void emit_arm_call(CWriter& w, const std::string& call);
 // Every family, in the order their tables are emitted and armed.
 const std::vector<const ProbeFamily*>& probe_families();
 
+// The counter name of a perf ....counter("NAME") probe, for @perf("NAME");
+// "" for any other probe.
+std::string perf_counter_name(const ProbeSpec& spec);
+const ProbeFamily& perf_family();
+
 }  // namespace stapx

@@ -29,12 +29,6 @@ constexpr const char* kShapes[] = {
     "module(string).function(number).return",
     "module(string).function(number).return.maxactive(number)",
     "module(string).statement(number).nearest",
-    "perf.type(number).config(number).counter(string)",
-    "perf.type(number).config(number).process",
-    "perf.type(number).config(number).process(string)",
-    "perf.type(number).config(number).process(string).counter(string)",
-    "perf.type(number).config(number).sample(number).process",
-    "perf.type(number).config(number).sample(number).process(string)",
 };
 
 class UnsupportedFamily : public ProbeFamily {

@@ -142,12 +142,12 @@ size_t process_rest(const PointMatch& m) {
 }
 
 std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
-                                                       DiagSink& diags) {
+                                                       DiagSink& diags, size_t at) {
   std::vector<const debug::UserBinary*> out;
   std::string pattern;
   std::string error;
-  if (m.component(0).arg) {
-    pattern = m.string_arg(0);
+  if (m.component(at).arg) {
+    pattern = m.string_arg(at);
   } else if (!ctx.target_command.empty()) {
     // The command's first word, when the command is only a program and
     // its arguments (stap's rule).
@@ -172,9 +172,9 @@ std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, cons
     out = library_elsewhere(pattern);
     // (An optional point, a library alias's "wherever it is", says nothing.)
     if (!out.empty() && !m.point->optional)
-      diags.report(DiagId::WarnLibraryElsewhere, m.arg_loc(0), pattern, out.front()->path());
+      diags.report(DiagId::WarnLibraryElsewhere, m.arg_loc(at), pattern, out.front()->path());
   }
-  if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(0), error);
+  if (out.empty() && !m.point->optional) diags.report(DiagId::SemProcessNoFile, m.arg_loc(at), error);
   return out;
 }
 

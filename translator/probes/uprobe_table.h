@@ -35,12 +35,13 @@ struct Uprobe : ProbeData {
 // with why in `error`, if it cannot be read.
 const debug::UserBinary* user_binary(const std::string& path, std::string& error);
 
-// The files the PATH of a process("PATH") point (its argument 0) names:
-// one, or each match of a glob; for a point without a PATH
-// (process.function(...)), the -c command's program, or the -x process's.
-// Empty after reporting why, unless the point is optional.
+// The files the PATH of a process("PATH") point (its component `at`,
+// 0 but in perf's ...process("PATH")) names: one, or each match of a glob;
+// for a point without a PATH (process.function(...)), the -c command's
+// program, or the -x process's. Empty after reporting why, unless the
+// point is optional.
 std::vector<const debug::UserBinary*> process_binaries(const PointMatch& m, const ProbeContext& ctx,
-                                                       DiagSink& diags);
+                                                       DiagSink& diags, size_t at = 0);
 
 // The PID of a process(PID) point (its argument 0), or 0 after reporting
 // one no process can have (the kernel's PID_MAX_LIMIT bounds them).

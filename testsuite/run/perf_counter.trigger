@@ -1,0 +1,1 @@
+exec ./perf_counter
