@@ -51,7 +51,8 @@ static struct perf_event *_stpx_perf_create(struct _stpx_perf *p, int cpu, struc
 	return perf_event_create_kernel_counter(&attr, cpu, task, p->period ? _stpx_perf_overflow : NULL, p);
 }
 
-/* The threads' counters of .process probes, by thread id. */
+/* The threads' counters of .process probes, by thread id (0 once the
+ * thread has exited: the work item releases it, and the id may be reused). */
 struct _stpx_perf_thread {
 	struct hlist_node node;
 	pid_t tid;
@@ -73,9 +74,20 @@ static bool _stpx_perf_tasks;	/* some probe has .process */
 static DEFINE_RAW_SPINLOCK(_stpx_perf_lock);	/* the threads and the due list */
 static DEFINE_HASHTABLE(_stpx_perf_threads, 8);
 static LIST_HEAD(_stpx_perf_due_list);
-static size_t _stpx_perf_nthreads;
+static size_t _stpx_perf_nthreads;	/* counted or due: at most this many */
 #define STPX_PERF_MAX_THREADS 4096
 static atomic_t _stpx_perf_dropped = ATOMIC_INIT(0);
+
+/* Whether task's counter for p is due already (the lock held). */
+static bool _stpx_perf_is_due(const struct _stpx_perf *p, const struct task_struct *task)
+{
+	struct _stpx_perf_due *d;
+
+	list_for_each_entry(d, &_stpx_perf_due_list, list)
+		if (d->perf == p && d->task == task)
+			return true;
+	return false;
+}
 
 static struct _stpx_perf_thread *_stpx_perf_find(const struct _stpx_perf *p, pid_t tid)
 {
@@ -121,9 +133,35 @@ static notrace u64 _stpx_perf_read_slot(int i);
 static void _stpx_perf_work_fn(struct work_struct *w);
 static DECLARE_WORK(_stpx_perf_work, _stpx_perf_work_fn);
 
-/* Makes the counters due, in process context. */
+/* The counters of exited threads: released, in process context. */
+static void _stpx_perf_release_exited(void)
+{
+	struct _stpx_perf_thread *t;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	HLIST_HEAD(gone);
+	int b;
+
+	raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
+	hash_for_each_safe(_stpx_perf_threads, b, tmp, t, node)
+		if (!t->tid) {
+			hash_del(&t->node);
+			hlist_add_head(&t->node, &gone);
+			_stpx_perf_nthreads--;
+		}
+	raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
+	hlist_for_each_entry_safe(t, tmp, &gone, node) {
+		perf_event_release_kernel(t->event);
+		put_task_struct(t->task);
+		kfree(t);
+	}
+}
+
+/* Makes the counters due and releases the exited threads', in process
+ * context. */
 static void _stpx_perf_work_fn(struct work_struct *w)
 {
+	_stpx_perf_release_exited();
 	for (;;) {
 		struct _stpx_perf_due *d = NULL;
 		struct _stpx_perf_thread *t;
@@ -149,6 +187,9 @@ static void _stpx_perf_work_fn(struct work_struct *w)
 			kfree(t);
 			put_task_struct(d->task);
 			kfree(d);
+			raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
+			_stpx_perf_nthreads--;
+			raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
 			continue;
 		}
 		t->tid = d->task->pid;
@@ -187,13 +228,7 @@ static void _stpx_perf_queue(struct task_struct *task, struct mm_struct *mm)
 
 		if (p->inode != inode)
 			continue;
-		raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
-		if (_stpx_perf_find(p, task->pid) || _stpx_perf_nthreads >= STPX_PERF_MAX_THREADS) {
-			raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
-			continue;
-		}
-		_stpx_perf_nthreads++;
-		raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
+		/* (Allocated outside the raw lock, which PREEMPT_RT requires.) */
 		d = kmalloc(sizeof(*d), GFP_ATOMIC);
 		if (!d) {
 			atomic_inc(&_stpx_perf_dropped);
@@ -201,8 +236,19 @@ static void _stpx_perf_queue(struct task_struct *task, struct mm_struct *mm)
 		}
 		d->perf = p;
 		d->task = task;
-		get_task_struct(task);
 		raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
+		if (_stpx_perf_find(p, task->pid) || _stpx_perf_is_due(p, task) ||
+		    _stpx_perf_nthreads >= STPX_PERF_MAX_THREADS) {
+			bool full = _stpx_perf_nthreads >= STPX_PERF_MAX_THREADS;
+
+			raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
+			if (full)
+				atomic_inc(&_stpx_perf_dropped);
+			kfree(d);
+			continue;
+		}
+		get_task_struct(task);
+		_stpx_perf_nthreads++;
 		list_add_tail(&d->list, &_stpx_perf_due_list);
 		raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
 		queued = true;
@@ -226,6 +272,25 @@ static notrace void _stpx_perf_exec(void *data, struct task_struct *task, pid_t 
 }
 NOKPROBE_SYMBOL(_stpx_perf_exec);
 
+/* A thread exits: its counters are found no more, and go with the work. */
+static notrace void _stpx_perf_exit(void *data, struct task_struct *task)
+{
+	struct _stpx_perf_thread *t;
+	unsigned long flags;
+	bool any = false;
+
+	raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
+	hash_for_each_possible(_stpx_perf_threads, t, node, task->pid)
+		if (t->task == task) {
+			t->tid = 0;
+			any = true;
+		}
+	raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
+	if (any)
+		queue_work(system_unbound_wq, &_stpx_perf_work);
+}
+NOKPROBE_SYMBOL(_stpx_perf_exit);
+
 static struct {
 	const char *name;
 	void *func;
@@ -233,6 +298,7 @@ static struct {
 } _stpx_perf_tps[] = {
 	{ "sched_process_fork", _stpx_perf_fork },
 	{ "sched_process_exec", _stpx_perf_exec },
+	{ "sched_process_exit", _stpx_perf_exit },
 };
 
 static void _stpx_perf_disarm(struct _stpx_perf *p, size_t n)
