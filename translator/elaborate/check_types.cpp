@@ -23,12 +23,11 @@ class TypeChecks : public Visitor<TypeChecks> {
   explicit TypeChecks(Elaboration& elab) : elab_(elab) {}
 
   void visit_var(VarRef* v) {
-    if (v->sym && v->sym->type == Type::Unknown) {
-      if (!v->sym->assigned && v->sym->scope == Symbol::Scope::Local &&
-          elab_.reported.insert(&v->sym->assigned).second)
-        if (elab_.in_user_code(v->loc)) elab_.diags.report(DiagId::WarnNeverAssigned, v->loc, v->name);
-      unresolved(v->loc, v->sym);
-    }
+    // As stap: a local read that nothing assigns, typed by its use or not.
+    if (v->sym && !v->sym->assigned && v->sym->scope == Symbol::Scope::Local && elab_.in_user_code(v->loc) &&
+        elab_.reported.insert(&v->sym->assigned).second)
+      elab_.diags.report(DiagId::WarnNeverAssigned, v->loc, v->name);
+    if (v->sym && v->sym->type == Type::Unknown) unresolved(v->loc, v->sym);
     if (v->sym && v->sym->type == Type::Stats && v->sym->scope != Symbol::Scope::Global &&
         elab_.reported.insert(v->sym).second)
       elab_.diags.report(DiagId::SemStatLocal, v->loc);
@@ -140,6 +139,14 @@ void check_types(Elaboration& elab) {
   for (Script* script : elab.prog.scripts)
     for (ProbeDecl* p : script->probes) checks.visit(static_cast<Stmt*>(p->body));
   check_foreach_calls(elab);
+  // As stap: a global of the user's that is read but nothing assigns (no
+  // initializer, no -G value), at its declaration.
+  for (Symbol* g : elab.prog.globals) {
+    bool given = std::any_of(elab.opts.global_values.begin(), elab.opts.global_values.end(),
+                             [&](const auto& nv) { return nv.first == g->name; });
+    if (!g->assigned && !g->init && !given && elab.referenced.count(g) && elab.in_user_code(g->decl))
+      elab.diags.report(DiagId::WarnNeverAssignedGlobal, g->decl, g->name);
+  }
 }
 
 // Globals: one never used is a scalar; one whose type nothing settled is
