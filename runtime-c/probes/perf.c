@@ -310,13 +310,8 @@ static void _stpx_perf_disarm(struct _stpx_perf *p, size_t n)
 	size_t i;
 	int cpu, b;
 
-	for (i = 0; i < ARRAY_SIZE(_stpx_perf_tps); i++) {
-		if (!_stpx_perf_tps[i].tp)
-			continue;
-		tracepoint_probe_unregister(_stpx_perf_tps[i].tp, _stpx_perf_tps[i].func, NULL);
-		_stpx_perf_tps[i].tp = NULL;
-		any = true;
-	}
+	for (i = 0; i < ARRAY_SIZE(_stpx_perf_tps); i++)
+		any |= _stpx_tp_unhook(&_stpx_perf_tps[i].tp, _stpx_perf_tps[i].func);
 	if (any)
 		tracepoint_synchronize_unregister();
 	/* Nothing queues any more: make what is due, then release it all. */
@@ -406,18 +401,14 @@ static int _stpx_perf_arm(struct _stpx_perf *p, size_t n)
 	if (!_stpx_perf_tasks)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(_stpx_perf_tps); i++) {
-		struct _stpx_tp_lookup l = { .name = _stpx_perf_tps[i].name };
+		struct tracepoint *tp = _stpx_tp_hook(_stpx_perf_tps[i].name, _stpx_perf_tps[i].func, NULL,
+						       "perf counters");
 
-		for_each_kernel_tracepoint(_stpx_tp_match, &l);
-		if (!l.tp) {
-			_stpx_report(STPX_MSG_ERROR, "ERROR: perf counters: no tracepoint %s", l.name);
-			rc = -ENOENT;
+		if (IS_ERR(tp)) {
+			rc = PTR_ERR(tp);
 			goto fail;
 		}
-		rc = tracepoint_probe_register(l.tp, _stpx_perf_tps[i].func, NULL);
-		if (rc)
-			goto fail;
-		_stpx_perf_tps[i].tp = l.tp;
+		_stpx_perf_tps[i].tp = tp;
 	}
 	/* The threads already there (after the hooks: none is missed). */
 	rcu_read_lock();

@@ -400,13 +400,8 @@ static void _stpx_process_events_disarm(struct _stpx_proc_event *e, size_t n)
 	size_t i;
 	bool any = false;
 
-	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
-		if (!_stpx_pe_tps[i].tp)
-			continue;
-		tracepoint_probe_unregister(_stpx_pe_tps[i].tp, _stpx_pe_tps[i].func, NULL);
-		_stpx_pe_tps[i].tp = NULL;
-		any = true;
-	}
+	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++)
+		any |= _stpx_tp_unhook(&_stpx_pe_tps[i].tp, _stpx_pe_tps[i].func);
 	if (any)
 		tracepoint_synchronize_unregister();
 	_stpx_pe_clear();
@@ -488,22 +483,18 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 	if (rc)
 		goto fail;
 	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
-		struct _stpx_tp_lookup l = { .name = _stpx_pe_tps[i].name };
+		struct tracepoint *tp;
 
 		/* (A hook on every system call, only when needed.) */
 		if ((_stpx_pe_tps[i].syscalls && !_stpx_pe_syscalls) ||
 		    (_stpx_pe_tps[i].exits && !_stpx_pe_syscalls && !_stpx_pe_begins))
 			continue;
-		for_each_kernel_tracepoint(_stpx_tp_match, &l);
-		if (!l.tp) {
-			_stpx_report(STPX_MSG_ERROR, "ERROR: process probes: no tracepoint %s", l.name);
-			rc = -ENOENT;
+		tp = _stpx_tp_hook(_stpx_pe_tps[i].name, _stpx_pe_tps[i].func, NULL, "process probes");
+		if (IS_ERR(tp)) {
+			rc = PTR_ERR(tp);
 			goto fail;
 		}
-		rc = tracepoint_probe_register(l.tp, _stpx_pe_tps[i].func, NULL);
-		if (rc)
-			goto fail;
-		_stpx_pe_tps[i].tp = l.tp;
+		_stpx_pe_tps[i].tp = tp;
 	}
 	return 0;
 fail:

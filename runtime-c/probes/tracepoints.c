@@ -29,6 +29,34 @@ static void _stpx_tp_match(struct tracepoint *tp, void *priv)
 		l->tp = tp;
 }
 
+/* Hooks func (with data) onto the kernel's tracepoint `name`, for the
+ * runtime's own hooks (process events, perf counters): the tracepoint, or
+ * an ERR_PTR after saying why, for `who` ("process probes"). */
+static struct tracepoint *_stpx_tp_hook(const char *name, void *func, void *data, const char *who)
+{
+	struct _stpx_tp_lookup l = { .name = name };
+	int rc;
+
+	for_each_kernel_tracepoint(_stpx_tp_match, &l);
+	if (!l.tp) {
+		_stpx_report(STPX_MSG_ERROR, "ERROR: %s: no tracepoint %s", who, name);
+		return ERR_PTR(-ENOENT);
+	}
+	rc = tracepoint_probe_register(l.tp, func, data);
+	return rc ? ERR_PTR(rc) : l.tp;
+}
+
+/* Undoes _stpx_tp_hook (with data NULL) if *tp is hooked; whether it was.
+ * The caller then waits for running hooks (tracepoint_synchronize_unregister). */
+static bool _stpx_tp_unhook(struct tracepoint **tp, void *func)
+{
+	if (!*tp)
+		return false;
+	tracepoint_probe_unregister(*tp, func, NULL);
+	*tp = NULL;
+	return true;
+}
+
 static void _stpx_tracepoints_disarm(struct _stpx_tracepoint *t, size_t n)
 {
 	size_t i;
