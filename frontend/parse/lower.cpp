@@ -78,7 +78,7 @@ Lowerer::Lowerer(const SourceManager& sm, uint32_t file, Arena& arena, DiagSink&
       privileged_(privileged) {}
 
 void Lowerer::need_guru(const Expr* node, SourceLoc at, std::string what) {
-  if (!privileged_) defer(node, true, at, [this, at, what] { diags_.report(DiagId::ParseNeedGuru, at, what); });
+  if (!privileged_) defer(node, true, at, [this, what](SourceLoc at) { diags_.report(DiagId::ParseNeedGuru, at, what); });
 }
 
 SourceLoc Lowerer::loc(x3ast::Pos pos) const { return pos ? pos->loc : SourceLoc{file_, 0}; }
@@ -106,7 +106,7 @@ NumberLit* Lowerer::number(const x3ast::Number& n) {
          !__builtin_add_overflow(v, d, &v);
   }
   if (negative && v > static_cast<uint64_t>(INT64_MAX) + 1) ok = false;
-  if (!ok) defer(lit, false, lit->loc, [this, at = lit->loc] { diags_.report(DiagId::ParseBadNumber, at); });
+  if (!ok) defer(lit, false, lit->loc, [this](SourceLoc at) { diags_.report(DiagId::ParseBadNumber, at); });
   lit->value = static_cast<int64_t>(negative ? 0 - v : v);
   return lit;
 }
@@ -148,7 +148,7 @@ Text Lowerer::unescape(const x3ast::String& s, Expr* lit) {
           v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : h - 'a' + 10);
           ++n;
         }
-        if (n == 0) defer(lit, false, lit->loc, [this, at = lit->loc] { diags_.report(DiagId::ParseBadEscape, at); });
+        if (n == 0) defer(lit, false, lit->loc, [this](SourceLoc at) { diags_.report(DiagId::ParseBadEscape, at); });
         out += static_cast<char>(v);
         break;
       }
@@ -182,7 +182,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
     index = SIZE_MAX;  // out of range, like any index past the last argument
   if (index == 0 || index > args_.size()) {
     auto* n = arena_.make<NumberLit>(at);
-    defer(n, false, at, [this, at] { diags_.report(DiagId::ParseArgRange, at, args_.size()); });
+    defer(n, false, at, [this](SourceLoc at) { diags_.report(DiagId::ParseArgRange, at, args_.size()); });
     return n;
   }
   const std::string& v = args_[index - 1];
@@ -198,7 +198,7 @@ Expr* Lowerer::arg_ref(const x3ast::ArgRef& a) {
   if (v.empty() || *end || errno) {
     unsigned long long u = std::strtoull(v.c_str(), &end, 0);
     if (v.empty() || *end || errno) {
-      defer(n, false, at, [this, at, index, v] { diags_.report(DiagId::ParseArgNotNumber, at, index, v); });
+      defer(n, false, at, [this, index, v](SourceLoc at) { diags_.report(DiagId::ParseArgNotNumber, at, index, v); });
       return n;
     }
     x = static_cast<long long>(u);
@@ -238,12 +238,12 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
     } else {
       // rhs leaves the tree: its own diagnostics come first, and the first
       // of them is the declaration's one error.
-      defer(in, false, rhs->loc, [this, rhs] {
+      defer(in, false, rhs->loc, [this, rhs](SourceLoc at) {
         declaration_failed_ = false;
         flush(rhs);
         if (declaration_failed_) return;
         declaration_failed_ = true;
-        diags_.report(DiagId::ParseExpected, rhs->loc, "identifier or statistical operation");
+        diags_.report(DiagId::ParseExpected, at, "identifier or statistical operation");
       });
       in->array = arena_.make<VarRef>(rhs->loc);
     }
@@ -251,7 +251,7 @@ Expr* Lowerer::binary(std::string_view op, Expr* lhs, Expr* rhs, SourceLoc op_lo
   }
   auto* b = arena_.make<BinaryExpr>(lhs->loc);
   if ((info.op == Op::RegexMatch || info.op == Op::RegexNoMatch) && rhs->kind != ExprKind::String)
-    defer(b, false, rhs->loc, [this, at = rhs->loc] {
+    defer(b, false, rhs->loc, [this](SourceLoc at) {
       diags_.report(DiagId::ParseExpected, at, "literal string");  // the regular expression
     });
   b->op = info.op;
@@ -323,7 +323,8 @@ Expr* Lowerer::build(const x3ast::AtOp& a) {
   e->op = at_from_name(a.name);
   if (e->op == At::Const || e->op == At::Kregister) need_guru(e, e->loc, "@" + std::string(a.name) + " operator");
   if ((e->op == At::Var || e->op == At::Const || e->op == At::Perf) && !a.args.empty() && !a.args[0].string_literal)
-    defer(e, true, a.args[0].node->loc, [this, at = a.args[0].node->loc] { diags_.report(DiagId::ParseExpected, at, "literal string"); });
+    defer(e, true, a.args[0].node->loc,
+          [this](SourceLoc at) { diags_.report(DiagId::ParseExpected, at, "literal string"); });
   nodes(a.args, e->args);
   e->components = components(a.components);
   e->pretty = Text::lasting(a.pretty);
@@ -404,9 +405,9 @@ Expr* Lowerer::build(const x3ast::Assign& a) {
   return e;
 }
 
-void Lowerer::defer(const Node* node, bool before, SourceLoc at, std::function<void()> report) {
+void Lowerer::defer(const Node* node, bool before, SourceLoc at, std::function<void(SourceLoc)> report) {
   if (!parsing_) {
-    report();  // a node lowered with its declaration (a global's size)
+    report(at);  // a node lowered with its declaration (a global's size)
     return;
   }
   deferred_.push_back({node, before, at, std::move(report)});
@@ -416,9 +417,10 @@ bool Lowerer::drop_declaration(SourceLoc failed) {
   parsing_ = false;
   const Deferred* first = nullptr;
   for (const Deferred& d : deferred_)
-    if (d.report && d.at.file == failed.file && d.at.offset < failed.offset && (!first || d.at.offset < first->at.offset))
+    if (d.report && d.at.file == failed.file && d.at.offset < failed.offset &&
+        (!first || d.at.offset < first->at.offset))
       first = &d;
-  if (first) first->report();
+  if (first) first->report(first->at);
   deferred_.clear();
   return first != nullptr;
 }
@@ -437,7 +439,7 @@ void Lowerer::flush_node(const Node* n, bool before) {
       deferred_[i].report = nullptr;
       if (declaration_failed_) continue;  // stap stops at a declaration's first error
       declaration_failed_ = true;
-      report();
+      report(deferred_[i].at);  // (a report may flush others, never add one)
     }
 }
 
@@ -558,7 +560,7 @@ Stmt* Lowerer::build(const x3ast::Foreach& f) {
   auto sorted = [&](const x3ast::SortedIdent& s, int column, bool before) {
     if (s.sort.empty()) return;
     if (st->sort_column != 0) {
-      defer(st, before, loc(s.sort_pos ? s.sort_pos : s.pos), [this, at = loc(s.sort_pos ? s.sort_pos : s.pos)] {
+      defer(st, before, loc(s.sort_pos ? s.sort_pos : s.pos), [this](SourceLoc at) {
         diags_.report(DiagId::ParseMessage, at, "multiple sort directives");
       });
       return;

@@ -83,7 +83,9 @@ class Lowerer {
   void flush(const ast::Expr* e);
   void flush(const ast::Stmt* s);
   void flush_node(const ast::Node* n, bool before);
-  void defer(const ast::Node* node, bool before, SourceLoc at, std::function<void()> report);
+  // Holds `report` on node until the declaration is adopted; it is called
+  // with `at`, where the parser met what it reports.
+  void defer(const ast::Node* node, bool before, SourceLoc at, std::function<void(SourceLoc)> report);
   ast::Expr* binary(std::string_view op, ast::Expr* lhs, ast::Expr* rhs, SourceLoc op_loc);
   ast::BlockStmt* block(const x3ast::Block& b);
   ast::Stmt* body(const x3ast::Statement& s);
@@ -118,8 +120,8 @@ class Lowerer {
   struct Deferred {
     const ast::Node* node;
     bool before;  // reported before the node's operands, else after
-    SourceLoc at;  // where the parser met it
-    std::function<void()> report;
+    SourceLoc at;  // where the parser met it (what report() is given)
+    std::function<void(SourceLoc)> report;
   };
   // build(Chain)'s operator-precedence stacks.
   struct PendingOp {
