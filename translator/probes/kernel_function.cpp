@@ -89,10 +89,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     debug::SiteFilter filter;
     filter.exported_only = exported;
     filter.out_of_line = !inline_only;
-    if (!where.file.empty())
-      filter.file = [&](const std::string& file, int line) {
-        return where.keeps(file, line, line);
-      };
+    filter.file = function_file_filter(where);
     if (!ctx.env) return;
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
     if (scopes.empty()) return;

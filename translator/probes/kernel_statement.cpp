@@ -74,8 +74,7 @@ class KernelStatementFamily : public KprobeTableFamily {
       }
       if (entry) {
         debug::SiteFilter filter;
-        if (!where.file.empty())
-          filter.file = [&](const std::string& file, int line) { return where.keeps(file, line, line); };
+        filter.file = function_file_filter(where);
         for (debug::ProbeSite& site : di->function_sites(where.function, false, filter))
           if (!site.decl_file.empty()) sites.emplace_back(mod, std::move(site));  // (DWARF only)
         continue;

@@ -143,8 +143,7 @@ class ProcessFamily : public UprobeTableFamily {
         return false;
       }
       debug::SiteFilter filter;
-      if (!where.file.empty())
-        filter.file = [&](const std::string& file, int line) { return where.keeps(file, line, line); };
+      filter.file = function_file_filter(where);
       filter.exported_only = suffix == kExported;
       filter.out_of_line = suffix != kInline;
       std::vector<debug::ProbeSite> sites =

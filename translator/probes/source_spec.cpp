@@ -64,6 +64,11 @@ bool SourceSpec::keeps(const std::string& path, int line, int decl_line) const {
   return false;
 }
 
+std::function<bool(const std::string& file, int line)> function_file_filter(const SourceSpec& spec) {
+  if (spec.file.empty()) return {};
+  return [spec](const std::string& file, int line) { return spec.keeps(file, line, line); };
+}
+
 bool file_matches(const std::string& pattern, const std::string& path) {
   return support::glob_match(pattern, path) || support::glob_match("*/" + pattern, path);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <climits>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +32,10 @@ namespace debug {
 class DebugInfo;
 struct ProbeSite;
 }  // namespace debug
+
+// function_sites()'s file filter for "function@file": a function declared
+// in a file `spec` names; empty (any file) when it names none.
+std::function<bool(const std::string& file, int line)> function_file_filter(const SourceSpec& spec);
 
 // The statement sites `spec` names in `di` (a line it names, of its
 // file); with `nearest` (.statement(...).nearest), for each line it names,
