@@ -70,7 +70,6 @@ struct _stpx_perf_due {
 
 static struct _stpx_perf *_stpx_perf_table;
 static size_t _stpx_perf_n;
-static bool _stpx_perf_tasks;	/* some probe has .process */
 static DEFINE_RAW_SPINLOCK(_stpx_perf_lock);	/* the threads and the due list */
 static DEFINE_HASHTABLE(_stpx_perf_threads, 8);
 static LIST_HEAD(_stpx_perf_due_list);
@@ -375,12 +374,12 @@ static int _stpx_perf_arm_cpus(struct _stpx_perf *p)
 static int _stpx_perf_arm(struct _stpx_perf *p, size_t n)
 {
 	struct task_struct *g, *t;
+	bool tasks = false;	/* some probe has .process */
 	size_t i;
 	int rc = 0;
 
 	_stpx_perf_table = p;
 	_stpx_perf_n = n;
-	_stpx_perf_tasks = false;
 	for (i = 0; i < n; i++) {
 		if (!p[i].path) {
 			rc = _stpx_perf_arm_cpus(&p[i]);
@@ -396,9 +395,9 @@ static int _stpx_perf_arm(struct _stpx_perf *p, size_t n)
 				     p[i].path, rc);
 			goto fail;
 		}
-		_stpx_perf_tasks = true;
+		tasks = true;
 	}
-	if (!_stpx_perf_tasks)
+	if (!tasks)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(_stpx_perf_tps); i++) {
 		struct tracepoint *tp = _stpx_tp_hook(_stpx_perf_tps[i].name, _stpx_perf_tps[i].func, NULL,
