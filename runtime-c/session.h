@@ -244,9 +244,17 @@ static __always_inline bool _stpx_overload_due(void)
 {
 #if defined(CONFIG_X86_64) && defined(CONFIG_SMP)
 	/* One decrement and a jump on its sign (this_cpu_dec_return takes
-	 * four instructions: xadd, then a subtraction and a test). */
+	 * four instructions: xadd, then a subtraction and a test). Where the
+	 * compiler knows the per-CPU segment as an address space (kernels
+	 * that define __force_percpu_arg), __percpu_arg leaves the %gs:
+	 * prefix to an operand of that space, which a plain one is not. */
+#ifdef __force_percpu_arg
+	asm goto("decl " __force_percpu_arg(0) "\n\tjs %l[due]"
+		 : : "m"(_stpx_overload.countdown) : "memory", "cc" : due);
+#else
 	asm goto("decl " __percpu_arg(0) "\n\tjs %l[due]"
 		 : : "m"(_stpx_overload.countdown) : "memory", "cc" : due);
+#endif
 	return false;
 due:
 	return true;

@@ -38,6 +38,9 @@ struct _stpx_uprobe {
 	int (*entry)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct inode *inode;
 	struct uprobe_consumer uc;
+#ifdef STPX_HAVE_UPROBE_REGISTER_HANDLE
+	struct uprobe *handle;	/* what uprobe_register() gave, while registered */
+#endif
 	int registered;
 };
 
@@ -68,7 +71,11 @@ static __always_inline bool _stpx_uprobe_wanted(const struct _stpx_uprobe *u)
 }
 
 /* The consumer's filter for a probe with an exe: breakpoints in its processes only. */
+#ifdef STPX_HAVE_UPROBE_FILTER_MM_ONLY
+static bool _stpx_uprobe_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+#else
 static bool _stpx_uprobe_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx, struct mm_struct *mm)
+#endif
 {
 	return _stpx_mm_runs(mm, container_of(uc, struct _stpx_uprobe, uc)->exe_inode);
 }
@@ -213,13 +220,53 @@ out:
 	return u->exe_inode ? 0 : -ENOENT;
 }
 
+/*
+ * The kernel's uprobe registration, in either of its forms
+ * (runtime-c/autoconf/uprobe_register_handle.c): 0 or an errno.
+ */
+static int _stpx_uprobe_register(struct _stpx_uprobe *u)
+{
+#ifdef STPX_HAVE_UPROBE_REGISTER_HANDLE
+	struct uprobe *h = uprobe_register(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
+
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	u->handle = h;
+	return 0;
+#else
+	return u->ref_ctr_offset ? uprobe_register_refctr(u->inode, u->offset, u->ref_ctr_offset, &u->uc) :
+				   uprobe_register(u->inode, u->offset, &u->uc);
+#endif
+}
+
+/* Unregisters u; its handlers may still run until _stpx_uprobes_synced(). */
+static void _stpx_uprobe_unregister(struct _stpx_uprobe *u)
+{
+#ifdef STPX_HAVE_UPROBE_REGISTER_HANDLE
+	uprobe_unregister_nosync(u->handle, &u->uc);
+	u->handle = NULL;
+#else
+	uprobe_unregister(u->inode, u->offset, &u->uc);
+#endif
+}
+
+/* After it, no handler of the uprobes unregistered before runs. */
+static void _stpx_uprobes_synced(void)
+{
+#ifdef STPX_HAVE_UPROBE_REGISTER_HANDLE
+	uprobe_unregister_sync();
+#endif
+}
+
 static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (t[i].registered)
-			uprobe_unregister(t[i].inode, t[i].offset, &t[i].uc);
+			_stpx_uprobe_unregister(&t[i]);
+	_stpx_uprobes_synced();
+	for (i = 0; i < n; i++) {
 		t[i].registered = 0;
 		if (t[i].inode)
 			iput(t[i].inode);
@@ -270,9 +317,7 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 		if (t[i].exe_inode)
 			t[i].uc.filter = _stpx_uprobe_filter;
 		/* The kernel counts a semaphore up in each process while armed. */
-		rc = t[i].ref_ctr_offset ?
-			uprobe_register_refctr(t[i].inode, t[i].offset, t[i].ref_ctr_offset, &t[i].uc) :
-			uprobe_register(t[i].inode, t[i].offset, &t[i].uc);
+		rc = _stpx_uprobe_register(&t[i]);
 		if (rc) {
 			_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s registration error (rc %d)", t[i].probe->pp, rc);
 			_stpx_uprobes_disarm(t, n);

@@ -1,7 +1,8 @@
 // Kbuild driver and module cache. A build writes NAME.c and a Kbuild file
 // into a fresh temporary directory and runs `make -C KBUILD M=DIR modules`;
 // the .ko lands in ~/.cache/stapx/modules/<key>/ where <key> hashes the C
-// source, the runtime's files, the kernel and the stapx version.
+// source, the runtime's files, the kernel, its features (autoconf.h) and
+// the stapx version.
 #include "translator/build/kbuild.h"
 
 #include <sys/utsname.h>
@@ -20,6 +21,7 @@
 
 #include "frontend/library.h"
 #include "support/cache.h"
+#include "translator/build/autoconf.h"
 #include "translator/version.h"
 
 namespace stapx {
@@ -54,11 +56,19 @@ bool path_exists(const fs::path& p) {
 
 }  // namespace
 
-std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
+std::optional<KernelTarget> resolve_kernel(const std::string& spec, const std::vector<std::string>& unpacked) {
   KernelTarget k;
   if (spec.find('/') != std::string::npos) {
     k.kbuild_dir = spec;
-    k.release = trim(read_text_file(fs::path(spec) / "include/config/kernel.release"));
+    // Debian's trees name their release in .kernelvariables
+    // ("override KERNELRELEASE = 6.1.0-56-rt-amd64"), which the build
+    // uses; include/config/kernel.release has the upstream one there
+    // ("6.1.192-rt64").
+    std::string vars = read_text_file(fs::path(spec) / ".kernelvariables");
+    const std::string want = "override KERNELRELEASE = ";
+    for (size_t at = vars.find(want); at != std::string::npos && k.release.empty(); at = vars.find(want, at + 1))
+      if (at == 0 || vars[at - 1] == '\n') k.release = trim(vars.substr(at + want.size(), vars.find('\n', at) - at - want.size()));
+    if (k.release.empty()) k.release = trim(read_text_file(fs::path(spec) / "include/config/kernel.release"));
     if (!path_exists(fs::path(spec) / "Makefile") || k.release.empty()) {
       std::cerr << "stapx: '" << spec << "' is not a configured kernel build tree "
                 << "(no Makefile or include/config/kernel.release)\n";
@@ -72,7 +82,9 @@ std::optional<KernelTarget> resolve_kernel(const std::string& spec) {
     uname(&u);
     k.release = u.release;
   }
-  for (std::string dir : {"/lib/modules/" + k.release + "/build", "/usr/src/linux-headers-" + k.release}) {
+  std::vector<std::string> dirs = {"/lib/modules/" + k.release + "/build", "/usr/src/linux-headers-" + k.release};
+  for (const std::string& d : unpacked) dirs.push_back(d + "/" + k.release + "/build");
+  for (const std::string& dir : dirs) {
     if (path_exists(fs::path(dir) / "Makefile")) {
       k.kbuild_dir = dir;
       break;
@@ -96,8 +108,11 @@ KernelConfig kernel_config(const KernelTarget& k) {
 }
 
 std::optional<std::string> build_module(const BuildRequest& req) {
+  std::optional<std::string> features = autoconf_header(req.kernel, req.runtime_dir, req.verbose);
+  if (!features) return std::nullopt;
   Fnv key;
   key.add(kVersion);
+  key.add(*features);
   key.add(req.module_name);
   key.add(req.c_source);
   key.add(req.kernel.release);
@@ -127,9 +142,12 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   }
   fs::path dir = tmpl;
   std::ofstream(dir / (req.module_name + ".c")) << req.c_source;
+  std::ofstream(dir / "stpx_autoconf.h") << *features;
   std::ofstream(dir / "Kbuild") << "obj-m := " << req.module_name << ".o\n"
                                 << "ccflags-y := -I" << req.runtime_dir
                                 << " -Wno-declaration-after-statement -Wno-unused-label\n"
+                                << "# What the kernel's APIs are (runtime-c/autoconf/).\n"
+                                << "ccflags-y += -include $(src)/stpx_autoconf.h\n"
                                 << "# The runtime is a library of static functions; a script uses some.\n"
                                 << "ccflags-y += -Wno-unused-function\n"
                                 << "# Handlers must not be traceable: no ftrace hooks in the module.\n"
@@ -137,8 +155,11 @@ std::optional<std::string> build_module(const BuildRequest& req) {
   if (req.keep_tmp) std::cerr << "Keeping temporary directory \"" << dir.string() << "\"\n";
 
   std::string log = (dir / "build.log").string();
-  std::string cmd = fmt::format("make -C '{}' M='{}' modules > '{}' 2>&1", req.kernel.kbuild_dir,
-                                dir.string(), log);
+  // No BTF for the module: nothing reads it, and making it needs pahole,
+  // which a kbuild tree with a vmlinux (Debian's headers from 6.12 on)
+  // would otherwise require.
+  std::string cmd = fmt::format("make -C '{}' M='{}' CONFIG_DEBUG_INFO_BTF_MODULES= modules > '{}' 2>&1",
+                                req.kernel.kbuild_dir, dir.string(), log);
   if (req.verbose > 1) std::cerr << "Running " << cmd << "\n";
   int status = std::system(cmd.c_str());
   bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "frontend/preprocess.h"
 
@@ -15,10 +16,12 @@ struct KernelTarget {
 };
 
 // Resolves -r (a release, a kbuild directory, or empty for the running
-// kernel). kbuild_dir stays empty when no build tree is installed for the
-// release; nullopt (after a one-line cause) when a given directory is not
+// kernel). A release's tree is the installed one, else DIR/RELEASE/build
+// for the first of `unpacked` that has one (where testsuite/vm/fetch-kernel
+// unpacks a release's header packages). kbuild_dir stays empty when there
+// is none; nullopt (after a one-line cause) when a given directory is not
 // a kernel build tree.
-std::optional<KernelTarget> resolve_kernel(const std::string& spec);
+std::optional<KernelTarget> resolve_kernel(const std::string& spec, const std::vector<std::string>& unpacked = {});
 
 // Pass 4 needs a build tree: prints the cause and a hint when there is none.
 bool require_kbuild(const KernelTarget& k);
