@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -146,6 +147,26 @@ int exec_argv(std::vector<std::string> args) {
   return 1;
 }
 
+// Runs argv (its progress on our stderr) and waits: its exit status, or
+// -1 if it could not run.
+int exec_wait(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    dup2(2, 1);  // (what it prints is progress, not the script's output)
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 }  // namespace
 
 struct PipelineCache {
@@ -186,7 +207,18 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
       return 1;
     }
   }
-  auto kernel = resolve_kernel(kernel_spec);
+  // --vm -r R: a kernel of the test matrix, fetched (image, headers) into
+  // the guest's kernel directory the first time.
+  if (opts.vm && !kernel_spec.empty() && kernel_spec.find('/') == std::string::npos &&
+      !std::filesystem::exists(vm_kernel_dir + "/" + kernel_spec + "/boot/vmlinuz-" + kernel_spec)) {
+    std::string fetch = data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/fetch-kernel";
+    if (exec_wait({fetch, vm_kernel_dir, kernel_spec}) != 0) {
+      std::cerr << "stapx: cannot fetch kernel " << kernel_spec << " for --vm; hint: is linux-image-" << kernel_spec
+                << " a Debian package? (apt-cache policy linux-image-" << kernel_spec << ")\n";
+      return 1;
+    }
+  }
+  auto kernel = resolve_kernel(kernel_spec, {vm_kernel_dir});
   if (!kernel) return 1;
   PreprocessFacts facts;
   facts.kernel_vr = kernel->release;
@@ -404,7 +436,8 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
   if (opts.vm) {
     std::vector<std::string> argv = {data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
-                                     vm_kernel_dir, "--stapx-run", find_stapx_run(), *ko, "--"};
+                                     vm_kernel_dir, "--release", kernel->release, "--stapx-run", find_stapx_run(),
+                                     *ko, "--"};
     argv.insert(argv.end(), run_args.begin(), run_args.end());
     return exec_argv(argv);
   }

@@ -128,43 +128,58 @@ class Result:
 
 # ---------------------------------------------------------------- kernel
 
-def find_kernel(kernel_dir, fetch=True):
-    """The vmlinuz in KERNEL_DIR (laid out by fetch-kernel), running
-    fetch-kernel first when it is missing and FETCH is true."""
+def find_kernel(kernel_dir, fetch=True, release=None):
+    """(release, vmlinuz) of the default kernel in KERNEL_DIR (laid out by
+    fetch-kernel), or of RELEASE there, running fetch-kernel first when it
+    is missing and FETCH is true."""
     def lookup():
-        try:
-            with open(os.path.join(kernel_dir, "release")) as f:
-                rel = f.read().strip()
-        except OSError:
-            return None, None
+        rel = release
+        if rel is None:
+            try:
+                with open(os.path.join(kernel_dir, "release")) as f:
+                    rel = f.read().strip()
+            except OSError:
+                return None, None
         path = os.path.join(kernel_dir, rel, "boot", "vmlinuz-" + rel)
         return (rel, path) if os.path.isfile(path) else (None, None)
 
     rel, path = lookup()
     if path is None and fetch:
-        subprocess.run([FETCH_KERNEL, kernel_dir], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([FETCH_KERNEL, kernel_dir] + ([release] if release else []),
+                       check=True, stdout=subprocess.DEVNULL)
         rel, path = lookup()
     if path is None:
         raise RuntimeError(f"no kernel in {kernel_dir} (run {FETCH_KERNEL} {kernel_dir})")
     return rel, path
 
 
-def kbuild_dir(release):
-    """The guest kernel's kbuild tree, where stapx's pass 4 looks for it."""
-    for d in (f"/lib/modules/{release}/build", f"/usr/src/linux-headers-{release}"):
+def kbuild_dir(release, kernel_dir=None):
+    """The guest kernel's kbuild tree: installed where stapx's pass 4 looks
+    for it, else unpacked by fetch-kernel into KERNEL_DIR/RELEASE/build."""
+    dirs = [f"/lib/modules/{release}/build", f"/usr/src/linux-headers-{release}"]
+    if kernel_dir:
+        dirs.append(os.path.abspath(os.path.join(kernel_dir, release, "build")))
+    for d in dirs:
         if os.path.isfile(os.path.join(d, "Makefile")):
             return d
     return None
 
 
+def stapx_target(release, kernel_dir=None):
+    """What stapx's -r gets for RELEASE: the release where its headers are
+    installed, else the kbuild tree fetch-kernel unpacked."""
+    kb = kbuild_dir(release, kernel_dir)
+    return kb if kb and not kb.startswith(("/lib/modules/", "/usr/src/")) else release
+
+
 KMOD_BUILD_TIMEOUT = 600  # seconds for one kbuild of a test module
 
 
-def build_kmod(src, ko, release, out_root, prefix):
+def build_kmod(src, ko, release, out_root, prefix, kernel_dir=None):
     """Build the kernel module KO from the Kbuild directory SRC for RELEASE,
     once per source version: (directory holding KO, None) or (None, why it
     failed).  The build is cached in OUT_ROOT/PREFIX-HASH/."""
-    kb = kbuild_dir(release)
+    kb = kbuild_dir(release, kernel_dir)
     if not kb:
         return None, f"no kbuild tree for {release} (linux-headers-{release})"
     h = hashlib.sha256(release.encode() + b"\0" + kb.encode())
@@ -179,7 +194,9 @@ def build_kmod(src, ko, release, out_root, prefix):
     tmp = tempfile.mkdtemp(prefix=prefix + ".", dir=out_root)
     for n in names:
         shutil.copy(os.path.join(src, n), tmp)
-    p = subprocess.run(["make", "-C", kb, f"M={tmp}", "modules"], stdin=subprocess.DEVNULL,
+    # (No BTF: it would need pahole; stapx builds its modules the same way.)
+    p = subprocess.run(["make", "-C", kb, f"M={tmp}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"],
+                       stdin=subprocess.DEVNULL,
                        capture_output=True, timeout=KMOD_BUILD_TIMEOUT)
     if p.returncode != 0 or not os.path.isfile(os.path.join(tmp, ko)):
         shutil.rmtree(tmp, ignore_errors=True)
