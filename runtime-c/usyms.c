@@ -177,7 +177,9 @@ struct _stpx_usave {
 	unsigned long ra;	/* the caller's return address */
 	int64_t saved[];	/* the probe's entry_size bytes: saved[0] says whether they were */
 };
-static DEFINE_SPINLOCK(_stpx_usave_lock);
+/* Raw: handlers read it with interrupts off (PREEMPT_RT too); nothing is
+ * allocated or freed under it. */
+static DEFINE_RAW_SPINLOCK(_stpx_usave_lock);
 static DEFINE_HASHTABLE(_stpx_usaves, 8);
 static atomic_t _stpx_nusaves = ATOMIC_INIT(0);
 #define STPX_USAVES_MAX 16384	/* calls in flight at once, beyond which returns are skipped */
@@ -194,13 +196,13 @@ static notrace unsigned long _stpx_usave_ra(unsigned long sp)
 
 	if (!atomic_read(&_stpx_nusaves))
 		return 0;
-	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_usave_lock, flags);
 	hash_for_each_possible(_stpx_usaves, s, node, current->pid)
 		if (s->tid == current->pid && s->sp == sp) {
 			ra = s->ra;
 			break;
 		}
-	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_usave_lock, flags);
 	return ra;
 }
 NOKPROBE_SYMBOL(_stpx_usave_ra);

@@ -18,6 +18,7 @@
 #include <linux/hashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/workqueue.h>
+#include "pool.h"
 
 struct _stpx_perf {
 	const struct _stpx_probe *probe;
@@ -75,6 +76,9 @@ static DEFINE_HASHTABLE(_stpx_perf_threads, 8);
 static LIST_HEAD(_stpx_perf_due_list);
 static size_t _stpx_perf_nthreads;	/* counted or due: at most this many */
 #define STPX_PERF_MAX_THREADS 4096
+/* Due records, from a pool (pool.h): the fork and exec tracepoints queue
+ * them with preemption off, where PREEMPT_RT lets no allocator run. */
+static struct _stpx_pool _stpx_perf_due_pool;
 static atomic_t _stpx_perf_dropped = ATOMIC_INIT(0);
 
 /* Whether task's counter for p is due already (the lock held). */
@@ -185,7 +189,7 @@ static void _stpx_perf_work_fn(struct work_struct *w)
 					d->perf->path, PTR_ERR(e));
 			kfree(t);
 			put_task_struct(d->task);
-			kfree(d);
+			_stpx_pool_put(&_stpx_perf_due_pool, d);
 			raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
 			_stpx_perf_nthreads--;
 			raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
@@ -198,7 +202,7 @@ static void _stpx_perf_work_fn(struct work_struct *w)
 		raw_spin_lock_irqsave(&_stpx_perf_lock, flags);
 		hash_add(_stpx_perf_threads, &t->node, t->tid);
 		raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
-		kfree(d);
+		_stpx_pool_put(&_stpx_perf_due_pool, d);
 	}
 }
 
@@ -227,8 +231,7 @@ static void _stpx_perf_queue(struct task_struct *task, struct mm_struct *mm)
 
 		if (p->inode != inode)
 			continue;
-		/* (Allocated outside the raw lock, which PREEMPT_RT requires.) */
-		d = kmalloc(sizeof(*d), GFP_ATOMIC);
+		d = _stpx_pool_get(&_stpx_perf_due_pool);
 		if (!d) {
 			atomic_inc(&_stpx_perf_dropped);
 			continue;
@@ -243,7 +246,7 @@ static void _stpx_perf_queue(struct task_struct *task, struct mm_struct *mm)
 			raw_spin_unlock_irqrestore(&_stpx_perf_lock, flags);
 			if (full)
 				atomic_inc(&_stpx_perf_dropped);
-			kfree(d);
+			_stpx_pool_put(&_stpx_perf_due_pool, d);
 			continue;
 		}
 		get_task_struct(task);
@@ -318,7 +321,7 @@ static void _stpx_perf_disarm(struct _stpx_perf *p, size_t n)
 	list_for_each_entry_safe(d, dn, &_stpx_perf_due_list, list) {
 		list_del(&d->list);
 		put_task_struct(d->task);
-		kfree(d);
+		_stpx_pool_put(&_stpx_perf_due_pool, d);
 	}
 	hash_for_each_safe(_stpx_perf_threads, b, tmp, t, node) {
 		hash_del(&t->node);
@@ -327,6 +330,7 @@ static void _stpx_perf_disarm(struct _stpx_perf *p, size_t n)
 		kfree(t);
 	}
 	_stpx_perf_nthreads = 0;
+	_stpx_pool_destroy(&_stpx_perf_due_pool);
 	if (atomic_read(&_stpx_perf_dropped))
 		_stpx_report(STPX_MSG_WARNING, "WARNING: perf counters: %d thread(s) not counted",
 			     atomic_read(&_stpx_perf_dropped));
@@ -399,6 +403,9 @@ static int _stpx_perf_arm(struct _stpx_perf *p, size_t n)
 	}
 	if (!tasks)
 		return 0;
+	rc = _stpx_pool_init(&_stpx_perf_due_pool, sizeof(struct _stpx_perf_due), STPX_PERF_MAX_THREADS);
+	if (rc)
+		goto fail;
 	for (i = 0; i < ARRAY_SIZE(_stpx_perf_tps); i++) {
 		struct tracepoint *tp = _stpx_tp_hook(_stpx_perf_tps[i].name, _stpx_perf_tps[i].func, NULL,
 						       "perf counters");

@@ -25,6 +25,7 @@
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
+#include "pool.h"
 
 enum {
 	STPX_PE_BEGIN,
@@ -67,7 +68,17 @@ struct _stpx_pe_task {
 	const struct task_struct *leader;	/* processes: whose entry (never read) */
 };
 
-static DEFINE_SPINLOCK(_stpx_pe_lock);
+/*
+ * The records come from a pool filled at arm time (pool.h): these
+ * tracepoints' handlers run with preemption off, where PREEMPT_RT lets no
+ * allocator run. It holds a record for each process running a PATH and
+ * for each task whose begin probes are due (at the start: every task).
+ */
+#ifndef STPX_PE_MAX_TASKS
+#define STPX_PE_MAX_TASKS 16384
+#endif
+static struct _stpx_pool _stpx_pe_pool;
+static DEFINE_RAW_SPINLOCK(_stpx_pe_lock);
 static DEFINE_HASHTABLE(_stpx_pe_procs, 8);	/* tgid -> paths */
 static DEFINE_HASHTABLE(_stpx_pe_pending, 8);	/* tid: its begin probes are due */
 static atomic_t _stpx_pe_npending = ATOMIC_INIT(0);
@@ -93,7 +104,7 @@ static bool _stpx_pe_put(struct hlist_head *table, size_t bits, pid_t id, u64 pa
 	struct _stpx_pe_task *t = _stpx_pe_find(table, bits, id);
 
 	if (!t) {
-		t = kmalloc(sizeof(*t), GFP_ATOMIC);
+		t = _stpx_pool_get(&_stpx_pe_pool);
 		if (!t)
 			return false;
 		t->id = id;
@@ -121,7 +132,7 @@ static void _stpx_pe_drop(struct hlist_head *table, struct _stpx_pe_task *t)
 	hlist_del(&t->node);
 	if (table == _stpx_pe_pending)
 		atomic_dec(&_stpx_pe_npending);
-	kfree(t);
+	_stpx_pool_put(&_stpx_pe_pool, t);
 }
 
 /* The PATH slots that the executable of mm matches (mm held by the caller). */
@@ -187,11 +198,11 @@ static u64 _stpx_pe_paths_of(pid_t tgid)
 
 	if (!_stpx_pe_nslots)
 		return 0;
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	p = STPX_PE_FIND(_stpx_pe_procs, tgid);
 	if (p)
 		paths = p->paths;
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	return paths;
 }
 
@@ -219,7 +230,7 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 	}
 	if (likely(!atomic_read(&_stpx_pe_npending)) || !current->mm)
 		return;
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
 	if (t) {
 		thread = current->pid != current->tgid;
@@ -231,7 +242,7 @@ static notrace void _stpx_pe_sys_exit(void *data, struct pt_regs *regs, long ret
 		process = true;
 		_stpx_pe_drop(_stpx_pe_pending, p);
 	}
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (process)
 		_stpx_pe_fire(STPX_PE_BEGIN, 0, false, NULL);
 	if (thread)
@@ -247,7 +258,7 @@ static notrace void _stpx_pe_fork(void *data, struct task_struct *parent, struct
 
 	if (!child->mm)
 		return;	/* a kernel thread */
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	if (child->pid == child->tgid) {
 		/* A process: it runs what its parent ran, and begins. */
 		p = STPX_PE_FIND(_stpx_pe_procs, parent->tgid);
@@ -266,7 +277,7 @@ static notrace void _stpx_pe_fork(void *data, struct task_struct *parent, struct
 	} else if (_stpx_pe_begins) {
 		STPX_PE_PUT(_stpx_pe_pending, child->pid, 0);
 	}
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 }
 NOKPROBE_SYMBOL(_stpx_pe_fork);
 
@@ -278,7 +289,7 @@ static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t ol
 	bool pending;
 	size_t i;
 
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	/* A process whose begin is still due begins here, as what it now runs. */
 	p = STPX_PE_FIND(_stpx_pe_pending, -current->tgid);
 	pending = p != NULL;
@@ -296,7 +307,7 @@ static notrace void _stpx_pe_exec(void *data, struct task_struct *task, pid_t ol
 	} else if (now) {
 		_stpx_pe_put_proc(current, now);
 	}
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (pending) {
 		_stpx_pe_fire(STPX_PE_BEGIN, now, true, NULL);
 		return;
@@ -319,7 +330,7 @@ static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 	unsigned long flags;
 	u64 paths = 0;
 
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	/* A begin that never came is not due any more. */
 	t = STPX_PE_FIND(_stpx_pe_pending, current->pid);
 	if (t)
@@ -337,7 +348,7 @@ static notrace void _stpx_pe_exit(void *data, struct task_struct *task)
 		if (t)
 			_stpx_pe_drop(_stpx_pe_pending, t);
 	}
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	if (current->flags & PF_KTHREAD)
 		return;
 	/*
@@ -360,11 +371,11 @@ static notrace void _stpx_pe_free(void *data, struct task_struct *task)
 	struct _stpx_pe_task *p;
 	unsigned long flags;
 
-	spin_lock_irqsave(&_stpx_pe_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 	p = STPX_PE_FIND(_stpx_pe_procs, task->tgid);
 	if (p && p->leader == task)
 		_stpx_pe_drop(_stpx_pe_procs, p);
-	spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 }
 NOKPROBE_SYMBOL(_stpx_pe_free);
 
@@ -405,6 +416,12 @@ static void _stpx_process_events_disarm(struct _stpx_proc_event *e, size_t n)
 	if (any)
 		tracepoint_synchronize_unregister();
 	_stpx_pe_clear();
+	if (atomic_read(&_stpx_pe_pool.dropped))
+		_stpx_report(STPX_MSG_WARNING,
+			     "WARNING: process probes lost track of %d processes or threads "
+			     "(more than %zu at once; -D STPX_PE_MAX_TASKS=N)",
+			     atomic_read(&_stpx_pe_pool.dropped), _stpx_pe_pool.n);
+	_stpx_pool_destroy(&_stpx_pe_pool);
 	for (i = 0; i < (size_t)_stpx_pe_nslots; i++)
 		iput(_stpx_pe_inodes[i]);
 	_stpx_pe_nslots = 0;
@@ -418,6 +435,9 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 	size_t i;
 	int j, rc = 0;
 
+	rc = _stpx_pool_init(&_stpx_pe_pool, sizeof(struct _stpx_pe_task), STPX_PE_MAX_TASKS);
+	if (rc)
+		return rc;
 	_stpx_pe = e;
 	_stpx_pe_n = n;
 	_stpx_pe_syscalls = _stpx_pe_begins = false;
@@ -469,7 +489,7 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 			paths = _stpx_pe_mm_paths(t->mm);
 			task_unlock(t);
 		}
-		spin_lock_irqsave(&_stpx_pe_lock, flags);
+		raw_spin_lock_irqsave(&_stpx_pe_lock, flags);
 		if (t == g) {
 			if ((paths && !_stpx_pe_put_proc(t, paths)) ||
 			    (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, -t->tgid, 0)))
@@ -477,11 +497,14 @@ static int _stpx_process_events_arm(struct _stpx_proc_event *e, size_t n)
 		} else if (_stpx_pe_begins && !STPX_PE_PUT(_stpx_pe_pending, t->pid, 0)) {
 			rc = -ENOMEM;
 		}
-		spin_unlock_irqrestore(&_stpx_pe_lock, flags);
+		raw_spin_unlock_irqrestore(&_stpx_pe_lock, flags);
 	}
 	rcu_read_unlock();
-	if (rc)
+	if (rc) {
+		_stpx_report(STPX_MSG_ERROR, "ERROR: process probes: more than %zu processes and threads "
+			     "(-D STPX_PE_MAX_TASKS=N)", _stpx_pe_pool.n);
 		goto fail;
+	}
 	for (i = 0; i < ARRAY_SIZE(_stpx_pe_tps); i++) {
 		struct tracepoint *tp;
 

@@ -107,6 +107,8 @@ static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_r
 
 	if (!_stpx_uprobe_wanted(u))
 		return 0;
+	/* (A uprobe's handlers run in the task, preemptible, where even
+	 * PREEMPT_RT lets the allocator run: not in a probe handler proper.) */
 	if (atomic_inc_return(&_stpx_nusaves) > STPX_USAVES_MAX ||
 	    !(s = kmalloc(sizeof(*s) + (u->probe->nsaved ? u->probe->entry_size : 0), GFP_ATOMIC))) {
 		atomic_dec(&_stpx_nusaves);
@@ -119,9 +121,9 @@ static notrace int _stpx_uretprobe_entry(struct uprobe_consumer *uc, struct pt_r
 		s->ra = 0;
 	if (u->probe->nsaved)
 		_stpx_run_entry(u->probe, regs, s->saved);
-	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_usave_lock, flags);
 	hash_add(_stpx_usaves, &s->node, s->tid);
-	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_usave_lock, flags);
 	return 0;
 }
 NOKPROBE_SYMBOL(_stpx_uretprobe_entry);
@@ -131,9 +133,10 @@ static struct _stpx_usave *_stpx_usave_take(const struct _stpx_uprobe *u, unsign
 {
 	struct _stpx_usave *s, *found = NULL;
 	struct hlist_node *tmp;
+	HLIST_HEAD(dropped);	/* freed after the (raw) lock */
 	unsigned long flags;
 
-	spin_lock_irqsave(&_stpx_usave_lock, flags);
+	raw_spin_lock_irqsave(&_stpx_usave_lock, flags);
 	hash_for_each_possible_safe(_stpx_usaves, s, tmp, node, current->pid) {
 		if (s->tid != current->pid || s->u != u || s->sp > entry_sp)
 			continue;
@@ -142,9 +145,11 @@ static struct _stpx_usave *_stpx_usave_take(const struct _stpx_uprobe *u, unsign
 		if (s->sp == entry_sp && !found)
 			found = s;
 		else
-			kfree(s);
+			hlist_add_head(&s->node, &dropped);
 	}
-	spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	raw_spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+	hlist_for_each_entry_safe(s, tmp, &dropped, node)
+		kfree(s);
 	return found;
 }
 
@@ -279,18 +284,21 @@ static void _stpx_uprobes_disarm(struct _stpx_uprobe *t, size_t n)
 	{
 		struct _stpx_usave *s;
 		struct hlist_node *tmp;
+		HLIST_HEAD(dropped);	/* freed after the (raw) lock */
 		unsigned long flags;
 		int b;
 
-		spin_lock_irqsave(&_stpx_usave_lock, flags);
+		raw_spin_lock_irqsave(&_stpx_usave_lock, flags);
 		hash_for_each_safe(_stpx_usaves, b, tmp, s, node) {
 			if ((const struct _stpx_uprobe *)s->u < t || (const struct _stpx_uprobe *)s->u >= t + n)
 				continue;
 			hash_del(&s->node);
 			atomic_dec(&_stpx_nusaves);
-			kfree(s);
+			hlist_add_head(&s->node, &dropped);
 		}
-		spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+		raw_spin_unlock_irqrestore(&_stpx_usave_lock, flags);
+		hlist_for_each_entry_safe(s, tmp, &dropped, node)
+			kfree(s);
 	}
 }
 
