@@ -9,7 +9,13 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd python3 systemtap systemtap-doc systemtap-sdt-dev libc6-dbg
 
-.PHONY: all deps build check unit stage corpus harness coherence runtests stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+
+# The guest kernel: the default one (linux-headers-amd64's release) unless
+# KERNEL=R names another Debian kernel (e.g. 6.12.117+deb12-rt-amd64), for
+# runtests and stress; `make check KERNEL=R` runs the full suite there.
+KERNEL ?=
+RELEASE_OPT := $(if $(KERNEL),--release $(KERNEL))
 
 all: build
 
@@ -24,6 +30,19 @@ deps:
 	fi
 	testsuite/vm/fetch-kernel $(BUILD)/kernel
 	testsuite/vm/fetch-kernel-dbg $(BUILD)/kernel
+ifneq ($(KERNEL),)
+	testsuite/vm/fetch-kernel $(BUILD)/kernel $(KERNEL)
+	testsuite/vm/fetch-kernel-dbg $(BUILD)/kernel $(KERNEL)
+endif
+
+# The other kernels of the matrix (testsuite/vm/matrix-kernels: the default
+# release's -rt and -cloud flavours, the newest 6.12 generic and -rt), each
+# into $(BUILD)/kernel/R: image, BTF, DWARF vmlinux, headers unpacked (not
+# installed). Cached in ~/.cache/stapx like the default kernel's.
+deps-matrix: deps
+	@for r in $$(testsuite/vm/matrix-kernels $(BUILD)/kernel); do \
+		testsuite/vm/fetch-kernel $(BUILD)/kernel $$r >/dev/null && \
+		testsuite/vm/fetch-kernel-dbg $(BUILD)/kernel $$r >/dev/null || exit 1; done
 
 # Pass 1 (frontend/) is built with profile-guided optimization: a build that
 # counts what runs (in $(BUILD)/pgo-train) parses stapx's own tapsets and
@@ -93,7 +112,21 @@ coherence: build
 
 runtests: build
 	testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
-		--kernel-dir $(BUILD)/kernel testsuite/run
+		--kernel-dir $(BUILD)/kernel $(RELEASE_OPT) testsuite/run
+
+# testsuite/run/smoke.txt's tests on each other kernel of the matrix; every
+# kernel runs even when one fails. check-kernels: every run test on each.
+SMOKE := $(shell sed -n 's|^\([a-z0-9_]*\)$$|testsuite/run/\1.stp|p' testsuite/run/smoke.txt)
+smoke: build deps-matrix
+	@fail=0; for r in $$(testsuite/vm/matrix-kernels $(BUILD)/kernel); do \
+		echo "== smoke tests on $$r"; \
+		testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+			--kernel-dir $(BUILD)/kernel --release $$r $(SMOKE) || fail=1; done; exit $$fail
+check-kernels: build deps-matrix
+	@fail=0; for r in $$(cat $(BUILD)/kernel/release) $$(testsuite/vm/matrix-kernels $(BUILD)/kernel); do \
+		echo "== run tests on $$r"; \
+		testsuite/vm/run-tests --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+			--kernel-dir $(BUILD)/kernel --release $$r testsuite/run || fail=1; done; exit $$fail
 
 # Every guest CPU busy from before each case's module loads until it is
 # gone; each case run STRESS_REPEAT times, or fewer where NAME.repeat says
@@ -102,9 +135,9 @@ STRESS_REPEAT ?= 20
 stress: build
 	testsuite/vm/run-tests --busy --repeat $(STRESS_REPEAT) --timeout 300 \
 		--stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
-		--kernel-dir $(BUILD)/kernel testsuite/stress
+		--kernel-dir $(BUILD)/kernel $(RELEASE_OPT) testsuite/stress
 
-check: deps
+check: deps deps-matrix
 	$(MAKE) unit
 	$(MAKE) stage
 	$(MAKE) corpus
@@ -112,6 +145,7 @@ check: deps
 	$(MAKE) coherence
 	$(MAKE) runtests
 	$(MAKE) stress
+	$(MAKE) smoke
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build
