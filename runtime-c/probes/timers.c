@@ -40,9 +40,13 @@ static int _stpx_timers_arm(struct _stpx_timer *t, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		hrtimer_init(&t[i].t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		/* _HARD: expiring in hard interrupt context on PREEMPT_RT too
+		 * (elsewhere they all do), so that a handler sees the task the
+		 * tick interrupted, as on other kernels, not the softirq thread
+		 * RT would run it in. Handlers take raw locks only. */
+		hrtimer_init(&t[i].t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 		t[i].t.function = _stpx_timer_fn;
-		hrtimer_start(&t[i].t, ns_to_ktime(_stpx_timer_next(&t[i])), HRTIMER_MODE_REL);
+		hrtimer_start(&t[i].t, ns_to_ktime(_stpx_timer_next(&t[i])), HRTIMER_MODE_REL_HARD);
 		t[i].armed = 1;
 	}
 	return 0;
