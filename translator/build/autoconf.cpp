@@ -30,15 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-uint64_t fnv(uint64_t h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  h ^= 0xff;
-  return h * 1099511628211ULL;
-}
-
 // The probes' names (file stems), sorted.
 std::vector<std::string> probe_names(const fs::path& dir) {
   std::vector<std::string> names;
@@ -60,17 +51,17 @@ std::string macro_of(const std::string& name) {
 std::optional<std::string> autoconf_header(const KernelTarget& kernel, const std::string& runtime_dir, int verbose) {
   fs::path probes = fs::path(runtime_dir) / "autoconf";
   std::vector<std::string> names = probe_names(probes);
-  uint64_t key = 1469598103934665603ULL;
-  key = fnv(key, kernel.kbuild_dir);
-  key = fnv(key, kernel.release);
-  key = fnv(key, read_text_file(fs::path(kernel.kbuild_dir) / ".config"));
+  Fnv key;
+  key.add(kernel.kbuild_dir);
+  key.add(kernel.release);
+  key.add(read_text_file(fs::path(kernel.kbuild_dir) / ".config"));
   for (const std::string& n : names) {
-    key = fnv(key, n);
-    key = fnv(key, read_text_file(probes / (n + ".c")));
+    key.add(n);
+    key.add(read_text_file(probes / (n + ".c")));
   }
   std::string cache_root = support::cache_dir();
   fs::path cached = cache_root.empty() ? fs::path()
-                                       : fs::path(cache_root) / "autoconf" / fmt::format("{:016x}.h", key);
+                                       : fs::path(cache_root) / "autoconf" / fmt::format("{:016x}.h", key.h);
   std::error_code ec;
   if (!cached.empty() && fs::exists(cached, ec)) return read_text_file(cached);
 

@@ -30,17 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Fnv {
-  uint64_t h = 1469598103934665603ULL;
-  void add(std::string_view s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ULL;
-    }
-    h ^= 0xff;
-    h *= 1099511628211ULL;
-  }
-};
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
