@@ -25,7 +25,13 @@ const char kUsage[] =
     "  -k             keep the temporary build directory and print its path\n"
     "  -m NAME        name the module NAME (with -p4: leave NAME.ko here)\n"
     "  -r RELEASE|DIR build for kernel RELEASE, or for the kbuild tree DIR\n"
-    "  -o FILE        send the script's output to FILE\n"
+    "  -o FILE        send the script's output to FILE (strftime(3) conversions expanded)\n"
+    "  -b             bulk mode: each CPU's output to its own file, FILE_cpuN\n"
+    "                 (stpd_cpuN without -o); stapx-merge puts them back together\n"
+    "  -s NUM         NUM megabytes of output buffer per CPU (1-4095; default 0.5)\n"
+    "  -S SIZE[,N]    with -o, switch to a new file (FILE.0, FILE.1, ...) before one\n"
+    "                 passes SIZE megabytes, and keep only the last N\n"
+    "  -T SECONDS     end the session after SECONDS\n"
     "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
     "  -I DIR         add DIR to the tapset search path\n"
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
@@ -93,7 +99,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:D:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:D:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -125,6 +131,48 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
         break;
       case 'r': o.kernel = optarg; break;
       case 'o': o.output_file = optarg; break;
+      case 'b': o.bulk = true; break;
+      case 's': {
+        char* end = nullptr;
+        errno = 0;
+        long mb = std::strtol(optarg, &end, 10);
+        if (errno || *end || mb < 1 || mb > 4095) {
+          exit_code = fail("Invalid buffer size (should be 1-4095).");  // stap's words
+          return std::nullopt;
+        }
+        // The relay buffer: 64 KiB sub-buffers (runtime-c/transport/transport.c).
+        o.defines.emplace_back("STPX_RELAY_N_SUBBUFS", std::to_string(mb * 16));
+        break;
+      }
+      case 'S': {
+        std::string v = optarg;
+        size_t comma = v.find(',');
+        auto number = [](const std::string& t) {
+          return !t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos;
+        };
+        if (!number(v.substr(0, comma)) || (comma != std::string::npos && !number(v.substr(comma + 1)))) {
+          exit_code = fail("Safety pattern mismatch for -S parameter ('" + v +  // stap's words
+                           "' vs. '^[0-9]+(,[0-9]+)?$')");
+          return std::nullopt;
+        }
+        if (std::stol(v.substr(0, comma)) == 0 || (comma != std::string::npos && std::stol(v.substr(comma + 1)) == 0)) {
+          exit_code = fail("-S " + v + ": the size (megabytes) and the number of files must be 1 or more");
+          return std::nullopt;
+        }
+        o.rotation = v;
+        break;
+      }
+      case 'T': {
+        char* end = nullptr;
+        errno = 0;
+        long t = std::strtol(optarg, &end, 10);
+        if (errno || *end || t < 1 || t > 2147483647L) {
+          exit_code = fail("Invalid timeout interval.");  // stap's words
+          return std::nullopt;
+        }
+        o.timeout_s = t;
+        break;
+      }
       case 'D': {
         std::string d = optarg;
         size_t eq = d.find('=');
@@ -223,6 +271,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   }
   if (o.guru && o.privilege != Options::Privilege::Dev) {
     exit_code = fail(std::string("You can't specify -g and --privilege=") + privilege_name(o.privilege) + " together.");
+    return std::nullopt;
+  }
+  if (!o.rotation.empty() && o.output_file.empty()) {
+    exit_code = fail("-S needs -o FILE: the output files are FILE.0, FILE.1, ...");
     return std::nullopt;
   }
   if (!o.target_cmd.empty() && o.target_pid) {

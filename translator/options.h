@@ -20,6 +20,9 @@ struct Options {
   std::string module_name;  // -m
   std::string kernel;       // -r RELEASE or KBUILD_DIR
   std::string output_file;  // -o
+  bool bulk = false;        // -b: per-CPU output files (stapx-run -b)
+  std::string rotation;     // -S SIZE[,N], checked, for stapx-run
+  long timeout_s = 0;       // -T SECONDS, for stapx-run
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c

@@ -431,6 +431,9 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   // Pass 5: run.
   std::vector<std::string> run_args;
   if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
+  if (opts.bulk) run_args.push_back("-b");
+  if (!opts.rotation.empty()) run_args.insert(run_args.end(), {"-S", opts.rotation});
+  if (opts.timeout_s) run_args.insert(run_args.end(), {"-T", std::to_string(opts.timeout_s)});
   if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
   if (opts.target_pid) run_args.insert(run_args.end(), {"-x", std::to_string(opts.target_pid)});
   for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");

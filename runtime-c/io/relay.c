@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stapx-run: the module's per-CPU relay files, their records merged by
- * sequence number (stapx-run.c's header comment says how), and the output.
+ * stapx-run: the module's per-CPU relay files and their records merged by
+ * sequence number (stapx-run.c's header comment says how), for output.c.
  */
 #include "stapx-run.h"
 
@@ -178,17 +178,6 @@ size_t read_traces(void)
 	return total;
 }
 
-static void write_output(const char *p, size_t n)
-{
-	if (out_broken || !n)
-		return;
-	if (fwrite(p, 1, n, out) != n) {
-		out_errno = errno;
-		out_broken = true;
-	}
-}
-
-
 /*
  * Emit records in sequence order.  Returns true while a gap holds records
  * back.
@@ -226,9 +215,10 @@ bool emit_records(enum emit_mode mode)
 			     "(next is %llu on trace%d)", next_seq,
 			     now - gap_since, best->head_seq, best->cpu);
 		}
-		best->pos += sizeof(struct stpx_rec_hdr);
-		write_output(best->buf + best->pos, best->head_len);
-		best->pos += best->head_len;
+		output_record(best->cpu, best->buf + best->pos,
+			      best->buf + best->pos +
+			      sizeof(struct stpx_rec_hdr), best->head_len);
+		best->pos += sizeof(struct stpx_rec_hdr) + best->head_len;
 		best->head = false;
 		if (best->head_seq >= next_seq)
 			next_seq = best->head_seq + 1;
@@ -239,10 +229,8 @@ bool emit_records(enum emit_mode mode)
 		emitted = true;
 		n_records++;
 	}
-	if (emitted && !out_broken && fflush(out) != 0) {
-		out_errno = errno;
-		out_broken = true;
-	}
+	if (emitted)
+		output_flush();
 	return gap;
 }
 

@@ -2,7 +2,8 @@
 /*
  * stapx-run: load a stapx kernel module, relay its output, unload it.
  *
- *   stapx-run [-o FILE] [-c CMD | -x PID] [-v] [-h] MODULE.ko [PARAM=VALUE...]
+ *   stapx-run [-o FILE] [-b] [-S SIZE[,N]] [-T SECONDS] [-c CMD | -x PID]
+ *             [-v] [-h] MODULE.ko [PARAM=VALUE...]
  *
  * Wire format and file layout: ../transport/protocol.h.
  *
@@ -40,12 +41,16 @@
  * message, and the command runs as /bin/sh -c cmd in the background once
  * the output before it is written out.
  *
- * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c module_load.c relay.c -pthread
+ * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c module_load.c relay.c
+ *        output.c -pthread
  */
 #include "stapx-run.h"
 
 int verbose;
 const char *out_path;
+bool bulk;
+unsigned long long rotate_size;
+unsigned long rotate_keep;
 FILE *out;
 bool out_broken;
 int out_errno;
@@ -88,13 +93,48 @@ long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static long timeout_s;           /* -T SECONDS */
+
+/* -S SIZE[,N]: SIZE in megabytes, N files at most. */
+static int parse_rotation(const char *arg)
+{
+	unsigned long long size;
+	unsigned long keep = 0;
+	char *end;
+
+	errno = 0;
+	size = strtoull(arg, &end, 10);
+	if (!errno && *end == ',' && end[1]) {
+		keep = strtoul(end + 1, &end, 10);
+		if (keep == 0)
+			errno = EINVAL;
+	}
+	if (errno || *end || size == 0 || size > 1ULL << 20 || arg[0] == '-') {
+		fprintf(stderr, "ERROR: bad -S '%s' (SIZE[,N]: SIZE megabytes "
+			"per file, 1 or more; at most N files)\n", arg);
+		return -1;
+	}
+	rotate_size = size << 20;
+	rotate_keep = keep;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: stapx-run [-o FILE] [-c CMD | -x PID] [-v] [-h] "
-		"MODULE.ko [PARAM=VALUE...]\n"
+		"Usage: stapx-run [-o FILE] [-b] [-S SIZE[,N]] [-T SECONDS] "
+		"[-c CMD | -x PID] [-v] [-h]\n"
+		"                 MODULE.ko [PARAM=VALUE...]\n"
 		"  -o FILE  write the script's output to FILE instead of "
 		"stdout\n"
+		"           (strftime(3) conversions in FILE are expanded)\n"
+		"  -b       bulk mode: each CPU's records to FILE_cpuN "
+		"(stpd_cpuN without -o),\n"
+		"           for stapx-merge\n"
+		"  -S SIZE[,N]  start a new output file, FILE.0, FILE.1, "
+		"..., when one would\n"
+		"           pass SIZE megabytes; keep only the last N\n"
+		"  -T SECONDS  end the session after SECONDS\n"
 		"  -c CMD   run CMD once the probes are armed (target() is "
 		"its PID);\n"
 		"           stop when it exits\n"
@@ -163,6 +203,7 @@ static const char *target_cmd;
 static pid_t target_pid = -1;
 static int target_go = -1;       /* write end: the command may exec */
 static long target_x;            /* -x PID */
+static long long deadline = -1;  /* -T: when to stop, now_ms() time */
 static char start_cmd[32];
 static sigset_t orig_mask;
 
@@ -279,10 +320,7 @@ static void run_system(const char *cmd)
 	pid_t pid;
 
 	pump();
-	if (!out_broken && fflush(out) != 0) {
-		out_errno = errno;
-		out_broken = true;
-	}
+	output_flush();
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
@@ -544,6 +582,8 @@ static void event_loop(void)
 		}
 		if (out_broken && !stop_wanted)
 			request_stop("output error");
+		if (deadline >= 0 && now >= deadline && !stop_wanted)
+			request_stop("timeout (-T)");
 		if (stop_returned >= 0 && !got_done &&
 		    now - stop_returned > DONE_TIMEOUT_MS) {
 			fprintf(stderr, "ERROR: module did not finish "
@@ -580,11 +620,32 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
 			return 1;
 
-	while ((opt = getopt(argc, argv, "+o:c:x:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:bS:T:c:x:vh")) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
 			break;
+		case 'b':
+			bulk = true;
+			break;
+		case 'S':
+			if (parse_rotation(optarg) < 0)
+				return 1;
+			break;
+		case 'T': {
+			char *end;
+			long secs;
+
+			errno = 0;
+			secs = strtol(optarg, &end, 10);
+			if (errno || *end || secs <= 0 || secs > INT_MAX) {
+				fprintf(stderr, "ERROR: bad -T SECONDS '%s' "
+					"(a whole number, 1 or more)\n", optarg);
+				return 1;
+			}
+			timeout_s = secs;
+			break;
+		}
 		case 'c':
 			target_cmd = optarg;
 			break;
@@ -616,6 +677,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (rotate_size && !out_path) {
+		fprintf(stderr, "ERROR: -S needs -o FILE: the output files "
+			"are FILE.0, FILE.1, ...\n");
+		return 1;
+	}
 	modpath = argv[optind];
 	name = module_name(modpath);
 	if (!name || !*name || strlen(name) > 200) {
@@ -623,7 +689,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(stdin_path, sizeof(stdin_path), "/proc/systemtap/%s/__stdin", name);
-	if (stdout_closed && !out_path) {
+	if (stdout_closed && !out_path && !bulk) {
 		fprintf(stderr, "ERROR: standard output is closed: give -o FILE "
 			"for the script's output\n");
 		return 1;
@@ -648,17 +714,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (out_path) {
-		out = fopen(out_path, "we");
-		if (!out) {
-			fprintf(stderr, "ERROR: Couldn't open output file "
-				"'%s': %s\n", out_path, strerror(errno));
-			return 1;
-		}
-	} else {
-		out = stdout;
-	}
-	setvbuf(out, NULL, _IOFBF, 1 << 16);
+	if (output_open() < 0)
+		return 1;
+	if (out == stdout)
+		setvbuf(out, NULL, _IOFBF, 1 << 16);
 
 	if (ensure_debugfs() < 0)
 		return 1;
@@ -693,6 +752,8 @@ int main(int argc, char **argv)
 	} else if (send_cmd(start_cmd) < 0) {
 		status = 1;
 	} else {
+		if (timeout_s)
+			deadline = now_ms() + timeout_s * 1000;
 		event_loop();
 		if (cmd_busy) {
 			/* Wait for the module to return from the write. */
@@ -714,10 +775,7 @@ int main(int argc, char **argv)
 		close(traces[i].fd);
 		free(traces[i].buf);
 	}
-	if (!out_broken && fflush(out) != 0) {
-		out_errno = errno;
-		out_broken = true;
-	}
+	output_close();
 	if (out_broken && out_errno != EPIPE) {
 		fprintf(stderr, "ERROR: Couldn't write output: %s\n",
 			strerror(out_errno));
@@ -748,8 +806,6 @@ int main(int argc, char **argv)
 			"failures.\n", d_lost + corrupt_count);
 	if (start_failed || d_errors || e_seen)
 		status = 1;
-	if (out != stdout)
-		fclose(out);
 	free(name);
 	return status;
 

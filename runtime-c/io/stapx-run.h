@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stapx-run's parts: stapx-run.c (options, the session and its event
- * loop, commands, the -c target), module_load.c (debugfs, insmod and rmmod)
- * and relay.c (per-CPU relay files, records merged by sequence number,
- * the output file). State they share is declared here, defined in
- * stapx-run.c.
+ * loop, commands, the -c target), module_load.c (debugfs, insmod and rmmod),
+ * relay.c (per-CPU relay files, records merged by sequence number) and
+ * output.c (the output files: -o, -S rotation, -b per-CPU files).  State
+ * they share is declared here, defined in stapx-run.c.
  */
 #ifndef STAPX_RUN_H
 #define STAPX_RUN_H
@@ -66,8 +66,11 @@ struct trace {
 
 /* Defined in stapx-run.c. */
 extern int verbose;
-extern const char *out_path;
-extern FILE *out;
+extern const char *out_path;   /* -o FILE, or NULL */
+extern bool bulk;              /* -b: a file per CPU */
+extern unsigned long long rotate_size; /* -S SIZE in bytes; 0: none */
+extern unsigned long rotate_keep;      /* -S SIZE,N: N; 0: all */
+extern FILE *out;              /* the merged output's current file */
 extern bool out_broken;
 extern int out_errno;
 
@@ -104,6 +107,12 @@ char *module_name(const char *path);
 int insert_module(const char *path, const char *name, char **params,
 			 int nparams);
 int remove_module(const char *name);
+
+/* output.c */
+int output_open(void);
+void output_record(int cpu, const char *hdr, const char *payload, size_t n);
+void output_flush(void);
+void output_close(void);
 
 /* relay.c */
 int open_traces(const char *dir);

@@ -462,6 +462,12 @@ def build_initramfs(jobs, stapx_run, out_path, busybox="/bin/busybox"):
     c.symlink("sbin", "bin")
     with open(stapx_run, "rb") as f:
         c.file("bin/stapx-run", f.read(), 0o755)
+    # stapx-merge (bulk mode's per-CPU files) where the build put it.
+    merge = os.path.join(os.path.dirname(stapx_run), "stapx-merge")
+    if os.path.exists(merge):
+        check_static(merge)
+        with open(merge, "rb") as f:
+            c.file("bin/stapx-merge", f.read(), 0o755)
     names = set()
     staged = set()
     for j in jobs:

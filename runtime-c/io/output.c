@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stapx-run: where the script's output goes.
+ *
+ * One sink by default: standard output, or -o FILE.  FILE may hold
+ * strftime(3) conversions ("trace-%H%M%S.txt"), expanded with the local
+ * time each time a file is opened.
+ *
+ * -S SIZE[,N] rotates: the output goes to FILE.0, and a record that would
+ * take the file past SIZE bytes starts FILE.1, and so on; with N, opening
+ * file K removes file K-N, so at most N remain.  Files change only between
+ * records, so a record (one handler's output) is never split; a record
+ * larger than SIZE gets a file of its own.
+ *
+ * -b (bulk): one sink per CPU, FILE_cpuN (stpd_cpuN without -o), opened
+ * when the CPU's first record arrives.  Records are written whole, their
+ * headers included (protocol.h's struct stpx_rec_hdr), in the order the
+ * CPU produced them; stapx-merge orders the files' records by sequence
+ * number into one text.  Rotation applies to each CPU's file: FILE_cpuN.K.
+ */
+#include "stapx-run.h"
+
+struct sink {
+	FILE *f;
+	bool is_stdout;
+	int cpu;                    /* -1: the merged output */
+	unsigned long long written; /* bytes in the current file */
+	unsigned long index;        /* current rotation number */
+	char **names;               /* every file opened, by index */
+	unsigned long nnames;
+};
+
+static struct sink merged = { .cpu = -1 };
+static struct sink *bulk_sinks;
+static int nbulk_sinks;
+
+/* FILE with strftime(3) conversions expanded; malloc'd or NULL. */
+static char *expand_path(const char *pattern)
+{
+	char buf[PATH_MAX];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!strchr(pattern, '%'))
+		return strdup(pattern);
+	localtime_r(&t, &tm);
+	if (strftime(buf, sizeof(buf), pattern, &tm) == 0) {
+		fprintf(stderr, "ERROR: output file name '%s' expands to "
+			"nothing or is too long\n", pattern);
+		return NULL;
+	}
+	return strdup(buf);
+}
+
+/* The name of s's next file (its index s->index). */
+static char *sink_name(const struct sink *s)
+{
+	char *base, *name;
+	int n;
+
+	if (bulk)
+		base = expand_path(out_path ? out_path : "stpd");
+	else
+		base = expand_path(out_path);
+	if (!base)
+		return NULL;
+	if (bulk && rotate_size)
+		n = asprintf(&name, "%s_cpu%d.%lu", base, s->cpu, s->index);
+	else if (bulk)
+		n = asprintf(&name, "%s_cpu%d", base, s->cpu);
+	else if (rotate_size)
+		n = asprintf(&name, "%s.%lu", base, s->index);
+	else
+		n = asprintf(&name, "%s", base);
+	free(base);
+	return n < 0 ? NULL : name;
+}
+
+static void sink_failed(int err)
+{
+	if (!out_broken) {
+		out_errno = err;
+		out_broken = true;
+	}
+}
+
+/* Open s's next file; the oldest beyond rotate_keep goes.  0 or -1. */
+static int sink_open(struct sink *s)
+{
+	char *name, **names;
+
+	if (!bulk && !out_path) {
+		s->f = stdout;
+		s->is_stdout = true;
+		return 0;
+	}
+	name = sink_name(s);
+	if (!name) {
+		sink_failed(ENOMEM);
+		return -1;
+	}
+	s->f = fopen(name, "we");
+	if (!s->f) {
+		fprintf(stderr, "ERROR: Couldn't open output file '%s': %s\n",
+			name, strerror(errno));
+		free(name);
+		sink_failed(errno);
+		return -1;
+	}
+	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
+	vlog("writing output to %s", name);
+	names = realloc(s->names, (s->nnames + 1) * sizeof(*names));
+	if (!names) {
+		free(name);
+		return 0;
+	}
+	s->names = names;
+	s->names[s->nnames++] = name;
+	if (rotate_keep && s->nnames > rotate_keep) {
+		char **old = &s->names[s->nnames - rotate_keep - 1];
+
+		if (*old) {
+			vlog("removing %s", *old);
+			if (unlink(*old) < 0 && errno != ENOENT)
+				fprintf(stderr, "WARNING: Couldn't remove "
+					"old output file '%s': %s\n", *old,
+					strerror(errno));
+			free(*old);
+			*old = NULL;
+		}
+	}
+	s->written = 0;
+	return 0;
+}
+
+static int sink_close(struct sink *s)
+{
+	int rc = 0;
+
+	if (!s->f)
+		return 0;
+	if (s->is_stdout)
+		rc = fflush(s->f);
+	else
+		rc = fclose(s->f);
+	s->f = NULL;
+	if (rc != 0)
+		sink_failed(errno);
+	return rc;
+}
+
+static void sink_write(struct sink *s, const char *p, size_t n)
+{
+	if (out_broken || !n)
+		return;
+	if (s->f && rotate_size && s->written &&
+	    s->written + n > rotate_size) {
+		sink_close(s);
+		s->index++;
+	}
+	if (!s->f && sink_open(s) < 0)
+		return;
+	if (fwrite(p, 1, n, s->f) != n) {
+		sink_failed(errno);
+		return;
+	}
+	s->written += n;
+}
+
+/*
+ * Open the merged output at start (so that a bad -o fails before the
+ * module loads); in bulk mode each CPU's file opens with its first record.
+ */
+int output_open(void)
+{
+	if (bulk) {
+		out = stdout;
+		return 0;
+	}
+	if (sink_open(&merged) < 0)
+		return -1;
+	out = merged.f;
+	return 0;
+}
+
+static struct sink *bulk_sink(int cpu)
+{
+	struct sink *s;
+	int i;
+
+	for (i = 0; i < nbulk_sinks; i++)
+		if (bulk_sinks[i].cpu == cpu)
+			return &bulk_sinks[i];
+	s = realloc(bulk_sinks, (nbulk_sinks + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	bulk_sinks = s;
+	s = &bulk_sinks[nbulk_sinks++];
+	*s = (struct sink){ .cpu = cpu };
+	return s;
+}
+
+/*
+ * One record from CPU cpu: hdr is its header, payload what the script
+ * printed.
+ */
+void output_record(int cpu, const char *hdr, const char *payload, size_t n)
+{
+	struct sink *s;
+
+	if (!bulk) {
+		sink_write(&merged, payload, n);
+		out = merged.f ? merged.f : out;
+		return;
+	}
+	s = bulk_sink(cpu);
+	if (!s) {
+		sink_failed(ENOMEM);
+		return;
+	}
+	/* A header and its payload always share a file. */
+	if (s->f && rotate_size && s->written &&
+	    s->written + sizeof(struct stpx_rec_hdr) + n > rotate_size) {
+		sink_close(s);
+		s->index++;
+	}
+	sink_write(s, hdr, sizeof(struct stpx_rec_hdr));
+	sink_write(s, payload, n);
+}
+
+/* Push out what is buffered (before system(), and each pump). */
+void output_flush(void)
+{
+	int i;
+
+	if (out_broken)
+		return;
+	if (merged.f && fflush(merged.f) != 0)
+		sink_failed(errno);
+	for (i = 0; i < nbulk_sinks; i++)
+		if (bulk_sinks[i].f && fflush(bulk_sinks[i].f) != 0)
+			sink_failed(errno);
+}
+
+void output_close(void)
+{
+	int i;
+	unsigned long k;
+
+	sink_close(&merged);
+	for (i = 0; i < nbulk_sinks; i++)
+		sink_close(&bulk_sinks[i]);
+	for (k = 0; k < merged.nnames; k++)
+		free(merged.names[k]);
+	free(merged.names);
+	for (i = 0; i < nbulk_sinks; i++) {
+		for (k = 0; k < bulk_sinks[i].nnames; k++)
+			free(bulk_sinks[i].names[k]);
+		free(bulk_sinks[i].names);
+	}
+	free(bulk_sinks);
+}
