@@ -16,6 +16,13 @@ static int __init _stpx_module_init(void)
 	rc = _stpx_contexts_alloc();
 	if (rc)
 		goto err_contexts;
+#ifdef STPX_TIMING
+	_stpx_timings = __alloc_percpu(sizeof(struct _stpx_timing) * ARRAY_SIZE(_stpx_probes),
+				       __alignof__(struct _stpx_timing));
+	rc = -ENOMEM;
+	if (!_stpx_timings)
+		goto err_timings;
+#endif
 	rc = _stpx_globals_init();
 	if (rc)
 		goto err_globals;
@@ -27,6 +34,10 @@ static int __init _stpx_module_init(void)
 err_transport:
 err_globals:
 	_stpx_globals_exit();	/* copes with a partial init */
+#ifdef STPX_TIMING
+	free_percpu(_stpx_timings);
+err_timings:
+#endif
 err_contexts:
 	_stpx_contexts_free();
 	return rc;
@@ -40,6 +51,9 @@ static void __exit _stpx_module_exit(void)
 		_stpx_disarm_probes();
 	_stpx_transport_exit();
 	_stpx_globals_exit();
+#ifdef STPX_TIMING
+	free_percpu(_stpx_timings);
+#endif
 	_stpx_contexts_free();
 }
 

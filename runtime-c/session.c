@@ -37,6 +37,46 @@ int _stpx_session_start(long target)
 	return 0;
 }
 
+#ifdef STPX_TIMING
+/*
+ * -t's report, after the end probes' output: a line for each probe point
+ * that ran, its hits and min/avg/max cycles over all CPUs.
+ */
+static void _stpx_timing_report(void)
+{
+	static const char head[] = "----- probe hit report: \n";
+	char line[512];
+	unsigned int i;
+	int cpu, n;
+
+	_stpx_transport_write(head, sizeof(head) - 1);
+	for (i = 0; i < ARRAY_SIZE(_stpx_probes); i++) {
+		const struct _stpx_probe *p = &_stpx_probes[i];
+		struct _stpx_timing sum = { 0 };
+
+		for_each_possible_cpu(cpu) {
+			const struct _stpx_timing *t = per_cpu_ptr(_stpx_timings, cpu) + i;
+
+			if (!t->hits)
+				continue;
+			if (!sum.hits || t->min < sum.min)
+				sum.min = t->min;
+			if (t->max > sum.max)
+				sum.max = t->max;
+			sum.hits += t->hits;
+			sum.cycles += t->cycles;
+		}
+		if (!sum.hits)
+			continue;
+		n = scnprintf(line, sizeof(line),
+			      "%s, (%s), hits: %llu, cycles: %llumin/%lluavg/%llumax, from: %s, index: %u\n",
+			      p->pp, p->loc, sum.hits, sum.min, div64_u64(sum.cycles, sum.hits),
+			      sum.max, p->pn, i);
+		_stpx_transport_write(line, n);
+	}
+}
+#endif
+
 void _stpx_session_stop(void)
 {
 	unsigned int i;
@@ -56,6 +96,9 @@ void _stpx_session_stop(void)
 		for (i = 0; i < _stpx_n_end; i++)
 			_stpx_run_probe(_stpx_end_probes[i], NULL);
 	}
+#ifdef STPX_TIMING
+	_stpx_timing_report();
+#endif
 	atomic_set(&_stpx_state, STPX_STATE_STOPPED);
 }
 

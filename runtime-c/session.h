@@ -53,7 +53,34 @@ struct _stpx_probe {
 	size_t entry_size;
 	/* Probes that read entry values: the watcher of their function's entry. */
 	const struct _stpx_entry_tracker *entry_tracker;
+	unsigned int index;			/* in _stpx_probes[] */
+	const char *loc;			/* the declaration: "FILE:LINE:COL" */
 };
+
+#ifdef STPX_TIMING
+/*
+ * -t: each probe point's hits and the cycles its handler took (claim to
+ * release: locks, handler, print flush), per CPU, summed at the end
+ * (session.c). Only the CPU's own claimed handler writes its slots, with
+ * interrupts or preemption off, so plain adds suffice.
+ */
+struct _stpx_timing {
+	u64 hits, cycles, min, max;
+};
+static struct _stpx_timing __percpu *_stpx_timings;	/* [ARRAY_SIZE(_stpx_probes)] */
+
+static __always_inline void _stpx_timing_add(const struct _stpx_probe *p, cycles_t t0)
+{
+	u64 spent = get_cycles() - t0;
+	struct _stpx_timing *t = this_cpu_ptr(_stpx_timings) + p->index;
+
+	if (!t->hits++ || spent < t->min)
+		t->min = spent;
+	if (spent > t->max)
+		t->max = spent;
+	t->cycles += spent;
+}
+#endif
 
 static atomic_t _stpx_state = ATOMIC_INIT(STPX_STATE_IDLE);
 static atomic_t _stpx_errors = ATOMIC_INIT(0);
@@ -392,6 +419,9 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 {
 	struct _stpx_context *c;
 	unsigned long flags = 0;
+#ifdef STPX_TIMING
+	cycles_t t0;
+#endif
 
 	if (atomic_read(&_stpx_state) != proto->state)
 		return;
@@ -402,6 +432,9 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 	c = this_cpu_read(_stpx_ctx);
 	if (!_stpx_ctx_claim(c, p, regs, saved, proto->flags & STPX_PROBE_CONTEXT))
 		goto leave;
+#ifdef STPX_TIMING
+	t0 = get_cycles();
+#endif
 	if (family_data)
 		c->family_data = family_data;
 	if (proto->flags & STPX_PROBE_ACTIONS) {
@@ -418,6 +451,9 @@ static __always_inline void _stpx_probe_hit(const struct _stpx_probe *proto,
 		_stpx_print_flush(c);
 	/* (The handler reported its error, if any: see codegen's probe_body.) */
 release:
+#ifdef STPX_TIMING
+	_stpx_timing_add(p, t0);
+#endif
 	_stpx_ctx_release(c);
 leave:
 	if (proto->interruptible)

@@ -32,6 +32,8 @@ const char kUsage[] =
     "  -S SIZE[,N]    with -o, switch to a new file (FILE.0, FILE.1, ...) before one\n"
     "                 passes SIZE megabytes, and keep only the last N\n"
     "  -T SECONDS     end the session after SECONDS\n"
+    "  -t             at the end, report each probe point's hits and the cycles its\n"
+    "                 handler took (min/avg/max)\n"
     "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
     "  -I DIR         add DIR to the tapset search path\n"
     "  -c CMD         start the probes, run CMD, stop when CMD exits\n"
@@ -99,7 +101,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:D:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -132,6 +134,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'r': o.kernel = optarg; break;
       case 'o': o.output_file = optarg; break;
       case 'b': o.bulk = true; break;
+      // The runtime counts hits and cycles per probe point (session.h).
+      case 't': o.defines.emplace_back("STPX_TIMING", "1"); break;
       case 's': {
         char* end = nullptr;
         errno = 0;

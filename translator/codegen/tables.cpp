@@ -204,6 +204,7 @@ void Codegen::tables() {
   }
   {
     auto b = out_.block("static const struct _stpx_probe _stpx_probes[] =", "};");
+    unsigned slot = 0;
     for (const ProbeSpec& p : prog_.probes) {
       int index = decl_index_.at(p.decl);
       bool locks = !p.decl->global_reads.empty() || !p.decl->global_writes.empty();
@@ -225,12 +226,14 @@ void Codegen::tables() {
       std::string pp = p.pp;
       while (!pp.empty() && (pp.back() == '?' || pp.back() == '!')) pp.pop_back();
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
-                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{} }},",
+                ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{}, "
+                ".index = {}, .loc = {} }},",
                 index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(p.ppfunc),
                 c_string(p.probefunc),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", run_state_c(p.family->run_state()),
-                interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index), entry);
+                interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index), entry, slot++,
+                c_string(sm_.describe(p.decl->loc)));
     }
   }
   out_.blank();
