@@ -32,6 +32,9 @@ const char kUsage[] =
     "  -S SIZE[,N]    with -o, switch to a new file (FILE.0, FILE.1, ...) before one\n"
     "                 passes SIZE megabytes, and keep only the last N\n"
     "  -T SECONDS     end the session after SECONDS\n"
+    "  -F             flight recorder: without -o, start the probes and detach,\n"
+    "                 leaving them running (stapx-run -A NAME attaches); with -o,\n"
+    "                 run in the background and print the PID\n"
     "  -t             at the end, report each probe point's hits and the cycles its\n"
     "                 handler took (min/avg/max)\n"
     "  -D NAME=VALUE  define a runtime tunable (MAXACTION, MAXSTRINGLEN, ...)\n"
@@ -101,7 +104,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -134,6 +137,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 'r': o.kernel = optarg; break;
       case 'o': o.output_file = optarg; break;
       case 'b': o.bulk = true; break;
+      case 'F':
+        // The module's buffer keeps the latest output while detached.
+        o.flight = true;
+        o.defines.emplace_back("STPX_FLIGHT", "1");
+        break;
       // The runtime counts hits and cycles per probe point (session.h).
       case 't': o.defines.emplace_back("STPX_TIMING", "1"); break;
       case 's': {
@@ -279,6 +287,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   }
   if (!o.rotation.empty() && o.output_file.empty()) {
     exit_code = fail("-S needs -o FILE: the output files are FILE.0, FILE.1, ...");
+    return std::nullopt;
+  }
+  if (o.flight && !o.target_cmd.empty()) {
+    exit_code = fail("-F and -c cannot be used together: the command would outlive the session");
+    return std::nullopt;
+  }
+  if (o.flight && o.vm) {
+    exit_code = fail("-F cannot be used with --vm: the guest ends with stapx");
     return std::nullopt;
   }
   if (!o.target_cmd.empty() && o.target_pid) {

@@ -23,6 +23,7 @@ struct Options {
   bool bulk = false;        // -b: per-CPU output files (stapx-run -b)
   std::string rotation;     // -S SIZE[,N], checked, for stapx-run
   long timeout_s = 0;       // -T SECONDS, for stapx-run
+  bool flight = false;      // -F: flight recorder (stapx-run -F)
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c

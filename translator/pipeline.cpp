@@ -432,6 +432,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   std::vector<std::string> run_args;
   if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
   if (opts.bulk) run_args.push_back("-b");
+  if (opts.flight) run_args.push_back("-F");
   if (!opts.rotation.empty()) run_args.insert(run_args.end(), {"-S", opts.rotation});
   if (opts.timeout_s) run_args.insert(run_args.end(), {"-T", std::to_string(opts.timeout_s)});
   if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});

@@ -2,8 +2,10 @@
 /*
  * stapx-run: load a stapx kernel module, relay its output, unload it.
  *
- *   stapx-run [-o FILE] [-b] [-S SIZE[,N]] [-T SECONDS] [-c CMD | -x PID]
- *             [-v] [-h] MODULE.ko [PARAM=VALUE...]
+ *   stapx-run [-o FILE] [-b] [-S SIZE[,N]] [-T SECONDS] [-F]
+ *             [-c CMD | -x PID] [-v] MODULE.ko [PARAM=VALUE...]
+ *   stapx-run -A NAME [-o FILE] [-b] [-S SIZE[,N]] [-T SECONDS] [-v]
+ *   stapx-run -L | -h
  *
  * Wire format and file layout: ../transport/protocol.h.
  *
@@ -35,6 +37,16 @@
  * /proc/systemtap/MODULE/__stdin; once the probes are armed, what
  * stapx-run reads on its standard input is written there, a byte per
  * write (each write runs the input probes once), until end of file.
+ *
+ * Flight recorder (-F, with a module stapx built with -F): without -o,
+ * once the probes are armed and what the begin probes printed is written,
+ * stapx-run detaches and exits, leaving the module loaded and running
+ * (its relay buffer then keeps the latest output: transport.c); with -o
+ * it goes on in the background instead (a child process, whose PID it
+ * prints).  -A NAME attaches to a loaded module: it is not loaded or
+ * started again, and the session ends as any other.  The module admits
+ * one reader of its ctl file at a time, so a second -A is refused.  -L
+ * lists the stapx modules loaded, attached or detached.
  *
  * The module is loaded with the local time zone as parameters (for
  * tz_gmtoff() and tz_name()); a script's system(cmd) arrives as a control
@@ -135,6 +147,14 @@ static void usage(FILE *f)
 		"..., when one would\n"
 		"           pass SIZE megabytes; keep only the last N\n"
 		"  -T SECONDS  end the session after SECONDS\n"
+		"  -F       flight recorder: without -o, detach once the "
+		"probes run and leave\n"
+		"           the module running; with -o, go on in the "
+		"background (prints its PID)\n"
+		"  -A NAME  attach to the loaded module NAME (see -F) and "
+		"end it as usual\n"
+		"  -L       list the stapx modules loaded, and whether a "
+		"stapx-run is attached\n"
 		"  -c CMD   run CMD once the probes are armed (target() is "
 		"its PID);\n"
 		"           stop when it exits\n"
@@ -204,6 +224,9 @@ static pid_t target_pid = -1;
 static int target_go = -1;       /* write end: the command may exec */
 static long target_x;            /* -x PID */
 static long long deadline = -1;  /* -T: when to stop, now_ms() time */
+static bool flight;              /* -F */
+static bool detached;            /* -F without -o: leave it running */
+static const char *attach_name;  /* -A NAME */
 static char start_cmd[32];
 static sigset_t orig_mask;
 
@@ -498,6 +521,8 @@ static void relay_stdin(void)
 	}
 }
 
+static int go_background(void);
+
 static void event_loop(void)
 {
 	long long next_tick = now_ms() + TICK_MS;
@@ -584,6 +609,15 @@ static void event_loop(void)
 			request_stop("output error");
 		if (deadline >= 0 && now >= deadline && !stop_wanted)
 			request_stop("timeout (-T)");
+		if (flight && state == RUNNING && !cmd_busy && !stop_wanted) {
+			flight = false;
+			if (!out_path) {
+				detached = true;
+				break;
+			}
+			if (go_background() < 0)
+				request_stop("cannot go to the background");
+		}
 		if (stop_returned >= 0 && !got_done &&
 		    now - stop_returned > DONE_TIMEOUT_MS) {
 			fprintf(stderr, "ERROR: module did not finish "
@@ -594,6 +628,96 @@ static void event_loop(void)
 	free(pfd);
 	/* Pick up anything queued with or after 'D'. */
 	read_ctl();
+}
+
+/*
+ * -F with -o: the rest of the session in a child, in a session of its
+ * own; the parent prints the child's PID and exits, leaving the module to
+ * it. Only this thread runs here (the "start" command has returned).
+ */
+static int go_background(void)
+{
+	pid_t pid;
+	int fd;
+
+	output_flush();
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "ERROR: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		printf("%d\n", (int)pid);
+		fflush(stdout);
+		_exit(0);
+	}
+	setsid();
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	vlog("in the background, pid %d", (int)getpid());
+	return 0;
+}
+
+/*
+ * -F without -o: leave the module running. What the begin probes printed
+ * is out; the rest stays in the module's buffer for stapx-run -A.
+ */
+static int detach(char *name)
+{
+	int i;
+
+	output_close();
+	close(ctl_rfd);
+	close(ctl_wfd);
+	for (i = 0; i < ntraces; i++)
+		close(traces[i].fd);
+	fprintf(stderr, "Disconnecting from stapx module %s.\n"
+		"To reconnect, type \"stapx-run -A %s\"\n", name, name);
+	free(name);
+	return out_broken && out_errno != EPIPE ? 1 : 0;
+}
+
+/* -L: each loaded stapx module, and whether a stapx-run has it. */
+static int list_modules(void)
+{
+	char dir[] = DEBUGFS_PATH "/" STPX_DEBUGFS_DIR;
+	struct dirent *de;
+	DIR *d;
+
+	if (ensure_debugfs() < 0)
+		return 1;
+	d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "ERROR: Couldn't open %s: %s\n", dir,
+			strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		char ctl[sizeof(dir) + 2 * NAME_MAX];
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(ctl, sizeof(ctl), "%s/%s/%s", dir, de->d_name,
+			 STPX_CTL_FILE);
+		fd = open(ctl, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			printf("%s (detached)\n", de->d_name);
+		} else if (errno == EBUSY) {
+			printf("%s (attached)\n", de->d_name);
+		}
+	}
+	closedir(d);
+	return 0;
 }
 
 static void drain(void)
@@ -620,7 +744,7 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
 			return 1;
 
-	while ((opt = getopt(argc, argv, "+o:bS:T:c:x:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:bS:T:FA:Lc:x:vh")) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
@@ -646,6 +770,14 @@ int main(int argc, char **argv)
 			timeout_s = secs;
 			break;
 		}
+		case 'F':
+			flight = true;
+			break;
+		case 'A':
+			attach_name = optarg;
+			break;
+		case 'L':
+			return list_modules();
 		case 'c':
 			target_cmd = optarg;
 			break;
@@ -673,8 +805,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind >= argc || (target_cmd && target_x)) {
+	if ((optind >= argc && !attach_name) || (target_cmd && target_x)) {
 		usage(stderr);
+		return 1;
+	}
+	if (attach_name && (optind < argc || flight || target_cmd ||
+			    target_x)) {
+		fprintf(stderr, "ERROR: -A NAME takes no module file, -F, -c "
+			"or -x: the module runs already\n");
+		return 1;
+	}
+	if (flight && target_cmd) {
+		fprintf(stderr, "ERROR: -F and -c cannot be used together: "
+			"the command would outlive the session\n");
 		return 1;
 	}
 	if (rotate_size && !out_path) {
@@ -682,8 +825,15 @@ int main(int argc, char **argv)
 			"are FILE.0, FILE.1, ...\n");
 		return 1;
 	}
-	modpath = argv[optind];
-	name = module_name(modpath);
+	modpath = attach_name ? NULL : argv[optind];
+	name = attach_name ? strdup(attach_name) : module_name(modpath);
+	if (attach_name && name &&
+	    (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+	     strlen(name))) {
+		fprintf(stderr, "ERROR: bad module name '%s'\n", name);
+		return 1;
+	}
 	if (!name || !*name || strlen(name) > 200) {
 		fprintf(stderr, "ERROR: bad module path '%s'\n", modpath);
 		return 1;
@@ -694,7 +844,7 @@ int main(int argc, char **argv)
 			"for the script's output\n");
 		return 1;
 	}
-	if (check_module(modpath) < 0)
+	if (modpath && check_module(modpath) < 0)
 		return 1;
 
 	/* For test rigs with very slow (emulated) CPUs; see the top. */
@@ -723,8 +873,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (target_cmd && fork_target() < 0)
 		return 1;
-	if (insert_module(modpath, name, argv + optind + 1,
-			  argc - optind - 1) < 0) {
+	if (!attach_name && insert_module(modpath, name, argv + optind + 1,
+					  argc - optind - 1) < 0) {
 		status = 1;
 		goto out_target;
 	}
@@ -741,6 +891,20 @@ int main(int argc, char **argv)
 		 STPX_DEBUGFS_DIR, name);
 	snprintf(path, sizeof(path), "%s/%s", trace_dir, STPX_CTL_FILE);
 	ctl_rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (attach_name && ctl_rfd < 0) {
+		if (errno == ENOENT)
+			fprintf(stderr, "ERROR: no stapx module '%s' is loaded "
+				"(stapx-run -L lists them)\n", name);
+		else if (errno == EBUSY)
+			fprintf(stderr, "ERROR: module '%s' has a stapx-run "
+				"attached already\n", name);
+		else
+			fprintf(stderr, "ERROR: Couldn't open %s: %s\n", path,
+				strerror(errno));
+		output_close();
+		free(name);
+		return 1;
+	}
 	if (ctl_rfd >= 0)
 		ctl_wfd = open(path, O_WRONLY | O_CLOEXEC);
 	if (ctl_rfd < 0 || ctl_wfd < 0) {
@@ -749,12 +913,20 @@ int main(int argc, char **argv)
 		status = 1;
 	} else if (open_traces(trace_dir) < 0) {
 		status = 1;
-	} else if (send_cmd(start_cmd) < 0) {
+	} else if (!attach_name && send_cmd(start_cmd) < 0) {
 		status = 1;
 	} else {
+		if (attach_name) {
+			vlog("attached to %s", name);
+			state = RUNNING;
+		}
 		if (timeout_s)
 			deadline = now_ms() + timeout_s * 1000;
 		event_loop();
+		if (detached) {
+			pump();
+			return detach(name);
+		}
 		if (cmd_busy) {
 			/* Wait for the module to return from the write. */
 			int err;

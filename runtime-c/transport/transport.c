@@ -18,6 +18,9 @@
  * the traceN files through our create_buf_file callback, for each online
  * CPU and for CPUs hotplugged later).  The channel runs in no-overwrite
  * mode: a full buffer drops new records and never overwrites old ones.
+ * The exception is the flight recorder (STPX_FLIGHT, stapx -F) while no
+ * stapx-run has ctl open: then the oldest sub-buffer is dropped instead,
+ * and the buffer holds the latest output until someone attaches.
  *
  * _stpx_transport_write() is an open-coded relay_write(): with interrupts
  * off it makes room (relay_switch_subbuf() when the record does not fit in
@@ -124,6 +127,8 @@
 /* --------------------------------------------------------------------- */
 
 static struct rchan *_stpx_chan;
+/* stapx-runs with ctl open for reading: 0 (detached) or 1. */
+static atomic_t _stpx_ctl_readers = ATOMIC_INIT(0);
 static atomic64_t _stpx_seq = ATOMIC64_INIT(0);
 static atomic_long_t _stpx_lost_records = ATOMIC_LONG_INIT(0);
 static DEFINE_PER_CPU(int, _stpx_write_nest);
@@ -279,6 +284,23 @@ notrace int _stpx_transport_write(const char *data, size_t len)
 			READ_ONCE(buf->subbufs_consumed);
 		if (buf->offset <= chan->subbuf_size)
 			ready++;	/* the one being closed */
+#ifdef STPX_FLIGHT
+		/*
+		 * Flight recorder (stapx -F) with no stapx-run attached: the
+		 * oldest unread sub-buffer gives way, so the buffer holds the
+		 * latest output for whoever attaches (stapx-run -A). Nobody
+		 * reads it meanwhile; a reader that attaches during this
+		 * switch may see one torn sub-buffer, which stapx-run
+		 * reports and resynchronizes past.
+		 */
+		if (ready >= chan->n_subbufs &&
+		    !atomic_read(&_stpx_ctl_readers)) {
+			buf->bytes_consumed = 0;
+			WRITE_ONCE(buf->subbufs_consumed,
+				   buf->subbufs_consumed + 1);
+			ready--;
+		}
+#endif
 		if (ready >= chan->n_subbufs ||
 		    !relay_switch_subbuf(buf, total))
 			goto out;
@@ -422,10 +444,24 @@ static void _stpx_send_done(void)
 	_stpx_ctl_queue(STPX_MSG_DONE, text, true);
 }
 
+/*
+ * One reader at a time: the stapx-run that loaded the module or attached
+ * to it (-A); a second one is refused while the first has ctl open.
+ */
 static int _stpx_ctl_open(struct inode *inode, struct file *file)
 {
+	if ((file->f_mode & FMODE_READ) &&
+	    atomic_cmpxchg(&_stpx_ctl_readers, 0, 1) != 0)
+		return -EBUSY;
 	/* No file position, so read() and write() never share f_pos_lock. */
 	return stream_open(inode, file);
+}
+
+static int _stpx_ctl_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		atomic_set(&_stpx_ctl_readers, 0);
+	return 0;
 }
 
 static ssize_t _stpx_ctl_read(struct file *file, char __user *ubuf,
@@ -546,6 +582,7 @@ static ssize_t _stpx_ctl_write(struct file *file, const char __user *ubuf,
 static const struct file_operations _stpx_ctl_fops = {
 	.owner = THIS_MODULE,
 	.open = _stpx_ctl_open,
+	.release = _stpx_ctl_release,
 	.read = _stpx_ctl_read,
 	.write = _stpx_ctl_write,
 	.poll = _stpx_ctl_poll,

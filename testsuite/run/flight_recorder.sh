@@ -1,0 +1,42 @@
+# $1: flight_recorder.stp's module, built with -F.
+mod=$1
+name=$(basename "$mod" .ko)
+masked() { sed "s/$name/NAME/g" "$@"; }
+
+# -F -o: the session goes on in the background; stapx-run prints its PID.
+stapx-run -F -o bg.out "$mod" >pid 2>bg.err
+echo "-F -o: status $?, $(grep -c '^[0-9][0-9]*$' pid) PID"
+pid=$(cat pid)
+stapx-run -L | masked
+# One stapx-run per module: a second one is refused.
+stapx-run -A "$name" 2>second.err
+echo "second -A: status $? $(masked second.err)"
+kill -TERM "$pid"
+while kill -0 "$pid" 2>/dev/null; do :; done
+cat bg.out bg.err
+stapx-run -L | masked
+
+# -F alone: detach, the probes go on, the buffer keeps the latest.
+stapx-run -F "$mod" >f.out 2>f.err
+echo "-F: status $?"
+cat f.out
+masked f.err
+stapx-run -L | masked
+i=0
+while [ $i -lt 300 ]; do
+	cat flight-marker 2>/dev/null
+	i=$((i + 1))
+done
+# The script has exited (n == 300): -A reads that, runs the end probe and
+# unloads.
+stapx-run -A "$name" >a.out 2>a.err
+echo "-A: status $? $(masked a.err)"
+grep -v '^open' a.out
+grep '^open' a.out | awk '{ if (NR == 1) first = $2; else if ($2 <= last) bad++; last = $2 }
+	END { print (first > 1 ? "oldest overwritten" : "first " first) ", last " last ", " bad + 0 " out of order" }'
+stapx-run -L
+stapx-run -A "$name" 2>gone.err
+echo "-A, unloaded: status $? $(masked gone.err)"
+stapx-run -A 'bad/name' 2>&1
+echo "-A bad/name: status $?"
+exit 0
