@@ -70,11 +70,22 @@ std::string DiagSink::describe_token(std::string_view text, size_t off) {
   return fmt::format("character '{}' at", text.substr(off, 1));
 }
 
+void DiagSink::report_suppressed() {
+  if (!suppressed_) return;
+  out_ << "Number of similar warning messages suppressed: " << suppressed_ << ".\nRerun with -v to see them.\n";
+  suppressed_ = 0;
+}
+
 void DiagSink::emit(DiagId id, SourceLoc loc, std::string message) {
   Severity sev = severity(id);
   if (sev == Severity::Warning) {
     if (suppress_warnings_) return;
-    if (werror_) sev = Severity::SemanticError;
+    if (werror_) {
+      sev = Severity::SemanticError;
+    } else if (!verbose_ && !warned_.insert(message).second) {
+      ++suppressed_;
+      return;
+    }
   }
   if (sev != Severity::Warning && context_.set) {
     context_.set = false;

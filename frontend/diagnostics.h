@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <iosfwd>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct Diagnostic {
 class DiagSink {
  public:
   DiagSink(const SourceManager& sm, std::ostream& out) : sm_(sm), out_(out) {}
+  DiagSink(const DiagSink&) = delete;
+  DiagSink& operator=(const DiagSink&) = delete;
+  ~DiagSink() { report_suppressed(); }
 
   template <typename... Args>
   void report(DiagId id, SourceLoc loc, Args&&... args) {
@@ -60,6 +64,11 @@ class DiagSink {
   size_t warnings() const { return warnings_; }
   void set_warnings_as_errors(bool on) { werror_ = on; }
   void set_suppress_warnings(bool on) { suppress_warnings_ = on; }
+  // Without -v a warning whose message (its location aside) was printed
+  // already is counted, not printed, as stap does; report_suppressed()
+  // then says how many (once; the destructor calls it too).
+  void set_verbose(bool on) { verbose_ = on; }
+  void report_suppressed();
   const std::vector<Diagnostic>& all() const { return all_; }
   // "describe the token at loc" in stap's words; exposed for tests.
   static std::string describe_token(std::string_view text, size_t offset);
@@ -73,7 +82,9 @@ class DiagSink {
   std::ostream& out_;
   std::vector<Diagnostic> all_;
   size_t parse_errors_ = 0, semantic_errors_ = 0, warnings_ = 0;
-  bool werror_ = false, suppress_warnings_ = false;
+  bool werror_ = false, suppress_warnings_ = false, verbose_ = false;
+  std::set<std::string> warned_;  // messages of the warnings printed
+  size_t suppressed_ = 0;
   struct Pending {
     DiagId id;
     SourceLoc loc;

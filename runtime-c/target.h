@@ -123,12 +123,17 @@ static notrace const char *_stpx_escape(char *dst, const char *src)
 }
 NOKPROBE_SYMBOL(_stpx_escape);
 
+#ifdef STPX_SKIP_BADVARS
+/* --skip-badvars: a read that faults gives 0 (or the string up to it). */
+#define _STPX_READ_FAULT(c, a, loc) do { } while (0)
+#else
 #define _STPX_READ_FAULT(c, a, loc)                                            \
 	do {                                                                   \
 		snprintf((c)->error_buf, MAXSTRINGLEN,                         \
 			 "kernel read fault at 0x%016lx", (unsigned long)(a)); \
 		STPX_ERROR((c)->error_buf, loc);                               \
 	} while (0)
+#endif
 
 /* *(T *)addr, or a script error naming `loc` if it cannot be read. */
 #define _STPX_KREAD(c, T, addr, loc)                                           \
@@ -137,8 +142,10 @@ NOKPROBE_SYMBOL(_stpx_escape);
 		T _stpx_v;                                                     \
 		if (unlikely(copy_from_kernel_nofault(&_stpx_v,                \
 						      (const void *)_stpx_a,   \
-						      sizeof(T))))             \
+						      sizeof(T)))) {           \
+			memset(&_stpx_v, 0, sizeof(T));                        \
 			_STPX_READ_FAULT(c, _stpx_a, loc);                     \
+		}                                                              \
 		_stpx_v;                                                       \
 	})
 

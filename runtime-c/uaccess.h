@@ -42,6 +42,13 @@ NOKPROBE_SYMBOL(_stpx_uread_str);
 		STPX_ERROR((c)->error_buf, loc);                               \
 	} while (0)
 
+#ifdef STPX_SKIP_BADVARS
+/* --skip-badvars: a read that faults gives 0 (or the string up to it). */
+#define _STPX_UREAD_FAULT(c, a, loc) do { } while (0)
+#else
+#define _STPX_UREAD_FAULT(c, a, loc) _STPX_UFAULT(c, a, "read", loc)
+#endif
+
 /*
  * *(T *)addr in the current task's user memory, or a script error naming
  * `loc` if it cannot be read now (a type from a user-space header).
@@ -51,8 +58,10 @@ NOKPROBE_SYMBOL(_stpx_uread_str);
 		unsigned long _stpx_a = (unsigned long)(addr);                 \
 		T _stpx_v;                                                     \
 		if (unlikely(copy_from_user_nofault(&_stpx_v,                  \
-				(const void __user *)_stpx_a, sizeof(T))))     \
-			_STPX_UFAULT(c, _stpx_a, "read", loc);                 \
+				(const void __user *)_stpx_a, sizeof(T)))) {   \
+			memset(&_stpx_v, 0, sizeof(T));                        \
+			_STPX_UREAD_FAULT(c, _stpx_a, loc);                    \
+		}                                                              \
 		_stpx_v;                                                       \
 	})
 
@@ -73,7 +82,7 @@ NOKPROBE_SYMBOL(_stpx_uread_str);
 		size_t _stpx_n = (len) ? min_t(size_t, (len), MAXSTRINGLEN - 1) \
 				       : MAXSTRINGLEN - 1;                     \
 		if (unlikely(_stpx_uread_str((dst), _stpx_a, _stpx_n)))       \
-			_STPX_UFAULT(c, _stpx_a, "read", loc);                 \
+			_STPX_UREAD_FAULT(c, _stpx_a, loc);                    \
 		(const char *)(dst);                                           \
 	})
 

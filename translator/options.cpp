@@ -56,6 +56,8 @@ const char kUsage[] =
     "  -L PATTERN     like -l, with each point's context variables\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
     "  --btf          read kernel types from BTF even when DWARF is installed\n"
+    "  --skip-badvars  a $var that does not resolve, or cannot be read when the probe\n"
+    "                 runs, is 0 (with a warning at pass 2) instead of an error\n"
     "  --suppress-handler-errors\n"
     "                 count run-time errors in handlers quietly instead of\n"
     "                 reporting them and exiting (no MAXERRORS/MAXSKIPPED exit)\n"
@@ -99,6 +101,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"privilege", optional_argument, nullptr, 1008},
                                      {"unprivileged", no_argument, nullptr, 1009},
                                      {"ldd", no_argument, nullptr, 1010},
+                                     {"skip-badvars", no_argument, nullptr, 1011},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -262,6 +265,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1009: o.privilege = Options::Privilege::Usr; break;
       case 'd': o.symbol_files.push_back(optarg); break;
       case 1010: o.ldd = true; break;
+      // Pass 2 resolves what it can; the runtime reads faults as 0.
+      case 1011:
+        o.skip_badvars = true;
+        o.defines.emplace_back("STPX_SKIP_BADVARS", "1");
+        break;
       case 'h':
         std::cout << kUsage;
         exit_code = 0;

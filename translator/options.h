@@ -24,6 +24,7 @@ struct Options {
   std::string rotation;     // -S SIZE[,N], checked, for stapx-run
   long timeout_s = 0;       // -T SECONDS, for stapx-run
   bool flight = false;      // -F: flight recorder (stapx-run -F)
+  bool skip_badvars = false;  // --skip-badvars: bad $vars read as 0
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c

@@ -193,6 +193,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   DiagSink diags(sm, std::cerr);
   diags.set_suppress_warnings(opts.suppress_warnings);
   diags.set_warnings_as_errors(opts.warnings_as_errors);
+  diags.set_verbose(opts.verbose > 0);
   PassTimer timer;
 
   // The target kernel: -r, the --vm guest's, or the running one. Pass 1
@@ -302,6 +303,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   eopts.library = index ? &*index : nullptr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
+  eopts.probes.skip_badvars = opts.skip_badvars;
   eopts.probes.target_command = opts.target_cmd;
   eopts.probes.target_pid = opts.target_pid;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {
@@ -383,6 +385,8 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
     print_program(std::cout, prog);
     return 0;
   }
+
+  diags.report_suppressed();  // before pass 5's exec
 
   // Pass 3: translate.
   timer.mark();

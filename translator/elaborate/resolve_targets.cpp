@@ -324,6 +324,21 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
   const ProbeSpec& spec = *it->second;
   // Inside @entry(expr) a parameter is read where it is at the entry.
   bool ret = spec.is_return && !in_entry_expr_;
+  if (elab_.probe_ctx.skip_badvars) {
+    // Tried first: what does not resolve is 0, as stap's --skip-badvars.
+    std::ostream null_out(nullptr);
+    DiagSink trial(elab_.diags.sources(), null_out);
+    std::vector<TargetAccess> saves;
+    std::optional<TargetAccess> tried = resolve_target(*t, *spec.site, ret, ret ? &saves : nullptr, trial);
+    if (!tried) {
+      elab_.diags.report(DiagId::WarnSkipBadVar, t->loc);
+      t->type = Type::Long;
+      TargetAccess zero;
+      zero.value = debug::loc_const(0);
+      elab_.prog.targets[t] = std::move(zero);
+      return;
+    }
+  }
   std::optional<TargetAccess> access =
       resolve_target(*t, *spec.site, ret, ret ? &elab_.prog.entry_saves[sc.decl] : nullptr, elab_.diags);
   if (!access) return;

@@ -33,6 +33,8 @@ struct ProbeContext {
   // The target's debug information (DWARF or BTF), opened on first use.
   ProbeEnv* env = nullptr;
   bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
+  // --skip-badvars: a $var that does not resolve reads as 0, with a warning.
+  bool skip_badvars = false;
   // -c COMMAND and -x PID: a process(...) point without a PATH probes the
   // command's program.
   std::string target_command;
