@@ -56,6 +56,10 @@ const char kUsage[] =
     "  -L PATTERN     like -l, with each point's context variables\n"
     "  --debuginfo DIR  look for the kernel's and modules' debug information in DIR\n"
     "  --btf          read kernel types from BTF even when DWARF is installed\n"
+    "  -P, --prologue-searching[=never|always|auto]\n"
+    "                 put function probes past the prologue (always), at the entry\n"
+    "                 (never), or past it in code built without optimization (auto:\n"
+    "                 the default; -P is always)\n"
     "  --skip-badvars  a $var that does not resolve, or cannot be read when the probe\n"
     "                 runs, is 0 (with a warning at pass 2) instead of an error\n"
     "  --suppress-handler-errors\n"
@@ -102,12 +106,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"unprivileged", no_argument, nullptr, 1009},
                                      {"ldd", no_argument, nullptr, 1010},
                                      {"skip-badvars", no_argument, nullptr, 1011},
+                                     {"prologue-searching", optional_argument, nullptr, 1012},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFPD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -265,6 +270,16 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1009: o.privilege = Options::Privilege::Usr; break;
       case 'd': o.symbol_files.push_back(optarg); break;
       case 1010: o.ldd = true; break;
+      case 'P': o.prologue = "always"; break;
+      case 1012: {
+        std::string when = optarg ? optarg : "always";
+        if (when != "never" && when != "always" && when != "auto") {
+          exit_code = fail("Invalid argument '" + when + "' for --prologue-searching.");
+          return std::nullopt;
+        }
+        o.prologue = when;
+        break;
+      }
       // Pass 2 resolves what it can; the runtime reads faults as 0.
       case 1011:
         o.skip_badvars = true;

@@ -25,6 +25,7 @@ struct Options {
   long timeout_s = 0;       // -T SECONDS, for stapx-run
   bool flight = false;      // -F: flight recorder (stapx-run -F)
   bool skip_badvars = false;  // --skip-badvars: bad $vars read as 0
+  std::string prologue = "auto";  // -P (always), --prologue-searching=WHEN
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c

@@ -304,6 +304,9 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;
   eopts.probes.skip_badvars = opts.skip_badvars;
+  eopts.probes.prologue = opts.prologue == "always"  ? debug::Prologue::Always
+                          : opts.prologue == "never" ? debug::Prologue::Never
+                                                     : debug::Prologue::Auto;
   eopts.probes.target_command = opts.target_cmd;
   eopts.probes.target_pid = opts.target_pid;
   eopts.probes.kernel_symbols = [&]() -> const KernelSymbols* {

@@ -51,7 +51,27 @@ struct ProbeSite {
   const DType* return_type = nullptr;  // null: void
   std::vector<Variable> params;
   std::vector<Variable> locals;
+  // function_sites() with prologue searching: the same function where its
+  // prologue ends (past_prologue()), for probes at the call; a .return
+  // probe stays at the entry.
+  std::shared_ptr<const ProbeSite> after_prologue;
 };
+
+// The site a probe at the function's call uses: past its prologue when
+// function_sites() found one (the kprobe's anchor moved along).
+inline ProbeSite past_prologue(const ProbeSite& site) {
+  if (!site.after_prologue) return site;
+  ProbeSite moved = *site.after_prologue;
+  moved.anchor = site.anchor;
+  moved.anchor_offset = site.anchor.empty() ? 0 : site.anchor_offset + (moved.addr - site.addr);
+  return moved;
+}
+
+// Where a function probe goes (stap's --prologue-searching): at the entry
+// (Never), past the prologue (Always), or past it where the unit was
+// compiled without optimization, whose parameters are in stack slots the
+// prologue fills (Auto).
+enum class Prologue { Auto, Always, Never };
 
 // One row of a file's line table: from `addr` on (up to the next row),
 // the code is line `line` of source file `file` (an index into the
@@ -74,6 +94,8 @@ struct SiteFilter {
   bool exported_only = false;
   // function_sites(): false for inlined instances only (.inline).
   bool out_of_line = true;
+  // function_sites(): whether to find where prologues end.
+  Prologue prologue = Prologue::Auto;
 };
 
 class DebugInfo {

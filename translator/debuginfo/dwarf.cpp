@@ -283,7 +283,12 @@ std::vector<ProbeSite> DwarfInfo::function_sites(const std::string& pattern, boo
                                                  const SiteFilter& filter) {
   std::vector<ProbeSite> sites;
   if (filter.out_of_line)
-    for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) { sites.push_back(make_site(fn, s)); });
+    for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
+      ProbeSite site = make_site(fn, s);
+      if (uint64_t pc = prologue_end(fn, s, filter.prologue); pc != s.addr)
+        site.after_prologue = std::make_shared<const ProbeSite>(make_site(fn, s, &fn, pc));
+      sites.push_back(std::move(site));
+    });
   if (inlines)
     for_each_inline(pattern, filter, [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t pc, const FuncSym& sym) {
       ProbeSite site = make_site(inst, sym, &outer, pc);
@@ -549,6 +554,41 @@ LocExprP DwarfInfo::cfa_at(uint64_t pc) {
 }
 
 ProbeSite DwarfInfo::make_site(Dwarf_Die& fn, const FuncSym& sym) { return make_site(fn, sym, &fn, sym.addr); }
+
+// GCC records its options in DW_AT_producer ("GNU C17 12.2.0 -mtune=generic
+// -g -O2"); its default is -O0, so a unit is unoptimized when its last -O
+// option is -O0 or it has none. Other producers (the assembler, clang,
+// which records no options) count as optimized: their probes stay put.
+bool DwarfInfo::unit_optimized(Dwarf_Die& fn) {
+  Dwarf_Die cu;
+  if (!dwarf_diecu(&fn, &cu, nullptr, nullptr)) return true;
+  auto [it, fresh] = unit_optimized_.emplace(dwarf_dieoffset(&cu), true);
+  if (!fresh) return it->second;
+  Dwarf_Attribute a;
+  const char* producer = dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &a));
+  if (!producer || std::strncmp(producer, "GNU C", 5) != 0) return true;
+  std::string p = producer;
+  size_t o = p.rfind(" -O");
+  it->second = o != std::string::npos && p.compare(o, 4, " -O0") != 0;
+  return it->second;
+}
+
+// Where fn's prologue ends (libdw's reading of the line table: the
+// prologue_end mark, or the second row), within its symbol; sym.addr if
+// there is none or `when` says to stay at the entry.
+uint64_t DwarfInfo::prologue_end(Dwarf_Die& fn, const FuncSym& sym, Prologue when) {
+  if (when == Prologue::Never || (when == Prologue::Auto && unit_optimized(fn))) return sym.addr;
+  Dwarf_Addr* bkpts = nullptr;
+  int n = dwarf_entry_breakpoints(&fn, &bkpts);
+  uint64_t pc = sym.addr;
+  for (int i = 0; i < n; ++i)
+    if (bkpts[i] > sym.addr && bkpts[i] < sym.addr + std::max<uint64_t>(sym.size, 1)) {
+      pc = bkpts[i];
+      break;
+    }
+  free(bkpts);
+  return pc;
+}
 
 // `fn`: the subprogram or inlined instance whose variables are read at
 // `pc`; `frame`: the out-of-line function that holds the frame base.

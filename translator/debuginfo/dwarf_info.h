@@ -149,6 +149,9 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   void load_symbols();
   bool find_subprogram(uint64_t addr, Dwarf_Die& out);
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym);
+  uint64_t prologue_end(Dwarf_Die& fn, const FuncSym& sym, Prologue when);
+  bool unit_optimized(Dwarf_Die& fn);
+  std::unordered_map<uint64_t, bool> unit_optimized_;  // by CU offset
   ProbeSite make_site(Dwarf_Die& fn, const FuncSym& sym, Dwarf_Die* frame, uint64_t pc);
   template <class F>
   void for_each_inline(const std::string& pattern, const SiteFilter& filter, F&& f);

@@ -90,6 +90,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     filter.exported_only = exported;
     filter.out_of_line = !inline_only;
     filter.file = function_file_filter(where);
+    filter.prologue = ctx.prologue;
     if (!ctx.env) return;
     auto scopes = ctx.env->point_debuginfo(point, module_, diags);
     if (scopes.empty()) return;
@@ -99,6 +100,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
       std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
         if (!check.keep(site)) continue;
+        if (!ret_spec.is_return) site = debug::past_prologue(site);
         ProbeSpec spec = tmpl;
         spec.family = this;
         std::shared_ptr<KprobeAddress> at = site_address(mod, site);

@@ -13,6 +13,7 @@
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
+#include "translator/debuginfo/debuginfo.h"
 #include "translator/probes/point_grammar.h"
 
 namespace stapx {
@@ -35,6 +36,8 @@ struct ProbeContext {
   bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
   // --skip-badvars: a $var that does not resolve reads as 0, with a warning.
   bool skip_badvars = false;
+  // -P, --prologue-searching=WHEN: where function probes go.
+  debug::Prologue prologue = debug::Prologue::Auto;
   // -c COMMAND and -x PID: a process(...) point without a PATH probes the
   // command's program.
   std::string target_command;

@@ -41,7 +41,7 @@ class ProcessFamily : public UprobeTableFamily {
     const size_t at = process_rest(m);
     size_t before = out.size();
     for (const ProcessTarget& t : targets)
-      if (!(m.tag >= kStatement ? statements_in(m, at, base, t, out, diags) : expand_in(m, at, base, t, out, diags)))
+      if (!(m.tag >= kStatement ? statements_in(m, at, base, t, out, diags) : expand_in(m, at, base, t, ctx.prologue, out, diags)))
         return;
     if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(at));
   }
@@ -96,7 +96,7 @@ class ProcessFamily : public UprobeTableFamily {
   // The point's functions (or their labels) in one file; false after
   // reporting a bad pattern.
   bool expand_in(const PointMatch& m, size_t at, const ProbeSpec& base, const ProcessTarget& t,
-                 std::vector<ProbeSpec>& out, DiagSink& diags) const {
+                 debug::Prologue prologue, std::vector<ProbeSpec>& out, DiagSink& diags) const {
     const debug::UserBinary* bin = t.file;
     const std::string& path = bin->path();
     const Suffix suffix = static_cast<Suffix>(m.tag);
@@ -146,6 +146,7 @@ class ProcessFamily : public UprobeTableFamily {
       filter.file = function_file_filter(where);
       filter.exported_only = suffix == kExported;
       filter.out_of_line = suffix != kInline;
+      filter.prologue = prologue;
       std::vector<debug::ProbeSite> sites =
           suffix == kLabel ? di->label_sites(where.function, m.string_arg(at + 1), filter)
                            // (.call, .return and .exported: out-of-line functions only, as stap.)
@@ -153,6 +154,7 @@ class ProcessFamily : public UprobeTableFamily {
       for (debug::ProbeSite& site : sites) {
         uint64_t offset = 0;
         if (range && (site.addr < range->first || site.addr >= range->second)) continue;
+        if (suffix != kReturn) site = debug::past_prologue(site);
         if (!bin->file_offset(site.addr, offset)) continue;
         site.user = true;
         site.relocated = bin->shared();

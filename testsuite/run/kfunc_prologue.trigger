@@ -1,0 +1,1 @@
+cat /proc/version >/dev/null
