@@ -60,6 +60,9 @@ const char kUsage[] =
     "                 put function probes past the prologue (always), at the entry\n"
     "                 (never), or past it in code built without optimization (auto:\n"
     "                 the default; -P is always)\n"
+    "  --sign-module[=KEYDIR]\n"
+    "                 sign the module for kernels that load only signed ones, with a\n"
+    "                 key made once in KEYDIR (default ~/.cache/stapx/signing)\n"
     "  --skip-badvars  a $var that does not resolve, or cannot be read when the probe\n"
     "                 runs, is 0 (with a warning at pass 2) instead of an error\n"
     "  --suppress-handler-errors\n"
@@ -107,6 +110,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"ldd", no_argument, nullptr, 1010},
                                      {"skip-badvars", no_argument, nullptr, 1011},
                                      {"prologue-searching", optional_argument, nullptr, 1012},
+                                     {"sign-module", optional_argument, nullptr, 1013},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -270,6 +274,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       case 1009: o.privilege = Options::Privilege::Usr; break;
       case 'd': o.symbol_files.push_back(optarg); break;
       case 1010: o.ldd = true; break;
+      case 1013:
+        o.sign_module = true;
+        o.signing_dir = optarg ? optarg : "";
+        break;
       case 'P': o.prologue = "always"; break;
       case 1012: {
         std::string when = optarg ? optarg : "always";

@@ -26,6 +26,8 @@ struct Options {
   bool flight = false;      // -F: flight recorder (stapx-run -F)
   bool skip_badvars = false;  // --skip-badvars: bad $vars read as 0
   std::string prologue = "auto";  // -P (always), --prologue-searching=WHEN
+  bool sign_module = false;       // --sign-module[=KEYDIR]
+  std::string signing_dir;        // its KEYDIR; empty: the cache's
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> include_dirs;
   std::string target_cmd;   // -c

@@ -32,6 +32,7 @@
 #include "frontend/preprocess.h"
 #include "frontend/printer.h"
 #include "translator/build/kbuild.h"
+#include "translator/build/signing.h"
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
 #include "translator/debuginfo/debuginfo.h"
@@ -417,6 +418,11 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   if (!ko) {
     std::cerr << "Pass 4: compilation failed.\n";
     return 1;
+  }
+  if (opts.sign_module) {
+    std::optional<SigningKey> key = signing_key(opts.signing_dir, opts.verbose);
+    if (key) ko = sign_module(*ko, *key, *kernel, opts.verbose);
+    if (!key || !ko) return 1;
   }
   if (opts.verbose)
     std::cerr << "Pass 4: compiled C into \"" << cg.module_name << ".ko\" in " << timer.elapsed() << ".\n";

@@ -268,6 +268,12 @@ int insert_module(const char *path, const char *name, char **params,
 			fprintf(stderr,
 				"ERROR: Couldn't insert module '%s': %s\n",
 				path, strerror(err));
+		if (err == EKEYREJECTED || err == ENOKEY)
+			fprintf(stderr, "stapx-run: hint: this kernel loads only "
+				"modules signed with a key it trusts (Secure "
+				"Boot or module.sig_enforce=1): build with "
+				"'stapx --sign-module' and enroll its "
+				"certificate with mokutil\n");
 		if (err == ENOSYS || err == EPERM)
 			fprintf(stderr, "stapx-run: hint: this kernel does not "
 				"let us load modules (no CONFIG_MODULES, a "

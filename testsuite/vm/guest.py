@@ -98,6 +98,9 @@ class Job:
     abs_files: dict = dataclasses.field(default_factory=dict)
     links: dict = dataclasses.field(default_factory=dict)  # guest file name -> symlink target
     abs_links: dict = dataclasses.field(default_factory=dict)  # absolute guest path -> symlink target
+    # Kernel command-line options the job needs (module.sig_enforce=1): its
+    # guest boots with them, with the other jobs that need the same.
+    append: str = ""
     busy: bool = False        # every CPU kept busy from before the job's module loads until it is gone
 
 
@@ -525,9 +528,9 @@ def preset_lpj(vmlinuz):
     return f"lpj={int(mhz * 1e6 / hz)}"
 
 
-def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS):
+def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS, append_more=""):
     # printk.devkmsg=on: /init's per-job markers must not be rate-limited.
-    extra = os.environ.get("STAPX_VM_APPEND", "")
+    extra = " ".join(x for x in [os.environ.get("STAPX_VM_APPEND", ""), append_more] if x)
     lpj = None if "lpj=" in extra else preset_lpj(vmlinuz)
     append = " ".join(x for x in ["console=ttyS0 panic=-1 quiet loglevel=4 printk.devkmsg=on",
                                   lpj, extra] if x)
@@ -632,7 +635,8 @@ def boot(jobs, vmlinuz, stapx_run, workdir, boot_timeout=BOOT_TIMEOUT,
     build_initramfs(jobs, stapx_run, initrd)
     for p in (console_log, results_log):
         open(p, "wb").close()
-    cmd = qemu_command(vmlinuz, initrd, console_log, results_log)
+    cmd = qemu_command(vmlinuz, initrd, console_log, results_log,
+                       append_more=jobs[0].append if jobs else "")
     with open(os.path.join(workdir, "qemu.cmd"), "w") as f:
         f.write(" ".join(shlex.quote(a) for a in cmd) + "\n")
 
@@ -712,15 +716,18 @@ def run_all(jobs, vmlinuz, stapx_run, workdir, log=None, **kw):
 
     results = {}
     infos = []
-    todo = list(jobs)
+    # Jobs that need kernel options of their own last, grouped by them.
+    todo = sorted(jobs, key=lambda j: (j.append != "", j.append))
     while todo:
         n = len(infos) + 1
         if log and n > 1:
             log(f"rebooting for {len(todo)} remaining job(s)")
-        batch, total = [], 0   # a prefix of todo that fits in the guest
+        # A prefix of todo that fits in the guest, of jobs that want the
+        # same kernel command line.
+        batch, total = [], 0
         for j in todo:
             total += size(j)
-            if batch and total > BATCH_BYTES:
+            if batch and (total > BATCH_BYTES or j.append != batch[0].append):
                 break
             batch.append(j)
         rs, info = boot(batch, vmlinuz, stapx_run, os.path.join(workdir, f"boot-{n}"),
