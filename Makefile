@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages stapx needs to build, test and run its guest.
 DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
-	kmod zstd lz4 python3 openssl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg
+	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg
 
 .PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "support/glob.h"
+#include "translator/debuginfo/debuginfod.h"
 
 namespace stapx {
 
@@ -62,7 +63,7 @@ std::optional<std::string> find_vmlinux(const std::string& release,
                                         const std::vector<std::string>& dirs) {
   for (const auto& p : vmlinux_candidates(release, dirs))
     if (is_file(p)) return p;
-  return std::nullopt;
+  return debuginfod_vmlinux(release, with_env_dirs(dirs));
 }
 
 std::optional<std::string> find_btf(const std::string& release, const std::vector<std::string>& dirs) {

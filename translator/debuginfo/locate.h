@@ -18,7 +18,9 @@ namespace stapx {
 std::vector<std::string> vmlinux_candidates(const std::string& release,
                                             const std::vector<std::string>& dirs);
 
-// The first candidate that exists as a regular file.
+// The first candidate that exists as a regular file; else, with
+// $DEBUGINFOD_URLS set, the vmlinux its servers have for R's build ID
+// (debuginfod.h).
 std::optional<std::string> find_vmlinux(const std::string& release,
                                         const std::vector<std::string>& dirs);
 
