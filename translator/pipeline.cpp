@@ -138,10 +138,16 @@ uint64_t fnv(const std::string& s) {
   return h;
 }
 
-int exec_argv(std::vector<std::string> args) {
+// execv(2)'s argument vector over `args` (which must outlive it).
+std::vector<char*> argv_of(std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  return argv;
+}
+
+int exec_argv(std::vector<std::string> args) {
+  std::vector<char*> argv = argv_of(args);
   std::cout.flush();
   execv(argv[0], argv.data());
   std::cerr << "stapx: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
@@ -151,9 +157,7 @@ int exec_argv(std::vector<std::string> args) {
 // Runs argv (its progress on our stderr) and waits: its exit status, or
 // -1 if it could not run.
 int exec_wait(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = argv_of(args);
   std::cout.flush();
   pid_t pid = fork();
   if (pid < 0) return -1;
