@@ -5,7 +5,9 @@
 # build ID in the kernel's vmlinuz, resolves kernel.function("vfs_read")
 # $count, and the module runs in a guest of that kernel (--vm). Then, the
 # server stopped: the client's cache serves it; with an empty cache, a
-# one-line error naming the server, and BTF instead. Skipped (77) without
+# one-line error naming the server, and BTF instead. A kernel module
+# found without DWARF (stripped) gets its DWARF the same way, by the
+# module's own build ID. Skipped (77) without
 # debuginfod, curl, or a kernel in KERNEL_DIR whose DWARF the system does
 # not already have.
 set -u
@@ -35,6 +37,20 @@ for d in boot build btf lib; do
 done
 echo "$rel" >"$work/k/release"
 ln -s "$kdir/$rel/debug/vmlinux-$rel" "$work/srv/vmlinux-$rel"
+# A module built with the kernel's -g, served whole; stapx finds it
+# stripped (objcopy --strip-debug keeps the build ID).
+mkdir "$work/mod" "$work/inst"
+cat >"$work/mod/dbgtiny.c" <<'C'
+#include <linux/module.h>
+noinline int dbgtiny_add(int first, int second) { return first + second; }
+EXPORT_SYMBOL(dbgtiny_add);
+MODULE_LICENSE("GPL");
+C
+echo "obj-m := dbgtiny.o" >"$work/mod/Kbuild"
+make -C "$kdir/$rel/build" M="$work/mod" CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$work/mod/log" 2>&1 ||
+	{ fail "cannot build the module: $(tail -5 "$work/mod/log")"; exit 1; }
+cp "$work/mod/dbgtiny.ko" "$work/srv/"
+objcopy --strip-debug "$work/mod/dbgtiny.ko" "$work/inst/dbgtiny.ko"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
 debuginfod -L -F -p "$port" -d "$work/db.sqlite" -t0 -g0 "$work/srv" >"$work/server.log" 2>&1 &
@@ -42,7 +58,7 @@ server=$!
 # Ready once it has indexed the file (its metrics say so; polled).
 id=$(readelf -n "$kdir/$rel/debug/vmlinux-$rel" | sed -n 's/.*Build ID: //p' | head -n1)
 tries=0
-until curl -s "$url/metrics" | grep -q '^scanned_files_total{source="file"} [1-9]'; do
+until curl -s "$url/metrics" | grep -q '^scanned_files_total{source="file"} [2-9]'; do
 	tries=$((tries + 1))
 	kill -0 $server 2>/dev/null && [ $tries -lt 600 ] || { fail "server not ready: $(tail -3 "$work/server.log")"; exit 1; }
 	sleep 0.1
@@ -61,6 +77,15 @@ grep -q "^Debug information: DWARF from $work/cache/$id/debuginfo" "$work/p2.err
 grep -q '^kernel.function("vfs_read@fs/read_write.c:[0-9]*")' "$work/p2" || fail "no source line: $(cat "$work/p2")"
 out=$(run cache --vm -e "$script" 2>"$work/vm.err")
 [ "$out" = "vfs_read count > 0" ] || fail "--vm: '$out' $(tail -5 "$work/vm.err")"
+
+# The module: its DWARF from the server, by its build ID.
+mod='probe module("dbgtiny").function("dbgtiny_add") { println($first + $second) }'
+run cache -p2 -v --debuginfo "$work/inst" -e "$mod" >"$work/mod.out" 2>"$work/mod.err" ||
+	fail "module: $(cat "$work/mod.err")"
+# (libdwfl asks the servers itself: the client's cache has it now.)
+modid=$(readelf -n "$work/inst/dbgtiny.ko" | sed -n 's/.*Build ID: //p' | head -n1)
+[ -s "$work/cache/$modid/debuginfo" ] || fail "module: nothing fetched for build ID $modid"
+grep -q '^module("dbgtiny").function("dbgtiny_add@' "$work/mod.out" || fail "module: $(cat "$work/mod.out")"
 
 # The server gone: the client's cache still has it.
 kill $server

@@ -184,18 +184,14 @@ int progress(debuginfod_client*, long done, long total) {
 
 }  // namespace
 
-std::optional<std::string> debuginfod_vmlinux(const std::string& release, const std::vector<std::string>& dirs) {
-  const char* urls = std::getenv("DEBUGINFOD_URLS");
-  if (!urls || !*urls) return std::nullopt;
+namespace {
+
+// The debug file of build ID `id` (hex) from the servers, `what` naming it
+// in messages; asked once per ID and process.
+std::optional<std::string> fetch(const std::string& id, const std::string& what, const char* urls) {
   static std::map<std::string, std::optional<std::string>> asked;
-  if (auto it = asked.find(release); it != asked.end()) return it->second;
-  std::optional<std::string>& answer = asked[release];
-  std::string why;
-  std::optional<std::string> id = kernel_build_id(release, dirs, why);
-  if (!id) {
-    std::cerr << "stapx: debuginfod: cannot ask for vmlinux-" << release << ": " << why << "\n";
-    return answer;
-  }
+  if (auto it = asked.find(id); it != asked.end()) return it->second;
+  std::optional<std::string>& answer = asked[id];
   debuginfod_client* client = debuginfod_begin();
   if (!client) {
     std::cerr << "stapx: debuginfod: cannot start its client\n";
@@ -203,17 +199,39 @@ std::optional<std::string> debuginfod_vmlinux(const std::string& release, const 
   }
   if (isatty(STDERR_FILENO)) debuginfod_set_progressfn(client, progress);
   char* path = nullptr;
-  int fd = debuginfod_find_debuginfo(client, reinterpret_cast<const unsigned char*>(id->c_str()), 0, &path);
+  int fd = debuginfod_find_debuginfo(client, reinterpret_cast<const unsigned char*>(id.c_str()), 0, &path);
   if (fd >= 0) {
     close(fd);
     answer = path;
   } else {
-    std::cerr << "stapx: debuginfod: no vmlinux-" << release << " (build ID " << *id << ") from " << urls << ": "
+    std::cerr << "stapx: debuginfod: no " << what << " (build ID " << id << ") from " << urls << ": "
               << std::strerror(-fd) << "\n";
   }
   std::free(path);
   debuginfod_end(client);
   return answer;
+}
+
+const char* server_urls() {
+  const char* urls = std::getenv("DEBUGINFOD_URLS");
+  return urls && *urls ? urls : nullptr;
+}
+
+}  // namespace
+
+std::optional<std::string> debuginfod_vmlinux(const std::string& release, const std::vector<std::string>& dirs) {
+  const char* urls = server_urls();
+  if (!urls) return std::nullopt;
+  static std::map<std::string, std::string> no_id;  // release -> why, said once
+  if (no_id.count(release)) return std::nullopt;
+  std::string why;
+  std::optional<std::string> id = kernel_build_id(release, dirs, why);
+  if (!id) {
+    std::cerr << "stapx: debuginfod: cannot ask for vmlinux-" << release << ": " << why << "\n";
+    no_id.emplace(release, why);
+    return std::nullopt;
+  }
+  return fetch(*id, "vmlinux-" + release, urls);
 }
 
 }  // namespace stapx

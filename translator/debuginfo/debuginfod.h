@@ -2,7 +2,8 @@
 // from the servers $DEBUGINFOD_URLS names, through elfutils' debuginfod
 // client (its cache: $DEBUGINFOD_CACHE_PATH, else
 // ~/.cache/debuginfod_client). Local files come first (locate.h); this is
-// what find_vmlinux() tries when none is there.
+// what find_vmlinux() tries when none is there. (A module's DWARF comes
+// the same way through libdwfl, which asks debuginfod itself: dwarf_info.h.)
 #pragma once
 
 #include <optional>
