@@ -524,6 +524,8 @@ struct ProbeDecl : Node {
   // Elaboration: the alias name a user's probe point matched ("syscall.*"
   // -> "syscall.read"), what pn() returns; empty for points no alias made.
   std::string pn;
+  // Elaboration: where the user named that alias (invalid if no alias).
+  SourceLoc alias_at;
   // Elaboration: locals of the body; globals it (transitively) touches.
   std::vector<Symbol*> locals;
   std::vector<int> global_reads, global_writes;  // Symbol::index, ascending

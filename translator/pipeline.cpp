@@ -305,6 +305,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   // -L lists the locals an alias's prologue sets, which nothing reads: kept.
   ElaborateOptions eopts{opts.keep_unused || opts.list_probes == 2, {}, opts.global_values};
   eopts.stapusr = opts.privilege == Options::Privilege::Usr;
+  eopts.keep_empty_probes = opts.list_probes != 0;
   eopts.library = index ? &*index : nullptr;
   eopts.probes.env = &env;
   eopts.probes.guru = opts.guru;

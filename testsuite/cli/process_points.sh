@@ -27,7 +27,7 @@ gcc -O2 -shared -fPIC -s -o "$dir/lib.so" "$dir/lib.c" || exit 1
 status=0
 fail() { echo "FAIL: $1"; status=1; }
 check_error() {  # NAME SCRIPT TEXT
-  out=$("$stapx" -p2 -e "$2" 2>&1)
+  out=$("$stapx" -p2 -u -e "$2" 2>&1)
   rc=$?
   if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -qF -- "$3"; then
     fail "$1: exit $rc: $out"
@@ -43,12 +43,12 @@ printf '%s\n' "$out" | grep -qxF "process(\"$dir/prog\").function(\"main@$dir/pr
   fail "-l *: no main in: $out"
 
 # Without a PATH: the -c command's program, as stap takes it.
-out=$("$stapx" -p2 -c "$dir/prog arg" -e 'probe process.function("work") { println($n) }' 2>&1 | grep '^process')
+out=$("$stapx" -p2 -u -c "$dir/prog arg" -e 'probe process.function("work") { println($n) }' 2>&1 | grep '^process')
 [ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\") /* <- process.function(\"work\") */" ] ||
   fail "-c: $out"
 check_error "no -c" 'probe process.function("work") { }' \
   "unspecified process probe is invalid without a -c COMMAND or -x PID"
-out=$("$stapx" -p2 -c "$dir/prog | cat" -e 'probe process.function("work") { }' 2>&1)
+out=$("$stapx" -p2 -u -c "$dir/prog | cat" -e 'probe process.function("work") { }' 2>&1)
 printf '%s\n' "$out" | grep -qF "invalid -c command for unspecified process probe" || fail "-c with a pipe: $out"
 
 # A source line, with the variables in scope there (stap 4.8's -L too).
@@ -65,7 +65,7 @@ out=$("$stapx" -l "process(\"$dir/pro*\").function(\"work\")" 2>&1)
 [ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "glob path: $out"
 
 # No DWARF: the dynamic symbol table's functions, by name.
-out=$("$stapx" -p2 -e "probe process(\"$dir/lib.so\").function(\"lib_entry\") { println(pp()) }" 2>&1) ||
+out=$("$stapx" -p2 -u -e "probe process(\"$dir/lib.so\").function(\"lib_entry\") { println(pp()) }" 2>&1) ||
   fail "stripped library: $out"
 printf '%s\n' "$out" | grep -qF "process(\"$dir/lib.so\").function(\"lib_entry\")" || fail "stripped library pp: $out"
 
@@ -98,7 +98,7 @@ else
   echo "process_points: no sys/sdt.h (systemtap-sdt-dev): marks not checked"
 fi
 # Process events: the points as stap 4.8 names them.
-out=$("$stapx" -p2 -e "probe process.begin, process(\"$dir/prog\").thread.end, process(42).end { }" 2>&1 |
+out=$("$stapx" -p2 -u -e "probe process.begin, process(\"$dir/prog\").thread.end, process(42).end { }" 2>&1 |
   sed -n 's| /\*.*||p' | grep '^process')
 want="process.begin
 process(\"$dir/prog\").thread.end
@@ -107,7 +107,7 @@ process(42).end"
 check_error "pid 0" "probe process(0).begin { }" "probe point 'process(PID)' needs a process id"
 
 # An optional point that names nothing is left out.
-"$stapx" -p2 -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
+"$stapx" -p2 -u -e "probe process(\"$dir/prog\").function(\"nosuch\") ?, begin { }" >/dev/null 2>&1 ||
   fail "optional point"
 # .function(ADDRESS): the function whose code holds the address (stap 4.8
 # resolves it the same way).
@@ -126,14 +126,14 @@ gcc -g -O2 -o "$dir/waiter" "$dir/wait.c" || exit 1
 "$dir/waiter" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
-out=$("$stapx" -p2 -e "probe process($pid).function(\"pause_here\") { }" 2>&1 | grep '^process')
+out=$("$stapx" -p2 -u -e "probe process($pid).function(\"pause_here\") { }" 2>&1 | grep '^process')
 [ "$out" = "process(\"$dir/waiter\").function(\"pause_here@$dir/wait.c:2\") /* <- process($pid).function(\"pause_here\") */" ] ||
   fail "process(PID): $out"
-out=$("$stapx" -p2 -x $pid -e 'probe process.function("pause_here") { }' 2>&1 | grep '^process')
+out=$("$stapx" -p2 -u -x $pid -e 'probe process.function("pause_here") { }' 2>&1 | grep '^process')
 [ "$out" = "process(\"$dir/waiter\").function(\"pause_here@$dir/wait.c:2\") /* <- process.function(\"pause_here\") */" ] ||
   fail "-x PID: $out"
 # .library(LIB): a library the program needs, by its name or a glob.
-out=$("$stapx" -p2 -e "probe process(\"$dir/waiter\").library(\"libc.so*\").function(\"pause\") { }" 2>&1 |
+out=$("$stapx" -p2 -u -e "probe process(\"$dir/waiter\").library(\"libc.so*\").function(\"pause\") { }" 2>&1 |
   grep -c '^process("/.*libc.so.6").function(')
 [ "$out" = 1 ] || fail ".library: $out"
 check_error "no library" "probe process(\"$dir/waiter\").library(\"libnosuch*\").function(\"f\") { }" \
@@ -144,7 +144,7 @@ check_error "no process" 'probe process(4194000).function("main") { }' \
 # /lib*/libc.so.6; Debian keeps libc in /lib/x86_64-linux-gnu): the
 # loader's library of that name, with a warning.
 if ! ls /lib*/libc.so.6 >/dev/null 2>&1; then
-  out=$("$stapx" -p2 -e 'probe process("/lib*/libc.so.6").function("getpid") { }' 2>&1)
+  out=$("$stapx" -p2 -u -e 'probe process("/lib*/libc.so.6").function("getpid") { }' 2>&1)
   printf '%s\n' "$out" | grep -q "^WARNING: no file is /lib\*/libc.so.6; probing /.*/libc.so.6, where the dynamic loader finds" ||
     fail "library elsewhere, warning: $out"
   printf '%s\n' "$out" | grep -q '^process("/.*/libc.so.6").function(' || fail "library elsewhere: $out"

@@ -9,7 +9,7 @@ namespace {
 
 std::string c_for(const std::string& text) {
   Parsed p(text);
-  Program prog = elaborate({p.script}, ElaborateOptions{}, p.arena, p.diags);
+  Program prog = elaborate({p.script}, ElaborateOptions{.keep_empty_probes = true}, p.arena, p.diags);
   EXPECT_EQ(p.diags.errors(), 0u) << p.diag_text.str();
   CodegenOptions opts;
   opts.module_name = "m";
@@ -26,7 +26,7 @@ std::string c_for_guru(const std::string& text) {
   ParseOptions opts;
   opts.guru = true;
   ast::Script* script = parse_file(sm, sm.add("<input>", text), arena, diags, opts);
-  Program prog = elaborate({script}, ElaborateOptions{}, arena, diags);
+  Program prog = elaborate({script}, ElaborateOptions{.keep_empty_probes = true}, arena, diags);
   EXPECT_EQ(diags.errors(), 0u) << diag_text.str();
   CodegenOptions cg;
   cg.module_name = "m";

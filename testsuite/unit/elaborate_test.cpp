@@ -11,7 +11,7 @@ struct Elaborated : Parsed {
   Program prog;
   explicit Elaborated(const std::string& text) : Parsed(text) {
     EXPECT_EQ(diags.parse_errors(), 0u) << diag_text.str();
-    prog = elaborate({script}, ElaborateOptions{}, arena, diags);
+    prog = elaborate({script}, ElaborateOptions{.keep_empty_probes = true}, arena, diags);
   }
   const ast::Symbol* global(const std::string& name) const {
     for (const ast::Symbol* s : prog.globals)
@@ -220,6 +220,7 @@ namespace {
 TEST(Elaborate, GlobalValuesFromTheCommandLine) {
   auto run = [](std::vector<std::pair<std::string, std::string>> g, Program& prog, Parsed& p) {
     ElaborateOptions o;
+    o.keep_empty_probes = true;  // (the cases are empty probes)
     o.global_values = std::move(g);
     prog = elaborate({p.script}, o, p.arena, p.diags);
   };
@@ -248,7 +249,7 @@ TEST(Elaborate, StoresNobodyReadsAreElidedWithStapsWarnings) {
       "function f() { println(\"side\"); return 1 }\n"
       "probe begin { y = 2; z = f(); w = 3; println(w) }\n";
   Parsed p(text);
-  Program prog = elaborate({p.script}, ElaborateOptions{}, p.arena, p.diags);
+  Program prog = elaborate({p.script}, ElaborateOptions{.keep_empty_probes = true}, p.arena, p.diags);
   std::string d = p.diag_text.str();
   EXPECT_EQ(p.diags.errors(), 0u) << d;
   EXPECT_NE(d.find("WARNING: Eliding assignment to 'y': operator '=' at <input>:2:17"), std::string::npos) << d;
@@ -262,6 +263,7 @@ TEST(Elaborate, StoresNobodyReadsAreElidedWithStapsWarnings) {
 
   Parsed keep(text);
   ElaborateOptions o;
+  o.keep_empty_probes = true;  // (the cases are empty probes)
   o.keep_unused = true;
   prog = elaborate({keep.script}, o, keep.arena, keep.diags);
   EXPECT_EQ(keep.diags.warnings(), 0u) << keep.diag_text.str();

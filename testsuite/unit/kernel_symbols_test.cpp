@@ -82,6 +82,7 @@ struct Expanded : Parsed {
   std::unique_ptr<KernelSymbols> syms = fixture();
   explicit Expanded(const std::string& text, bool with_symbols = true) : Parsed(text) {
     ElaborateOptions o;
+    o.keep_empty_probes = true;  // (the cases are empty probes)
     if (with_symbols) o.probes.kernel_symbols = [this] { return syms.get(); };
     prog = elaborate({script}, o, arena, diags);
   }

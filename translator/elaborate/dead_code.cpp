@@ -5,7 +5,9 @@
 
 #include "frontend/ast_visitor.h"
 
+#include <algorithm>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace stapx::elab {
@@ -192,6 +194,76 @@ void elide_dead_code(Elaboration& elab) {
     for (ProbeDecl* p : script->probes) drop_unnamed_locals(p->body, p->locals);
   for (FunctionDecl* f : elab.prog.functions)
     if (!f->is_embedded && f->body) drop_unnamed_locals(f->body, f->locals);
+}
+
+namespace {
+
+bool does_nothing(const Stmt* s);
+
+}  // namespace
+
+std::set<const ProbeDecl*> probes_on_busy_aliases(const Elaboration& elab) {
+  std::set<const ProbeDecl*> out;
+  for (const ProbeSpec& spec : elab.prog.probes)
+    if (spec.decl && !spec.decl->pn.empty() && !does_nothing(spec.decl->body)) out.insert(spec.decl);
+  return out;
+}
+
+namespace {
+
+// Does nothing once dead code is gone: empty blocks, and ifs whose branch
+// that can run does nothing (a constant condition picks one; another must
+// have no effect itself).
+bool does_nothing(const Stmt* s) {
+  if (!s) return true;
+  switch (s->kind) {
+    case StmtKind::Null:
+      return true;
+    case StmtKind::Block:
+      for (const Stmt* st : static_cast<const BlockStmt*>(s)->stmts)
+        if (!does_nothing(st)) return false;
+      return true;
+    case StmtKind::If: {
+      auto* i = static_cast<const IfStmt*>(s);
+      if (i->cond->kind == ExprKind::Number)
+        return does_nothing(static_cast<const NumberLit*>(i->cond)->value ? i->then : i->els);
+      return side_effect_free(i->cond, false) && does_nothing(i->then) && does_nothing(i->els);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// Without -u, as stap: a probe whose body does nothing once dead code is
+// gone is left out, with a warning for each point of its declaration that
+// names the point's first component ("Probe 'kernel' has been elided") at
+// the declaration; when none is left, pass 2 says "no probes found".
+// `keep`: probes on aliases whose prologue or epilogue does something
+// before dead code goes (probes_on_busy_aliases()): stap's alias prologues
+// call functions with effects (user_string_quoted() and the like), so stap
+// keeps "probe syscall.read {}", where ours could be found to do nothing.
+void elide_empty_probes(Elaboration& elab, const std::set<const ProbeDecl*>& keep) {
+  std::vector<std::pair<const ProbeDecl*, const ProbePoint*>> said;
+  std::set<const ProbeDecl*> empty;
+  for (const ProbeSpec& spec : elab.prog.probes) {
+    if (!spec.decl || keep.count(spec.decl) || !does_nothing(spec.decl->body)) continue;
+    // A perf counter's point is what @perf reads: it stays, as in stap.
+    if (spec.point && std::any_of(spec.point->components.begin(), spec.point->components.end(),
+                                  [](const ProbePointComponent& c) { return c.name == "counter"; }))
+      continue;
+    empty.insert(spec.decl);
+    std::pair<const ProbeDecl*, const ProbePoint*> point{spec.decl, spec.point};
+    if (std::find(said.begin(), said.end(), point) != said.end()) continue;
+    said.push_back(point);
+    std::string name = spec.point && !spec.point->components.empty() ? std::string(spec.point->components[0].name)
+                                                                     : spec.pp.substr(0, spec.pp.find_first_of(".("));
+    // (At the declaration, or where it names the alias that made it.)
+    SourceLoc at = spec.decl->alias_at.valid() ? spec.decl->alias_at : spec.decl->loc;
+    if (elab.in_user_code(spec.decl->loc)) elab.diags.report(DiagId::WarnElideProbe, at, name);
+  }
+  std::erase_if(elab.prog.probes, [&](const ProbeSpec& spec) { return empty.count(spec.decl) > 0; });
 }
 
 // A global no probe or function names is left out, as stap does (even

@@ -13,6 +13,7 @@
 //   infer_types              types to a fixpoint across probes and functions
 //   check_types              what inference could not settle, printf formats
 //   elide_dead_code          unread stores and effect-free statements (not -u)
+//   elide_empty_probes       probes whose bodies are left doing nothing
 //   drop_unreferenced_globals, apply_global_values (-G), check_global_types
 //   compute_lock_sets        each probe's transitive global reads and writes
 //   report_privileged        --privilege=stapusr, for what probes reach
@@ -64,7 +65,11 @@ void run(Elaboration& elab) {
   resolve_autocasts(elab);
   infer_types(elab);
   check_types(elab);
-  if (!elab.opts.keep_unused && elab.diags.errors() == 0) elide_dead_code(elab);
+  if (!elab.opts.keep_unused && elab.diags.errors() == 0) {
+    std::set<const ast::ProbeDecl*> busy_aliases = probes_on_busy_aliases(elab);
+    elide_dead_code(elab);
+    if (!elab.opts.keep_empty_probes) elide_empty_probes(elab, busy_aliases);
+  }
   drop_unreferenced_globals(elab);
   apply_global_values(elab);
   check_global_types(elab);

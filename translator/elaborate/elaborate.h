@@ -24,6 +24,9 @@ struct ElaborateOptions {
   // function or probe point; may be null.
   const TapsetIndex* library = nullptr;
   bool every_function = false;  // resolve functions no probe calls too (--dump-functions)
+  // Keep probes that do nothing (-l/-L, whose points are the output; tests
+  // whose cases are such probes), which stap elides.
+  bool keep_empty_probes = false;
 };
 
 // `arena` receives the probes that alias expansion instantiates.

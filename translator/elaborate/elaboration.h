@@ -115,6 +115,9 @@ void resolve_autocasts(Elaboration& elab);        // autocast.cpp
 void infer_types(Elaboration& elab);              // infer_types.cpp
 void check_types(Elaboration& elab);              // check_types.cpp
 void elide_dead_code(Elaboration& elab);          // dead_code.cpp
+// (Which probes on aliases to keep is decided before elide_dead_code.)
+std::set<const ast::ProbeDecl*> probes_on_busy_aliases(const Elaboration& elab);  // dead_code.cpp
+void elide_empty_probes(Elaboration& elab, const std::set<const ast::ProbeDecl*>& keep);  // dead_code.cpp
 void drop_unreferenced_globals(Elaboration& elab);  // dead_code.cpp
 void apply_global_values(Elaboration& elab);      // declarations.cpp
 void check_global_types(Elaboration& elab);       // check_types.cpp

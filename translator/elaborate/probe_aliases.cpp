@@ -114,6 +114,7 @@ void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int
     for (auto [a, name] : found) {
       auto* derived = elab_.arena.make<ProbeDecl>(p->loc);
       derived->pn = p->pn.empty() ? name->to_string() : p->pn;
+      derived->alias_at = p->alias_at.valid() ? p->alias_at : point->loc;
       for (ProbePoint* target : a->targets) {
         auto* copy = elab_.arena.make<ProbePoint>(target->loc, *target);
         // "probe alias?" makes every point it stands for optional.
@@ -144,6 +145,7 @@ void AliasExpander::expand_probe(ProbeDecl* p, std::vector<ProbeDecl*>& out, int
     rest->points.assign(elab_.arena, direct);
     rest->body = p->body;
     rest->pn = p->pn;
+    rest->alias_at = p->alias_at;
     out.push_back(rest);
   }
 }
@@ -177,6 +179,7 @@ void lower_probe_conditions(Elaboration& elab) {
         copy->condition = nullptr;
         d->points.assign(elab.arena, {copy});
         d->pn = p->pn;
+        d->alias_at = p->alias_at;
         auto* guard = elab.arena.make<IfStmt>(point->condition->loc);
         auto* neg = elab.arena.make<UnaryExpr>(point->condition->loc);
         neg->op = Op::Not;
@@ -196,6 +199,7 @@ void lower_probe_conditions(Elaboration& elab) {
         rest->points.assign(elab.arena, plain);
         rest->body = p->body;
         rest->pn = p->pn;
+        rest->alias_at = p->alias_at;
         out.push_back(rest);
       }
     }
