@@ -324,6 +324,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     exit_code = fail("-F and -c cannot be used together: the command would outlive the session");
     return std::nullopt;
   }
+  if ((o.bulk || !o.rotation.empty()) && o.vm) {
+    exit_code = fail(std::string(o.bulk ? "-b" : "-S") +
+                     " cannot be used with --vm: the output files would stay in the guest");
+    return std::nullopt;
+  }
   if (o.flight && o.vm) {
     exit_code = fail("-F cannot be used with --vm: the guest ends with stapx");
     return std::nullopt;

@@ -9,7 +9,7 @@ expect() {  # expect MESSAGE ARGS...: stapx ARGS fails, saying MESSAGE
   shift
   out=$("$stapx" "$@" 2>&1)
   rc=$?
-  if [ "$rc" -ne 1 ] || ! printf '%s\n' "$out" | grep -qF "$want"; then
+  if [ "$rc" -ne 1 ] || ! printf '%s\n' "$out" | grep -qF -e "$want"; then
     echo "FAIL: stapx $*: exit $rc, wanted 1 and '$want'; got:"
     printf '%s\n' "$out"
     status=1
@@ -28,6 +28,10 @@ for r in "$long" "/nonexistent$long" "-1$long"; do
     status=1
   fi
 done
+# Output files that would stay in the --vm guest.
+expect "-b cannot be used with --vm" --vm -b -e 'probe begin { exit() }'
+expect "-S cannot be used with --vm" --vm -S 1 -o f -e 'probe begin { exit() }'
+expect "-F cannot be used with --vm" --vm -F -e 'probe begin { exit() }'
 # Every probe elided (it does nothing): nothing to run, as stap 4.8 says
 # (after its "Probe 'begin' has been elided" warnings).
 expect "semantic error: no probes found" -p2 -e 'probe begin { } probe timer.s(1) { if (0) println(1) }'
