@@ -149,15 +149,24 @@ static int sink_close(struct sink *s)
 	return rc;
 }
 
-static void sink_write(struct sink *s, const char *p, size_t n)
+/*
+ * -S: the next n bytes go to a new file if they would take the current
+ * one past the size (never when it is empty).
+ */
+static void sink_make_room(struct sink *s, size_t n)
 {
-	if (out_broken || !n)
-		return;
 	if (s->f && rotate_size && s->written &&
 	    s->written + n > rotate_size) {
 		sink_close(s);
 		s->index++;
 	}
+}
+
+static void sink_write(struct sink *s, const char *p, size_t n)
+{
+	if (out_broken || !n)
+		return;
+	sink_make_room(s, n);
 	if (!s->f && sink_open(s) < 0)
 		return;
 	if (fwrite(p, 1, n, s->f) != n) {
@@ -173,14 +182,19 @@ static void sink_write(struct sink *s, const char *p, size_t n)
  */
 int output_open(void)
 {
-	if (bulk) {
-		out = stdout;
+	if (bulk)
 		return 0;
-	}
 	if (sink_open(&merged) < 0)
 		return -1;
-	out = merged.f;
+	if (merged.is_stdout)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	return 0;
+}
+
+/* The merged output's current file, for system()'s commands; -1: stdout. */
+int output_fileno(void)
+{
+	return merged.f && !merged.is_stdout ? fileno(merged.f) : -1;
 }
 
 static struct sink *bulk_sink(int cpu)
@@ -210,7 +224,6 @@ void output_record(int cpu, const char *hdr, const char *payload, size_t n)
 
 	if (!bulk) {
 		sink_write(&merged, payload, n);
-		out = merged.f ? merged.f : out;
 		return;
 	}
 	s = bulk_sink(cpu);
@@ -219,11 +232,7 @@ void output_record(int cpu, const char *hdr, const char *payload, size_t n)
 		return;
 	}
 	/* A header and its payload always share a file. */
-	if (s->f && rotate_size && s->written &&
-	    s->written + sizeof(struct stpx_rec_hdr) + n > rotate_size) {
-		sink_close(s);
-		s->index++;
-	}
+	sink_make_room(s, sizeof(struct stpx_rec_hdr) + n);
 	sink_write(s, hdr, sizeof(struct stpx_rec_hdr));
 	sink_write(s, payload, n);
 }

@@ -54,7 +54,7 @@
  * the output before it is written out.
  *
  * Build: gcc -static -O2 -Wall -Wextra -o stapx-run stapx-run.c module_load.c relay.c
- *        output.c -pthread
+ *        output.c flight.c -pthread
  */
 #include "stapx-run.h"
 
@@ -63,7 +63,6 @@ const char *out_path;
 bool bulk;
 unsigned long long rotate_size;
 unsigned long rotate_keep;
-FILE *out;
 bool out_broken;
 int out_errno;
 
@@ -341,10 +340,12 @@ static void release_target(void)
 static void run_system(const char *cmd)
 {
 	pid_t pid;
+	int out_fd;
 
 	pump();
 	output_flush();
 	fflush(stderr);
+	out_fd = output_fileno();
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "WARNING: system(): fork: %s\n",
@@ -360,8 +361,8 @@ static void run_system(const char *cmd)
 			dup2(fd, STDIN_FILENO);
 			close(fd);
 		}
-		if (out != stdout)
-			dup2(fileno(out), STDOUT_FILENO);
+		if (out_fd >= 0)
+			dup2(out_fd, STDOUT_FILENO);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -521,8 +522,6 @@ static void relay_stdin(void)
 	}
 }
 
-static int go_background(void);
-
 static void event_loop(void)
 {
 	long long next_tick = now_ms() + TICK_MS;
@@ -628,96 +627,6 @@ static void event_loop(void)
 	free(pfd);
 	/* Pick up anything queued with or after 'D'. */
 	read_ctl();
-}
-
-/*
- * -F with -o: the rest of the session in a child, in a session of its
- * own; the parent prints the child's PID and exits, leaving the module to
- * it. Only this thread runs here (the "start" command has returned).
- */
-static int go_background(void)
-{
-	pid_t pid;
-	int fd;
-
-	output_flush();
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "ERROR: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid > 0) {
-		printf("%d\n", (int)pid);
-		fflush(stdout);
-		_exit(0);
-	}
-	setsid();
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		if (fd > STDERR_FILENO)
-			close(fd);
-	}
-	vlog("in the background, pid %d", (int)getpid());
-	return 0;
-}
-
-/*
- * -F without -o: leave the module running. What the begin probes printed
- * is out; the rest stays in the module's buffer for stapx-run -A.
- */
-static int detach(char *name)
-{
-	int i;
-
-	output_close();
-	close(ctl_rfd);
-	close(ctl_wfd);
-	for (i = 0; i < ntraces; i++)
-		close(traces[i].fd);
-	fprintf(stderr, "Disconnecting from stapx module %s.\n"
-		"To reconnect, type \"stapx-run -A %s\"\n", name, name);
-	free(name);
-	return out_broken && out_errno != EPIPE ? 1 : 0;
-}
-
-/* -L: each loaded stapx module, and whether a stapx-run has it. */
-static int list_modules(void)
-{
-	char dir[] = DEBUGFS_PATH "/" STPX_DEBUGFS_DIR;
-	struct dirent *de;
-	DIR *d;
-
-	if (ensure_debugfs() < 0)
-		return 1;
-	d = opendir(dir);
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "ERROR: Couldn't open %s: %s\n", dir,
-			strerror(errno));
-		return 1;
-	}
-	while ((de = readdir(d))) {
-		char ctl[sizeof(dir) + 2 * NAME_MAX];
-		int fd;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(ctl, sizeof(ctl), "%s/%s/%s", dir, de->d_name,
-			 STPX_CTL_FILE);
-		fd = open(ctl, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0) {
-			close(fd);
-			printf("%s (detached)\n", de->d_name);
-		} else if (errno == EBUSY) {
-			printf("%s (attached)\n", de->d_name);
-		}
-	}
-	closedir(d);
-	return 0;
 }
 
 static void drain(void)
@@ -866,8 +775,6 @@ int main(int argc, char **argv)
 
 	if (output_open() < 0)
 		return 1;
-	if (out == stdout)
-		setvbuf(out, NULL, _IOFBF, 1 << 16);
 
 	if (ensure_debugfs() < 0)
 		return 1;
@@ -924,19 +831,22 @@ int main(int argc, char **argv)
 			deadline = now_ms() + timeout_s * 1000;
 		event_loop();
 		if (detached) {
+			/* -F without -o: what the begin probes printed is out;
+			 * the rest stays in the module's buffer for -A. */
 			pump();
-			return detach(name);
-		}
-		if (cmd_busy) {
-			/* Wait for the module to return from the write. */
-			int err;
+		} else {
+			if (cmd_busy) {
+				/* Wait for the module to return from the
+				 * write. */
+				int err;
 
-			if (read(cmd_pipe[0], &err, sizeof(err)) < 0)
-				perror("read");
-			pthread_join(cmd_thread, NULL);
-			cmd_busy = false;
+				if (read(cmd_pipe[0], &err, sizeof(err)) < 0)
+					perror("read");
+				pthread_join(cmd_thread, NULL);
+				cmd_busy = false;
+			}
+			drain();
 		}
-		drain();
 	}
 
 	if (ctl_rfd >= 0)
@@ -967,6 +877,13 @@ int main(int argc, char **argv)
 	if (verbose > 1)
 		vlog("%lu polls, %lu reads of all relay files, %lu records",
 		     n_polls, n_pumps, n_records);
+	if (detached) {
+		fprintf(stderr, "Disconnecting from stapx module %s.\n"
+			"To reconnect, type \"stapx-run -A %s\"\n", name,
+			name);
+		free(name);
+		return status;
+	}
 	if (remove_module(name) < 0)
 		status = 1;
 

@@ -2,9 +2,10 @@
 /*
  * stapx-run's parts: stapx-run.c (options, the session and its event
  * loop, commands, the -c target), module_load.c (debugfs, insmod and rmmod),
- * relay.c (per-CPU relay files, records merged by sequence number) and
- * output.c (the output files: -o, -S rotation, -b per-CPU files).  State
- * they share is declared here, defined in stapx-run.c.
+ * relay.c (per-CPU relay files, records merged by sequence number),
+ * output.c (the output files: -o, -S rotation, -b per-CPU files) and
+ * flight.c (-F's background session, -L).  State they share is declared
+ * here, defined in stapx-run.c.
  */
 #ifndef STAPX_RUN_H
 #define STAPX_RUN_H
@@ -70,7 +71,6 @@ extern const char *out_path;   /* -o FILE, or NULL */
 extern bool bulk;              /* -b: a file per CPU */
 extern unsigned long long rotate_size; /* -S SIZE in bytes; 0: none */
 extern unsigned long rotate_keep;      /* -S SIZE,N: N; 0: all */
-extern FILE *out;              /* the merged output's current file */
 extern bool out_broken;
 extern int out_errno;
 
@@ -110,9 +110,14 @@ int remove_module(const char *name);
 
 /* output.c */
 int output_open(void);
+int output_fileno(void);
 void output_record(int cpu, const char *hdr, const char *payload, size_t n);
 void output_flush(void);
 void output_close(void);
+
+/* flight.c */
+int go_background(void);
+int list_modules(void);
 
 /* relay.c */
 int open_traces(const char *dir);
