@@ -9,22 +9,9 @@
 #include <vector>
 
 #include "frontend/preprocess.h"
+#include "support/hash.h"
 
 namespace stapx {
-
-// FNV-1a over strings, each ended by a separator: the cache keys of
-// modules and of kernel feature answers.
-struct Fnv {
-  uint64_t h = 1469598103934665603ULL;
-  void add(std::string_view s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ULL;
-    }
-    h ^= 0xff;
-    h *= 1099511628211ULL;
-  }
-};
 
 struct KernelTarget {
   std::string release;     // e.g. 6.1.0-56-amd64

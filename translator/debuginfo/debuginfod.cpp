@@ -18,12 +18,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "support/cache.h"
+#include "support/hash.h"
 
 namespace stapx {
 
@@ -141,10 +143,11 @@ std::optional<std::string> kernel_build_id(const std::string& release, const std
     struct stat st;
     if (::stat(image.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     std::string root = support::cache_dir();
-    std::string key = fmt::format("{}:{}:{}", fs::weakly_canonical(image, ec).string(), st.st_size, st.st_mtime);
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
-    std::string cached = root.empty() ? "" : fmt::format("{}/build-ids/{:016x}", root, h);
+    Fnv key;
+    key.add(fs::weakly_canonical(image, ec).string());
+    key.add(std::to_string(st.st_size));
+    key.add(std::to_string(st.st_mtime));
+    std::string cached = root.empty() ? "" : fmt::format("{}/build-ids/{:016x}", root, key.h);
     if (!cached.empty()) {
       std::string id = read_file(cached);
       if (id.size() >= 2 && id.find_first_not_of("0123456789abcdef") == std::string::npos) return id;
@@ -222,13 +225,13 @@ const char* server_urls() {
 std::optional<std::string> debuginfod_vmlinux(const std::string& release, const std::vector<std::string>& dirs) {
   const char* urls = server_urls();
   if (!urls) return std::nullopt;
-  static std::map<std::string, std::string> no_id;  // release -> why, said once
+  static std::set<std::string> no_id;  // releases whose build ID was not found (said once)
   if (no_id.count(release)) return std::nullopt;
   std::string why;
   std::optional<std::string> id = kernel_build_id(release, dirs, why);
   if (!id) {
     std::cerr << "stapx: debuginfod: cannot ask for vmlinux-" << release << ": " << why << "\n";
-    no_id.emplace(release, why);
+    no_id.insert(release);
     return std::nullopt;
   }
   return fetch(*id, "vmlinux-" + release, urls);
