@@ -198,19 +198,6 @@ void elide_dead_code(Elaboration& elab) {
 
 namespace {
 
-bool does_nothing(const Stmt* s);
-
-}  // namespace
-
-std::set<const ProbeDecl*> probes_on_busy_aliases(const Elaboration& elab) {
-  std::set<const ProbeDecl*> out;
-  for (const ProbeSpec& spec : elab.prog.probes)
-    if (spec.decl && !spec.decl->pn.empty() && !does_nothing(spec.decl->body)) out.insert(spec.decl);
-  return out;
-}
-
-namespace {
-
 // Does nothing once dead code is gone: empty blocks, and ifs whose branch
 // that can run does nothing (a constant condition picks one; another must
 // have no effect itself).
@@ -235,6 +222,13 @@ bool does_nothing(const Stmt* s) {
 }
 
 }  // namespace
+
+std::set<const ProbeDecl*> probes_on_busy_aliases(const Elaboration& elab) {
+  std::set<const ProbeDecl*> out;
+  for (const ProbeSpec& spec : elab.prog.probes)
+    if (spec.decl && !spec.decl->pn.empty() && !does_nothing(spec.decl->body)) out.insert(spec.decl);
+  return out;
+}
 
 // Without -u, as stap: a probe whose body does nothing once dead code is
 // gone is left out, with a warning for each point of its declaration that
