@@ -7,9 +7,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages stapx needs to build, test and run its guest.
 DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
-	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg
+	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg \
+	dropbear-bin openssh-client
 
-.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 
 # The guest kernel: the default one (linux-headers-amd64's release) unless
 # KERNEL=R names another Debian kernel (e.g. 6.12.117+deb12-rt-amd64), for
@@ -146,6 +147,13 @@ check: deps deps-matrix
 	$(MAKE) runtests
 	$(MAKE) stress
 	$(MAKE) smoke
+	$(MAKE) check-network
+
+# stapx --remote against two ssh guests (the default kernel and 6.12),
+# reachable only on 127.0.0.1 (testsuite/vm/README.md, "Remote hosts").
+check-network: build deps-matrix
+	testsuite/vm/remote-test --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "translator/remote/remote.h"
 #include "translator/version.h"
 
 namespace stapx {
@@ -74,6 +75,12 @@ const char kUsage[] =
     "                 list the library's functions, its probe aliases, or the probe\n"
     "                 point types stapx knows, then exit\n"
     "  --vm           run the module in a throwaway QEMU guest of the packaged kernel\n"
+    "  --remote URL   run the module on the host URL, ssh://[USER@]HOST[:PORT] or\n"
+    "                 [USER@]HOST (repeatable: one module per kernel release, the\n"
+    "                 hosts' output merged); ssh is $STAPX_SSH (default ssh)\n"
+    "  --remote-prefix[=index|host]\n"
+    "                 start each line of remote output with the host's index and\n"
+    "                 ': ' (index, the default) or with '[HOST] ' (host)\n"
     "  -h, --help     show this help\n"
     "  -V, --version  show the version\n";
 
@@ -111,6 +118,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"skip-badvars", no_argument, nullptr, 1011},
                                      {"prologue-searching", optional_argument, nullptr, 1012},
                                      {"sign-module", optional_argument, nullptr, 1013},
+                                     {"remote", required_argument, nullptr, 1014},
+                                     {"remote-prefix", optional_argument, nullptr, 1015},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
   optind = 1;
@@ -278,6 +287,23 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
         o.sign_module = true;
         o.signing_dir = optarg ? optarg : "";
         break;
+      case 1014: {
+        RemoteUrl url;
+        std::string error;
+        if (!parse_remote_url(optarg, url, error)) {
+          exit_code = fail(error);
+          return std::nullopt;
+        }
+        o.remotes.push_back(optarg);
+        break;
+      }
+      case 1015:
+        o.remote_prefix = optarg ? optarg : "index";
+        if (o.remote_prefix != "index" && o.remote_prefix != "host") {
+          exit_code = fail("Invalid argument '" + o.remote_prefix + "' for --remote-prefix (index or host).");
+          return std::nullopt;
+        }
+        break;
       case 'P': o.prologue = "always"; break;
       case 1012: {
         std::string when = optarg ? optarg : "always";
@@ -332,6 +358,19 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   if (o.flight && o.vm) {
     exit_code = fail("-F cannot be used with --vm: the guest ends with stapx");
     return std::nullopt;
+  }
+  if (!o.remotes.empty()) {
+    const char* other = o.vm ? "--vm" : o.bulk ? "-b" : !o.rotation.empty() ? "-S" : o.flight ? "-F" : nullptr;
+    if (other) {
+      exit_code = fail(std::string(other) + " cannot be used with --remote");
+      return std::nullopt;
+    }
+    if (o.last_pass < 5 || o.list_probes) {
+      exit_code = fail(std::string(o.list_probes ? "-l/-L" : "-p") +
+                       " cannot be used with --remote, which builds for each host's kernel and runs there; "
+                       "hint: -r RELEASE builds for one kernel here");
+      return std::nullopt;
+    }
   }
   if (!o.target_cmd.empty() && o.target_pid) {
     exit_code = fail("you can't specify -c and -x options together");

@@ -35,6 +35,8 @@ struct Options {
   std::vector<std::string> symbol_files;  // -d PATH (repeatable)
   bool ldd = false;                       // --ldd
   bool vm = false;
+  std::vector<std::string> remotes;  // --remote URL (repeatable)
+  std::string remote_prefix;         // --remote-prefix: "index" (stap's "N: ") or "host" ("[HOST] ")
   std::vector<std::string> debuginfo_dirs;  // --debuginfo DIR (repeatable)
   bool prefer_btf = false;                  // --btf
   bool guru = false;               // -g

@@ -44,6 +44,7 @@
 #include "translator/debuginfo/user_binary.h"
 #include "translator/probes/probe_env.h"
 #include "translator/probes/uprobe_table.h"
+#include "translator/remote/remote.h"
 
 namespace stapx {
 
@@ -189,7 +190,48 @@ std::unique_ptr<PipelineCache, PipelineCacheDeleter> make_pipeline_cache() {
   return std::unique_ptr<PipelineCache, PipelineCacheDeleter>(new PipelineCache);
 }
 
+namespace {
+
+// stapx-run's options for what `opts` asks of pass 5 (with_output: -o
+// too; --remote merges the output here instead).
+std::vector<std::string> stapx_run_args(const Options& opts, bool with_output) {
+  std::vector<std::string> run_args;
+  if (with_output && !opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
+  if (opts.bulk) run_args.push_back("-b");
+  if (opts.flight) run_args.push_back("-F");
+  if (!opts.rotation.empty()) run_args.insert(run_args.end(), {"-S", opts.rotation});
+  if (opts.timeout_s) run_args.insert(run_args.end(), {"-T", std::to_string(opts.timeout_s)});
+  if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
+  if (opts.target_pid) run_args.insert(run_args.end(), {"-x", std::to_string(opts.target_pid)});
+  for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
+  return run_args;
+}
+
+// Passes 1-5, or with `built` (--remote) passes 1-4, leaving there the
+// module's path and the release it is for.
+struct Built {
+  std::string ko, release;
+};
+int run_passes(const Options& opts, PipelineCache* cache, Built* built);
+
+}  // namespace
+
 int run_pipeline(const Options& opts, PipelineCache* cache) {
+  if (!opts.remotes.empty())
+    return run_remote(opts, find_stapx_run(), stapx_run_args(opts, false),
+                      [](const Options& o, std::string& ko, std::string& release) {
+                        Built b;
+                        int rc = run_passes(o, nullptr, &b);
+                        ko = b.ko;
+                        release = b.release;
+                        return rc;
+                      });
+  return run_passes(opts, cache, nullptr);
+}
+
+namespace {
+
+int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
   if (opts.dump == Options::Dump::ProbeTypes) {
     dump_probe_types(std::cout);
     return 0;
@@ -431,6 +473,10 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   }
   if (opts.verbose)
     std::cerr << "Pass 4: compiled C into \"" << cg.module_name << ".ko\" in " << timer.elapsed() << ".\n";
+  if (built) {
+    *built = Built{*ko, kernel->release};
+    return 0;
+  }
   if (opts.last_pass == 4) {
     if (!opts.module_name.empty()) {
       std::error_code ec;
@@ -447,15 +493,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   }
 
   // Pass 5: run.
-  std::vector<std::string> run_args;
-  if (!opts.output_file.empty()) run_args.insert(run_args.end(), {"-o", opts.output_file});
-  if (opts.bulk) run_args.push_back("-b");
-  if (opts.flight) run_args.push_back("-F");
-  if (!opts.rotation.empty()) run_args.insert(run_args.end(), {"-S", opts.rotation});
-  if (opts.timeout_s) run_args.insert(run_args.end(), {"-T", std::to_string(opts.timeout_s)});
-  if (!opts.target_cmd.empty()) run_args.insert(run_args.end(), {"-c", opts.target_cmd});
-  if (opts.target_pid) run_args.insert(run_args.end(), {"-x", std::to_string(opts.target_pid)});
-  for (int i = 0; i < opts.verbose; ++i) run_args.push_back("-v");
+  std::vector<std::string> run_args = stapx_run_args(opts, true);
   if (opts.vm) {
     std::vector<std::string> argv = {data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/vm-run", "--kernel-dir",
                                      vm_kernel_dir, "--release", kernel->release, "--stapx-run", find_stapx_run(),
@@ -468,5 +506,7 @@ int run_pipeline(const Options& opts, PipelineCache* cache) {
   argv.push_back(*ko);
   return exec_argv(argv);
 }
+
+}  // namespace
 
 }  // namespace stapx

@@ -36,6 +36,8 @@ expect "syscall.openat syscall.openat.return " _stapx "$dir/stapx" -l syscall.op
 expect "kernel.function( " _stapx "$dir/stapx" -L kernel.func
 expect "stapsys " _stapx "$dir/stapx" --privilege = staps
 expect "never " _stapx "$dir/stapx" --prologue-searching = n
+expect "host " _stapx "$dir/stapx" --remote-prefix = h
+expect "--remote --remote-prefix " _stapx "$dir/stapx" --rem
 expect "d/one.stp " _stapx "$dir/stapx" d/
 expect "-A -F -L -S -T -b -c -h -o -v -x " _stapx_run "$dir/stapx-run" -
 expect "d/mod.ko " _stapx_run "$dir/stapx-run" d/

@@ -32,6 +32,23 @@ done
 expect "-b cannot be used with --vm" --vm -b -e 'probe begin { exit() }'
 expect "-S cannot be used with --vm" --vm -S 1 -o f -e 'probe begin { exit() }'
 expect "-F cannot be used with --vm" --vm -F -e 'probe begin { exit() }'
+# --remote: what ssh cannot reach, and what cannot happen on many hosts.
+expect "--remote libvirt://dom: stapx reaches hosts through ssh" --remote libvirt://dom -e 'probe begin { exit() }'
+expect "--remote ssh://h:0: invalid port '0'" --remote ssh://h:0 -e 'probe begin { exit() }'
+expect "-b cannot be used with --remote" --remote ssh://h -b -e 'probe begin { exit() }'
+expect "-p cannot be used with --remote" --remote ssh://h -p4 -e 'probe begin { exit() }'
+expect "Invalid argument 'name' for --remote-prefix" --remote ssh://h --remote-prefix=name -e 'probe begin { exit() }'
+# A host that does not answer is reported by its URL (nothing listens on
+# port 1 of 127.0.0.1), and with no host left nothing is built.
+out=$(STAPX_SSH="ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null" \
+  "$stapx" --remote ssh://nobody@127.0.0.1:1 -e 'probe begin { exit() }' 2>&1)
+rc=$?
+if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -q "^stapx: remote nobody@127.0.0.1:1: cannot connect: .*refused" ||
+  ! printf '%s\n' "$out" | grep -qx "stapx: no --remote host can run the script"; then
+  echo "FAIL: --remote to a dead port: exit $rc; got:"
+  printf '%s\n' "$out"
+  status=1
+fi
 # Every probe elided (it does nothing): nothing to run, as stap 4.8 says
 # (after its "Probe 'begin' has been elided" warnings).
 expect "semantic error: no probes found" -p2 -e 'probe begin { } probe timer.s(1) { if (0) println(1) }'

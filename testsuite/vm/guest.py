@@ -211,6 +211,93 @@ def build_kmod(src, ko, release, out_root, prefix, kernel_dir=None):
     return out, None
 
 
+def fetch_debmods(release, fixtures, names):
+    """Extract the guest kernel's modules NAMES and the modules they depend
+    on from its Debian package, once, into FIXTURES/debmods-R/:
+    (directory, {name: [file names to insmod, dependencies first]}, None)
+    or (None, None, why it failed)."""
+    out = os.path.join(fixtures, "debmods-" + release)
+    os.makedirs(out, exist_ok=True)
+    deb, members = None, None
+    deps = {}  # module name: the names it depends on
+    todo = [n.replace("-", "_") for n in names]
+    while todo:
+        missing = [n for n in todo if not os.path.isfile(os.path.join(out, n + ".ko"))]
+        if missing:
+            if deb is None:
+                p = subprocess.run([FETCH_KERNEL,
+                                    "--deb", release], stdin=subprocess.DEVNULL, capture_output=True)
+                if p.returncode != 0:
+                    return None, None, "fetch-kernel --deb failed:\n" + p.stderr.decode("utf-8", "replace")
+                deb = p.stdout.decode().strip()
+                p = subprocess.run(["dpkg-deb", "-c", deb], stdin=subprocess.DEVNULL,
+                                   capture_output=True, text=True)
+                members = {}
+                for line in p.stdout.splitlines():
+                    path = line.split()[-1]
+                    # (6.12's modules are compressed: .ko.xz)
+                    m = re.fullmatch(r"(.*)\.ko(\.xz|\.zst|\.gz)?", os.path.basename(path))
+                    if m:
+                        members[m.group(1).replace("-", "_")] = path
+            for n in missing:
+                if n not in members:
+                    return None, None, f"no module {n}.ko in {deb}"
+            with tempfile.TemporaryDirectory(dir=out) as tmp:
+                p = subprocess.run(f"dpkg-deb --fsys-tarfile {shlex.quote(deb)} | tar -x -C {shlex.quote(tmp)} "
+                                   + " ".join(shlex.quote(members[n]) for n in missing),
+                                   shell=True, stdin=subprocess.DEVNULL, capture_output=True)
+                if p.returncode != 0:
+                    return None, None, f"cannot extract modules from {deb}:\n" + p.stderr.decode("utf-8", "replace")
+                for n in missing:
+                    src = os.path.join(tmp, members[n])
+                    unpack = {".xz": ["xz", "-dc"], ".zst": ["zstd", "-dc"], ".gz": ["gzip", "-dc"]}
+                    ext = os.path.splitext(src)[1]
+                    if ext in unpack:  # the guest's busybox insmod takes plain .ko files
+                        with open(src[:-len(ext)], "wb") as f:
+                            p = subprocess.run(unpack[ext] + [src], stdout=f, stderr=subprocess.PIPE)
+                        if p.returncode != 0:
+                            return None, None, f"cannot unpack {members[n]}: {p.stderr.decode().strip()}"
+                        src = src[:-len(ext)]
+                    os.replace(src, os.path.join(out, n + ".ko"))
+        more = []
+        for n in todo:
+            if n in deps:
+                continue
+            p = subprocess.run(["modinfo", "-F", "depends", os.path.join(out, n + ".ko")],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                return None, None, f"modinfo {n}.ko failed: {p.stderr.strip()}"
+            deps[n] = [d.replace("-", "_") for d in p.stdout.strip().split(",") if d]
+            more += [d for d in deps[n] if d not in deps]
+        todo = sorted(set(more))
+
+    def order(name, seq):
+        if name + ".ko" not in seq:
+            for d in deps[name]:
+                order(d, seq)
+            seq.append(name + ".ko")
+        return seq
+
+    return out, {n: order(n.replace("-", "_"), []) for n in names}, None
+
+
+def shared_libraries(prog):
+    """The files a dynamically linked PROG loads, as ldd lists them: {path
+    the loader opens: its real path}.  RuntimeError if ldd cannot say."""
+    try:
+        p = subprocess.run(["ldd", prog], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f"cannot run ldd on {prog}: {e}") from e
+    libs = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"\s*(?:\S+ => )?(/\S+) \(0x", line)
+        if m:
+            libs[m.group(1)] = os.path.realpath(m.group(1))
+    if p.returncode != 0 or not libs:
+        raise RuntimeError(f"ldd {prog} found no libraries: {p.stderr.strip() or '(no stderr)'}")
+    return libs
+
+
 # ---------------------------------------------------------------- initramfs
 
 class Cpio:
@@ -528,7 +615,12 @@ def preset_lpj(vmlinuz):
     return f"lpj={int(mhz * 1e6 / hz)}"
 
 
-def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS, append_more=""):
+def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUEST_CPUS, append_more="",
+                 hostfwd=None):
+    """QEMU's command line; with HOSTFWD (a port), an e1000 network card
+    (its driver is a module: the job loads e1000.ko) on QEMU's user-mode
+    network, and 127.0.0.1:HOSTFWD on the host forwarded to the guest's
+    port 22."""
     # printk.devkmsg=on: /init's per-job markers must not be rate-limited.
     extra = " ".join(x for x in [os.environ.get("STAPX_VM_APPEND", ""), append_more] if x)
     lpj = None if "lpj=" in extra else preset_lpj(vmlinuz)
@@ -543,7 +635,9 @@ def qemu_command(vmlinuz, initrd, console_log, results_log, memory=1024, smp=GUE
             "-smp", str(smp), "-m", str(memory),
             "-nographic", "-nodefaults", "-no-reboot", "-monitor", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", append,
-            "-serial", "file:" + console_log, "-serial", "file:" + results_log]
+            "-serial", "file:" + console_log, "-serial", "file:" + results_log] + (
+                ["-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{hostfwd}-:22",
+                 "-device", "e1000,netdev=net0,romfile="] if hostfwd else [])
 
 
 class _Parser:
@@ -624,14 +718,15 @@ class _Parser:
 
 
 def boot(jobs, vmlinuz, stapx_run, workdir, boot_timeout=BOOT_TIMEOUT,
-         slack=SLACK, log=None):
+         slack=SLACK, log=None, hostfwd=None):
     """Boot one guest that runs JOBS in order; return (results, info).
 
     results: one Result per job, in order.  Jobs after a crash, a hang or an
     early stop (kernel problem) are "not-run"; the caller may boot again for
     them (see run_all).  info: dict with ready (bool), release, bootlog,
     console (whole console log), stop (why the guest stopped early or None),
-    boot_seconds, total_seconds.  Files are left in WORKDIR."""
+    boot_seconds, total_seconds.  Files are left in WORKDIR.  HOSTFWD:
+    see qemu_command."""
     os.makedirs(workdir, exist_ok=True)
     initrd = os.path.join(workdir, "initramfs.gz")
     console_log = os.path.join(workdir, "console.log")
@@ -640,7 +735,7 @@ def boot(jobs, vmlinuz, stapx_run, workdir, boot_timeout=BOOT_TIMEOUT,
     for p in (console_log, results_log):
         open(p, "wb").close()
     cmd = qemu_command(vmlinuz, initrd, console_log, results_log,
-                       append_more=jobs[0].append if jobs else "")
+                       append_more=jobs[0].append if jobs else "", hostfwd=hostfwd)
     with open(os.path.join(workdir, "qemu.cmd"), "w") as f:
         f.write(" ".join(shlex.quote(a) for a in cmd) + "\n")
 
