@@ -8,9 +8,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg \
-	dropbear-bin openssh-client
+	dropbear-bin openssh-client debhelper debootstrap
 
-.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 
 # The guest kernel: the default one (linux-headers-amd64's release) unless
 # KERNEL=R names another Debian kernel (e.g. 6.12.117+deb12-rt-amd64), for
@@ -148,12 +148,28 @@ check: deps deps-matrix
 	$(MAKE) stress
 	$(MAKE) smoke
 	$(MAKE) check-network
+	$(MAKE) check-deb
 
 # stapx --remote against two ssh guests (the default kernel and 6.12),
 # reachable only on 127.0.0.1 (testsuite/vm/README.md, "Remote hosts").
 check-network: build deps-matrix
 	testsuite/vm/remote-test --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel
+
+# The Debian package (debian/, dpkg-buildpackage, debhelper) of what
+# `make build` built, into $(BUILD)/deb; check-deb installs it on a clean
+# Debian 12 (a debootstrap chroot) and runs stapx --vm there.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_OUT = $(abspath $(BUILD))/deb
+deb: build
+	@mkdir -p $(DEB_OUT)
+	BUILD=$(BUILD) DEB_DIR=$(DEB_OUT) dpkg-buildpackage -b -us -uc \
+		--changes-file=$(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.changes \
+		--buildinfo-file=$(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.buildinfo \
+		--changes-option=-u$(DEB_OUT) --buildinfo-option=-u$(DEB_OUT)
+	@echo "Package: $(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.deb"
+check-deb: deb
+	testsuite/deb/install-test $(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.deb
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build

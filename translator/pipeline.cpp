@@ -7,6 +7,7 @@
 //    kernel to the guest's before pass 4.
 #include "translator/pipeline.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
@@ -31,6 +32,7 @@
 #include "frontend/pass1_checks.h"
 #include "frontend/preprocess.h"
 #include "frontend/printer.h"
+#include "support/cache.h"
 #include "translator/build/kbuild.h"
 #include "translator/build/signing.h"
 #include "translator/codegen/codegen.h"
@@ -124,6 +126,16 @@ std::string data_dir(const char* env, const char* installed, const char* built) 
   return built;
 }
 
+// Where the --vm guest's kernels are (fetch-kernel's layout): the build
+// tree's for stapx run from it, the user's cache for an installed one.
+std::string guest_kernel_dir() {
+  if (const char* v = std::getenv("STAPX_KERNEL_DIR"); v && *v) return v;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(self_dir()) / ".." / "share" / "stapx" / "vm", ec) && !support::cache_dir().empty())
+    return support::cache_dir() + "/kernel";
+  return STAPX_KERNEL_DIR;
+}
+
 std::string find_stapx_run() {
   std::string next = self_dir() + "/stapx-run";
   if (std::error_code ec; fs::exists(next, ec)) return next;
@@ -155,15 +167,17 @@ int exec_argv(std::vector<std::string> args) {
   return 1;
 }
 
-// Runs argv (its progress on our stderr) and waits: its exit status, or
-// -1 if it could not run.
-int exec_wait(std::vector<std::string> args) {
+// Runs argv (its progress on our stderr; its stdout too, or with
+// `drop_stdout` nowhere) and waits: its exit status, or -1 if it could
+// not run.
+int exec_wait(std::vector<std::string> args, bool drop_stdout = false) {
   std::vector<char*> argv = argv_of(args);
   std::cout.flush();
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    dup2(2, 1);  // (what it prints is progress, not the script's output)
+    int null = drop_stdout ? open("/dev/null", O_WRONLY) : -1;
+    dup2(null >= 0 ? null : 2, 1);  // (what it prints is progress, not the script's output)
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -245,9 +259,18 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
 
   // The target kernel: -r, the --vm guest's, or the running one. Pass 1
   // needs its version and configuration for %( %) conditionals.
-  std::string vm_kernel_dir = env_or("STAPX_KERNEL_DIR", STAPX_KERNEL_DIR);
+  std::string vm_kernel_dir = guest_kernel_dir();
   std::string kernel_spec = opts.kernel;
   if (opts.vm && kernel_spec.empty()) {
+    // The default guest kernel (linux-headers-amd64's release), fetched
+    // the first time.
+    bool fetch = !fs::exists(vm_kernel_dir + "/release");
+    if (fetch) std::cerr << "stapx: --vm: fetching the guest's kernel into " << vm_kernel_dir << " (once)\n";
+    if (fetch && exec_wait({data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/fetch-kernel", vm_kernel_dir}, true) != 0) {
+      std::cerr << "stapx: --vm cannot fetch the guest kernel into " << vm_kernel_dir
+                << "; hint: it needs linux-headers-amd64 installed and Debian's archive reachable\n";
+      return 1;
+    }
     std::ifstream rel(vm_kernel_dir + "/release");
     if (!(rel >> kernel_spec)) {
       std::cerr << "stapx: --vm needs the guest kernel in " << vm_kernel_dir
@@ -260,7 +283,7 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
   if (opts.vm && !kernel_spec.empty() && kernel_spec.find('/') == std::string::npos &&
       !std::filesystem::exists(vm_kernel_dir + "/" + kernel_spec + "/boot/vmlinuz-" + kernel_spec)) {
     std::string fetch = data_dir("STAPX_VM_DIR", "vm", STAPX_VM_DIR) + "/fetch-kernel";
-    if (exec_wait({fetch, vm_kernel_dir, kernel_spec}) != 0) {
+    if (exec_wait({fetch, vm_kernel_dir, kernel_spec}, true) != 0) {
       std::cerr << "stapx: cannot fetch kernel " << kernel_spec << " for --vm; hint: is linux-image-" << kernel_spec
                 << " a Debian package? (apt-cache policy linux-image-" << kernel_spec << ")\n";
       return 1;
