@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-dev \
 	libfmt-dev libgtest-dev linux-headers-amd64 qemu-system-x86 busybox-static cpio \
 	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg \
-	dropbear-bin openssh-client debhelper debootstrap
+	dropbear-bin openssh-client debhelper debootstrap libsqlite3-dev sqlite3
 
 .PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 

@@ -50,6 +50,8 @@ const char kUsage[] =
     "  --privilege=stapusr|stapsys|stapdev, --unprivileged (= stapusr)\n"
     "                 refuse what that privilege level may not use\n"
     "  -u             keep unused functions and globals\n"
+    "  -q             count the probes, functions and globals the script uses in\n"
+    "                 ~/.cache/stapx/coverage/RELEASE.db (SQLite, stap's table)\n"
     "  -w             suppress warnings\n"
     "  -W             turn warnings into errors\n"
     "  -G NAME=VALUE  start global NAME at VALUE (a number, or a string for a string global)\n"
@@ -125,7 +127,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   optind = 1;
   int ch;
   // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFPD:I:c:x:d:guwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFPD:I:c:x:d:guqwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {
@@ -232,6 +234,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       }
       case 'g': o.guru = true; break;
       case 'u': o.keep_unused = true; break;
+      case 'q': o.coverage = true; break;
       case 'w': o.suppress_warnings = true; break;
       case 'W': o.warnings_as_errors = true; break;
       case 'G': {

@@ -45,6 +45,7 @@ struct Options {
   // functions marked unprivileged; stapsys every probe; stapdev anything.
   enum class Privilege { Usr, Sys, Dev } privilege = Privilege::Dev;
   bool keep_unused = false;        // -u
+  bool coverage = false;           // -q: count what pass 2 kept (tapset_coverage.h)
   bool suppress_warnings = false;  // -w
   bool warnings_as_errors = false; // -W
   std::vector<std::pair<std::string, std::string>> global_values;  // -G NAME=VALUE

@@ -37,6 +37,7 @@
 #include "translator/build/signing.h"
 #include "translator/codegen/codegen.h"
 #include "translator/config.h"
+#include "translator/coverage/tapset_coverage.h"
 #include "translator/debuginfo/debuginfo.h"
 #include "translator/debuginfo/kernel_symbols.h"
 #include "translator/debuginfo/locate.h"
@@ -454,6 +455,11 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
     }
     for (const std::string& p : points) std::cout << p << "\n";
     return 0;
+  }
+  if (opts.coverage) {
+    std::string db = coverage_database(kernel->release), error;
+    if (db.empty() || !record_coverage(prog, sm, db, error))
+      std::cerr << "WARNING: -q: " << (db.empty() ? "no cache directory (HOME is not set)" : error) << "\n";
   }
   if (opts.last_pass == 2) {
     print_program(std::cout, prog);
