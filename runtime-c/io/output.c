@@ -12,6 +12,11 @@
  * records, so a record (one handler's output) is never split; a record
  * larger than SIZE gets a file of its own.
  *
+ * switch_file() in the script moves the output on to the next file in
+ * the same way: FILE.1, FILE.2, ... after FILE without -S (FILE.K+1 after
+ * FILE.K with it, and N still holds); with the output on standard output
+ * it changes nothing.
+ *
  * -b (bulk): one sink per CPU, FILE_cpuN (stpd_cpuN without -o), opened
  * when the CPU's first record arrives.  Records are written whole, their
  * headers included (protocol.h's struct stpx_rec_hdr), in the order the
@@ -64,11 +69,11 @@ static char *sink_name(const struct sink *s)
 		base = expand_path(out_path);
 	if (!base)
 		return NULL;
-	if (bulk && rotate_size)
+	if (bulk && (rotate_size || s->index))
 		n = asprintf(&name, "%s_cpu%d.%lu", base, s->cpu, s->index);
 	else if (bulk)
 		n = asprintf(&name, "%s_cpu%d", base, s->cpu);
-	else if (rotate_size)
+	else if (rotate_size || s->index)
 		n = asprintf(&name, "%s.%lu", base, s->index);
 	else
 		n = asprintf(&name, "%s", base);
@@ -249,6 +254,25 @@ void output_flush(void)
 	for (i = 0; i < nbulk_sinks; i++)
 		if (bulk_sinks[i].f && fflush(bulk_sinks[i].f) != 0)
 			sink_failed(errno);
+}
+
+/* switch_file(): every file sink moves on to its next file. */
+void output_switch(void)
+{
+	int i;
+
+	if (out_broken)
+		return;
+	if (!bulk && !merged.is_stdout) {
+		sink_close(&merged);
+		merged.index++;
+		sink_open(&merged);
+	}
+	for (i = 0; i < nbulk_sinks; i++)
+		if (bulk_sinks[i].f) {
+			sink_close(&bulk_sinks[i]);
+			bulk_sinks[i].index++;
+		}
 }
 
 void output_close(void)

@@ -117,7 +117,8 @@ static void trace_parse(struct trace *t)
 
 	while (!t->head && t->len - t->pos >= sizeof(h)) {
 		memcpy(&h, t->buf + t->pos, sizeof(h));
-		if (h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN) {
+		if ((h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN) ||
+		    (h.magic == STPX_REC_SWITCH_MAGIC && h.len == 0)) {
 			if (t->in_garbage) {
 				t->in_garbage = false;
 				fprintf(stderr, "ERROR: transport: "
@@ -128,6 +129,7 @@ static void trace_parse(struct trace *t)
 			t->head = true;
 			t->head_seq = h.seq;
 			t->head_len = h.len;
+			t->head_switch = h.magic == STPX_REC_SWITCH_MAGIC;
 			return;
 		}
 		/* Garbage: skip to the next possible magic. */
@@ -215,9 +217,13 @@ bool emit_records(enum emit_mode mode)
 			     "(next is %llu on trace%d)", next_seq,
 			     now - gap_since, best->head_seq, best->cpu);
 		}
-		output_record(best->cpu, best->buf + best->pos,
-			      best->buf + best->pos +
-			      sizeof(struct stpx_rec_hdr), best->head_len);
+		if (best->head_switch)	/* switch_file(), in its place */
+			output_switch();
+		else
+			output_record(best->cpu, best->buf + best->pos,
+				      best->buf + best->pos +
+				      sizeof(struct stpx_rec_hdr),
+				      best->head_len);
 		best->pos += sizeof(struct stpx_rec_hdr) + best->head_len;
 		best->head = false;
 		if (best->head_seq >= next_seq)

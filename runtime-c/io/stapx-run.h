@@ -62,6 +62,7 @@ struct trace {
 	bool head;            /* a complete record starts at pos */
 	unsigned long long head_seq;
 	size_t head_len;      /* payload length of that record */
+	bool head_switch;     /* it is a switch_file() record */
 	bool in_garbage;      /* resyncing after a bad header */
 };
 
@@ -113,6 +114,7 @@ int output_open(void);
 int output_fileno(void);
 void output_record(int cpu, const char *hdr, const char *payload, size_t n);
 void output_flush(void);
+void output_switch(void);
 void output_close(void);
 
 /* flight.c */

@@ -33,6 +33,11 @@
 #define STPX_TRACE_PREFIX "trace"
 
 #define STPX_REC_MAGIC 0x58505453u /* "STPX" little-endian */
+/*
+ * A record with this magic instead, and no payload, is switch_file(): the
+ * output after it (in sequence order) goes to the next output file.
+ */
+#define STPX_REC_SWITCH_MAGIC 0x4f505453u /* "STPO" */
 
 struct stpx_rec_hdr {
 	unsigned int magic;     /* STPX_REC_MAGIC */

@@ -255,7 +255,8 @@ static struct rchan_callbacks _stpx_relay_cb = {
 	.remove_buf_file = _stpx_remove_buf_file,
 };
 
-notrace int _stpx_transport_write(const char *data, size_t len)
+/* One record of kind magic (STPX_REC_MAGIC: script output). */
+static notrace int _stpx_transport_record(unsigned int magic, const char *data, size_t len)
 {
 	struct rchan *chan = READ_ONCE(_stpx_chan);
 	struct stpx_rec_hdr hdr;
@@ -306,12 +307,13 @@ notrace int _stpx_transport_write(const char *data, size_t len)
 			goto out;
 	}
 
-	hdr.magic = STPX_REC_MAGIC;
+	hdr.magic = magic;
 	hdr.len = len;
 	hdr.seq = atomic64_inc_return(&_stpx_seq);
 	dst = (char *)buf->data + buf->offset;
 	memcpy(dst, &hdr, sizeof(hdr));
-	memcpy(dst + sizeof(hdr), data, len);
+	if (len)
+		memcpy(dst + sizeof(hdr), data, len);
 	/* Publish the bytes before the reader can see the new offset. */
 	smp_wmb();
 	WRITE_ONCE(buf->offset, buf->offset + total);
@@ -323,7 +325,23 @@ out:
 		atomic_long_inc(&_stpx_lost_records);
 	return ret;
 }
+NOKPROBE_SYMBOL(_stpx_transport_record);
+
+notrace int _stpx_transport_write(const char *data, size_t len)
+{
+	return _stpx_transport_record(STPX_REC_MAGIC, data, len);
+}
 NOKPROBE_SYMBOL(_stpx_transport_write);
+
+/*
+ * switch_file(): a record without payload, in sequence with the output,
+ * that tells the daemon to move on to the next output file there.
+ */
+notrace int _stpx_transport_switch_file(void)
+{
+	return _stpx_transport_record(STPX_REC_SWITCH_MAGIC, NULL, 0);
+}
+NOKPROBE_SYMBOL(_stpx_transport_switch_file);
 
 /* --------------------------------------------------------------------- */
 /* Control channel                                                       */

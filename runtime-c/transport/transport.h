@@ -31,6 +31,12 @@ void _stpx_transport_exit(void);
 int _stpx_transport_write(const char *data, size_t len);
 
 /*
+ * switch_file(): a payload-less record, in the output's sequence, after
+ * which the daemon writes to the next output file.  As above.
+ */
+int _stpx_transport_switch_file(void);
+
+/*
  * Queue a control message (type is an STPX_MSG_* char).  Safe in any
  * context; never sleeps.  When the queue is full the message is dropped
  * and counted.  Readers are woken through irq_work, never directly.
