@@ -82,6 +82,6 @@ struct stpx_rec_hdr {
  * kernel sees it. The version changes with any change above.
  */
 #define STPX_MODINFO_TAG "stapx"
-#define STPX_PROTOCOL_VERSION "1"
+#define STPX_PROTOCOL_VERSION "2"
 
 #endif /* _STPX_PROTOCOL_H_ */
