@@ -375,9 +375,13 @@ std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const 
                                               const SiteFilter& filter) {
   support::NamePattern want(label);
   std::vector<ProbeSite> sites;
-  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym& s) {
-    // Labels sit in the function's body or in its lexical blocks; the
-    // functions inlined into it have their own.
+  // The labels of one copy of a function (`copy`: the out-of-line
+  // function, or an inlined instance within `frame`): in its body or its
+  // lexical blocks, at addresses in the copy's ranges (a ".cold" part of
+  // an out-of-line function included, as stap lists them), placed by the
+  // symbol holding them. The functions inlined into the copy have their
+  // own labels.
+  auto labels_of = [&](Dwarf_Die& copy, Dwarf_Die* frame, bool inlined) {
     std::function<void(Dwarf_Die&)> walk = [&](Dwarf_Die& parent) {
       Dwarf_Die c;
       if (dwarf_child(&parent, &c) != 0) return;
@@ -386,11 +390,14 @@ std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const 
         if (tag == DW_TAG_lexical_block) {
           walk(c);
         } else if (tag == DW_TAG_label) {
-          const char* name = dwarf_diename(&c);
+          const char* name = dwarf_diename(&c);  // (an inlined copy's, through its abstract origin)
           Dwarf_Addr pc = 0;
           if (!name || !want.matches(name) || dwarf_lowpc(&c, &pc) != 0) continue;
-          if (pc < s.addr || pc >= s.addr + std::max<uint64_t>(s.size, 1)) continue;
-          ProbeSite site = make_site(fn, s, &fn, pc);
+          if (dwarf_haspc(&copy, pc) != 1) continue;
+          const FuncSym* sym = symbol_at(pc);
+          if (!sym || pc >= sym->addr + std::max<uint64_t>(sym->size, 1)) continue;
+          ProbeSite site = make_site(copy, *sym, frame, pc);
+          site.inlined = inlined;
           site.label = name;
           // (pp() names the label's line, as stap's does.)
           int line = 0;
@@ -399,9 +406,18 @@ std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const 
         }
       } while (dwarf_siblingof(&c, &c) == 0);
     };
-    walk(fn);
-  });
+    walk(copy);
+  };
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym&) { labels_of(fn, &fn, false); });
+  for_each_inline(pattern, filter,
+                  [&](Dwarf_Die& inst, Dwarf_Die& outer, uint64_t, const FuncSym&) { labels_of(inst, &outer, true); });
   sort_sites(sites);
+  // One probe per address (a label stap lists once).
+  sites.erase(std::unique(sites.begin(), sites.end(),
+                          [](const ProbeSite& x, const ProbeSite& y) {
+                            return x.function == y.function && x.addr == y.addr && x.label == y.label;
+                          }),
+              sites.end());
   anchor_sites(sites);
   return sites;
 }

@@ -33,8 +33,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
               {f + ".return.maxactive(number)", Suffix::ReturnMaxactive},
               {f + ".inline", Suffix::Inline},
               {f + ".exported", Suffix::Exported},
+              {f + ".label(string)", Suffix::Label},
               // stap's, which stapx does not implement yet.
-              {f + ".label(string)", Suffix::Unsupported},
               {f + ".callee(string)", Suffix::Unsupported},
               {f + ".callees", Suffix::Unsupported},
               {f + ".callees(number)", Suffix::Unsupported}};
@@ -75,6 +75,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     bool inline_only = suffix == Suffix::Inline;
     bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
+    bool label = suffix == Suffix::Label;
     std::string suffix_text = ret_spec.is_return   ? return_text(ret_spec)
                               : inline_only        ? ".inline"
                               : exported           ? ".exported"
@@ -97,10 +98,14 @@ class KernelFunctionFamily : public KprobeTableFamily {
     size_t before = out.size();
     InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
-      std::vector<debug::ProbeSite> sites = di->function_sites(where.function, inlines, filter);
+      // .label("L"): the labels' own addresses (the DWARF's alone), and
+      // pp() names the label's line without .label, as stap's does.
+      std::vector<debug::ProbeSite> sites = label
+                                                ? di->label_sites(where.function, m.string_arg(2), filter)
+                                                : di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
         if (!check.keep(site)) continue;
-        if (!ret_spec.is_return) site = debug::past_prologue(site);
+        if (!ret_spec.is_return && !label) site = debug::past_prologue(site);
         ProbeSpec spec = tmpl;
         spec.family = this;
         std::shared_ptr<KprobeAddress> at = site_address(mod, site);
@@ -124,6 +129,19 @@ class KernelFunctionFamily : public KprobeTableFamily {
       }
     }
     check.report(diags, point.components[1].arg->loc, pattern);
+    if (out.size() == before && label && !point.optional) {
+      // Labels are in DWARF only: say so where BTF describes the function.
+      for (auto& [mod, di] : scopes) {
+        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, filter);
+        if (!all.empty() && all[0].from_btf) {
+          diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
+                       std::string(name()) + "(...).label (" + di->source() + " records no labels)",
+                       mod.empty() ? debuginfo_hint(ctx.env->release())
+                                   : module_debuginfo_hint(ctx.env->release(), mod));
+          return;
+        }
+      }
+    }
     if (out.size() == before && exported && !module_ && !point.optional) {
       // The kernel's BTF records every function as static: without the
       // symbol table (DWARF's vmlinux) .exported cannot tell. (A module's
@@ -153,7 +171,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
   const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
   // kernel.function("pattern")[.call|.return|...], module("m").function(...)
-  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Unsupported };
+  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Label, Unsupported };
   std::vector<std::pair<std::string, Suffix>> texts_;
 };
 

@@ -1,0 +1,3 @@
+cd /tmp
+cd /nonexistent 2>/dev/null
+exit 0
