@@ -59,19 +59,23 @@ std::optional<Child> spawn(const std::vector<std::string>& argv, const std::stri
   pid_t pid = fork();
   if (pid < 0) return fail("fork");
   if (pid == 0) {
-    setpgid(0, 0);
+    setpgid(0, 0);  // (and the parent's setpgid below: whichever runs first)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     signal(SIGPIPE, SIG_DFL);
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
+    // Above 2 first: with one of our 0-2 closed, a pipe may have got its
+    // number, and a dup2 would overwrite it (or, onto itself, keep its
+    // close-on-exec).
+    int from[3] = {fcntl(in[0], F_DUPFD_CLOEXEC, 3), fcntl(out[1], F_DUPFD_CLOEXEC, 3),
+                   fcntl(err[1], F_DUPFD_CLOEXEC, 3)};
+    for (int fd = 0; fd < 3; ++fd) dup2(from[fd], fd);
     execvp(args[0], args.data());
     int e = errno;
     (void)!write(report[1], &e, sizeof e);
     _exit(127);
   }
+  setpgid(pid, pid);
   close_fd(in[0]);
   close_fd(out[1]);
   close_fd(err[1]);

@@ -100,7 +100,10 @@ std::vector<std::string> ssh_argv(const Host& h, const std::string& command) {
   const char* env = std::getenv("STAPX_SSH");
   std::istringstream words(env && *env ? env : "ssh");
   for (std::string w; words >> w;) argv.push_back(w);
-  argv.insert(argv.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=20"});
+  // (ServerAlive: a connection that dies without closing ends the
+  // session in about a minute, and with it the host's script.)
+  argv.insert(argv.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=15", "-o",
+                           "ServerAliveCountMax=4"});
   if (!h.url.port.empty()) argv.insert(argv.end(), {"-p", h.url.port});
   argv.insert(argv.end(), {"--", h.url.dest, command});
   return argv;
@@ -151,9 +154,11 @@ void run_builds(const Options& opts, std::vector<Build>& builds, const BuildModu
   std::vector<std::string> results(builds.size());
   std::vector<std::pair<int, std::string*>> sources;
   for (size_t i = 0; i < builds.size(); ++i) {
-    int res[2], err[2];
+    int res[2] = {-1, -1}, err[2] = {-1, -1};
     if (pipe2(res, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
       builds[i].err = std::string("stapx: pipe: ") + std::strerror(errno) + "\n";
+      for (int fd : {res[0], res[1], err[0], err[1]})
+        if (fd >= 0) close(fd);
       pids.push_back(-1);
       continue;
     }
@@ -166,6 +171,7 @@ void run_builds(const Options& opts, std::vector<Build>& builds, const BuildModu
       o.kernel = builds[i].kernel;
       std::string ko, release;
       int rc = build(o, ko, release);
+      std::cout.flush();
       std::cerr.flush();
       std::string said = ko + "\n" + release + "\n";
       (void)!write(res[1], said.data(), said.size());
@@ -228,8 +234,8 @@ void copy_files(std::vector<Host>& hosts, const std::string& stapx_run) {
       which[i]->failure = fmt::format("cannot copy {} there: {}", step == 0 ? "stapx-run" : "the module",
                                       last_line(done[i].err));
       report(*which[i]);
-      if (step == 1)  // (best effort: the directory holds stapx-run)
-        support::run_all({{ssh_argv(*which[i], "rm -rf " + support::shell_quote(which[i]->dir)), ""}});
+      // (Best effort: the directory may be there, half filled.)
+      support::run_all({{ssh_argv(*which[i], "rm -rf " + support::shell_quote(which[i]->dir)), ""}});
     }
   }
 }
@@ -239,7 +245,9 @@ void copy_files(std::vector<Host>& hosts, const std::string& stapx_run) {
 // Ctrl-C, or the connection lost), the watcher sends stapx-run SIGINT, as
 // Ctrl-C would at a terminal. stapx-run itself runs in the foreground with
 // stdin from /dev/null, so that neither it nor a -c command reads the
-// session, and SIGINT is not ignored as in a background job.
+// session, and SIGINT is not ignored as in a background job. It writes
+// its PID before it looks for the watcher's "stop": a stop that comes
+// before the PID is seen there, one that comes after finds the PID.
 std::string run_script(const Host& h, const std::vector<std::string>& run_args) {
   std::string args;
   for (const std::string& a : run_args) args += " " + support::shell_quote(a);
@@ -250,7 +258,7 @@ std::string run_script(const Host& h, const std::vector<std::string>& run_args) 
          "exec 3<&0\n"
          "(cat <&3 >/dev/null; : >stop; kill -INT $(cat pid 2>/dev/null) 2>/dev/null) </dev/null >/dev/null 2>&1 &\n"
          "w=$!\n"
-         "sh -c '[ -e stop ] && exit 130; echo $$ >pid; exec ./stapx-run \"$@\"' stapx-run" +
+         "sh -c 'echo $$ >pid.new && mv pid.new pid; [ -e stop ] && exit 130; exec ./stapx-run \"$@\"' stapx-run" +
          args +
          " </dev/null 3<&-\n"
          "s=$?\n"
@@ -279,6 +287,7 @@ void emit(std::string& part, const std::string& prefix, FILE* to, bool all) {
   if (all && !part.empty()) {
     fputs(prefix.c_str(), to);
     fwrite(part.data(), 1, part.size(), to);
+    if (!prefix.empty()) fputc('\n', to);  // (the next host's line starts a line)
     part.clear();
   }
   fflush(to);
@@ -302,6 +311,7 @@ void run_hosts(std::vector<Host>& hosts, const std::vector<std::string>& run_arg
   if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) < 0) signal_pipe[0] = signal_pipe[1] = -1;
   struct sigaction sa {}, old_int {}, old_term {}, old_hup {};
   sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART;  // (a write to our stdout is not cut short)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
@@ -340,11 +350,14 @@ void run_hosts(std::vector<Host>& hosts, const std::vector<std::string>& run_arg
       ssize_t n = read(fds[k].fd, buf, sizeof buf);
       Host* h = whose[k].first;
       if (!h) {  // a signal: the first stops the scripts, the next the clients
-        if (n > 0 && signals++ == 0) {
+        if (n <= 0) continue;
+        int before = signals;
+        signals += static_cast<int>(n);
+        if (before == 0)
           for (Host* r : running)
             if (r->child.in >= 0) close(r->child.in), r->child.in = -1;
-        } else if (n > 0) {
-          for (Host* r : running) kill(r->child.pid, SIGTERM);
+        if (signals > 1) {
+          for (Host* r : running) kill(-r->child.pid, SIGTERM);  // (its group: a wrapper's ssh too)
         }
         continue;
       }
@@ -389,6 +402,12 @@ int run_remote(const Options& opts, const std::string& stapx_run, const std::vec
     h.index = hosts.size();
     hosts.push_back(h);
   }
+  // The -o file first: a bad path fails before any host is touched.
+  FILE* out = stdout;
+  if (!opts.output_file.empty() && !(out = fopen(opts.output_file.c_str(), "w"))) {
+    std::cerr << "stapx: cannot open " << opts.output_file << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
   ask_hosts(hosts);
 
   // One build per release, or the one -r names (each host must run it).
@@ -402,6 +421,7 @@ int run_remote(const Options& opts, const std::string& stapx_run, const std::vec
   }
   if (builds.empty()) {
     std::cerr << "stapx: no --remote host can run the script\n";
+    if (out != stdout) fclose(out);
     return 1;
   }
   run_builds(opts, builds, build);
@@ -415,11 +435,6 @@ int run_remote(const Options& opts, const std::string& stapx_run, const std::vec
   }
 
   copy_files(hosts, stapx_run);
-  FILE* out = stdout;
-  if (!opts.output_file.empty() && !(out = fopen(opts.output_file.c_str(), "w"))) {
-    std::cerr << "stapx: cannot open " << opts.output_file << ": " << std::strerror(errno) << "\n";
-    return 1;
-  }
   std::cout.flush();
   run_hosts(hosts, run_args, opts.remote_prefix, out);
   if (out != stdout) fclose(out);
