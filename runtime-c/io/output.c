@@ -38,6 +38,7 @@ struct sink {
 static struct sink merged = { .cpu = -1 };
 static struct sink *bulk_sinks;
 static int nbulk_sinks;
+static unsigned long switches;	/* switch_file() calls so far */
 
 /* FILE with strftime(3) conversions expanded; malloc'd or NULL. */
 static char *expand_path(const char *pattern)
@@ -215,7 +216,10 @@ static struct sink *bulk_sink(int cpu)
 		return NULL;
 	bulk_sinks = s;
 	s = &bulk_sinks[nbulk_sinks++];
-	*s = (struct sink){ .cpu = cpu };
+	/* (A CPU first heard from after switch_file() starts at the file
+	 * number the others have reached, so that .K means the same point
+	 * in every CPU's files.) */
+	*s = (struct sink){ .cpu = cpu, .index = switches };
 	return s;
 }
 
@@ -268,11 +272,13 @@ void output_switch(void)
 		merged.index++;
 		sink_open(&merged);
 	}
-	for (i = 0; i < nbulk_sinks; i++)
-		if (bulk_sinks[i].f) {
-			sink_close(&bulk_sinks[i]);
-			bulk_sinks[i].index++;
-		}
+	switches++;
+	for (i = 0; i < nbulk_sinks; i++) {
+		struct sink *b = &bulk_sinks[i];
+
+		sink_close(b);
+		b->index = b->index + 1 > switches ? b->index + 1 : switches;
+	}
 }
 
 void output_close(void)

@@ -113,6 +113,7 @@ static int trace_room(struct trace *t)
 static void trace_parse(struct trace *t)
 {
 	static const unsigned int magic = STPX_REC_MAGIC;
+	static const unsigned int switch_magic = STPX_REC_SWITCH_MAGIC;
 	struct stpx_rec_hdr h;
 
 	while (!t->head && t->len - t->pos >= sizeof(h)) {
@@ -141,7 +142,9 @@ static void trace_parse(struct trace *t)
 		}
 		t->pos++;
 		while (t->len - t->pos >= sizeof(magic) &&
-		       memcmp(t->buf + t->pos, &magic, sizeof(magic)) != 0)
+		       memcmp(t->buf + t->pos, &magic, sizeof(magic)) != 0 &&
+		       memcmp(t->buf + t->pos, &switch_magic,
+			      sizeof(switch_magic)) != 0)
 			t->pos++;
 	}
 }

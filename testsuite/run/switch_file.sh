@@ -16,6 +16,15 @@ for f in $(ls rot*); do
 	cat "$f"
 done
 
+# -b: every CPU's file moves on at the same point of the output; the
+# files of one number merge into that part of it.
+stapx-run -b -o bulk "$mod" 2>b.err
+echo "-b: status $? $(cat b.err)"
+for k in "" '\.1' '\.2'; do
+	echo "== bulk_cpuN$k" | tr -d '\\'
+	stapx-merge $(ls | grep -E "^bulk_cpu[0-9]+$k\$")
+done
+
 # Standard output: nothing changes.
 stapx-run "$mod" 2>&1
 echo "stdout: status $?"
