@@ -163,13 +163,15 @@ DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_OUT = $(abspath $(BUILD))/deb
 deb: build
 	@mkdir -p $(DEB_OUT)
-	BUILD=$(BUILD) DEB_DIR=$(DEB_OUT) dpkg-buildpackage -b -us -uc \
+	@# (-nc: no pre-clean, whose dh_clean would sweep *.orig, *~ ... from
+	@# the whole checkout, build tree included.)
+	BUILD=$(BUILD) DEB_DIR=$(DEB_OUT) dpkg-buildpackage -b -nc -us -uc \
 		--changes-file=$(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.changes \
 		--buildinfo-file=$(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.buildinfo \
 		--changes-option=-u$(DEB_OUT) --buildinfo-option=-u$(DEB_OUT)
 	@echo "Package: $(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.deb"
 check-deb: deb
-	testsuite/deb/install-test $(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.deb
+	$(SUDO) testsuite/deb/install-test $(DEB_OUT)/stapx_$(DEB_VERSION)_amd64.deb
 
 # Passes 1 and 2 against stap's (ratios; never gates CI).
 bench: build
