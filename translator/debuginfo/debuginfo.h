@@ -40,6 +40,10 @@ struct ProbeSite {
   int decl_line = 0;
   bool inlined = false;        // an inlined instance
   std::string label;           // label_sites(): the label's name
+  // callee_sites(): the function the callee is inlined into, and where
+  // that one is declared (pp() names both).
+  std::string caller, caller_file;
+  int caller_line = 0;
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
   bool from_btf = false;       // described by BTF: parameters only, no source position
   std::string dwarf_hint;      // from BTF: how to install the DWARF that has the rest
@@ -123,6 +127,17 @@ class DebugInfo {
   virtual std::vector<ProbeSite> label_sites(const std::string& pattern, const std::string& label,
                                              const SiteFilter& filter) {
     (void)pattern, (void)label, (void)filter;
+    return {};
+  }
+  // .callee("CALLEE") / .callees(DEPTH): the functions inlined into the
+  // out-of-line functions `pattern` names, directly (depth 1) or within
+  // each other down to `depth`, whose names `callee` matches: one site
+  // at each inlined copy's entry, `caller` set to the function it is
+  // inlined into. (Calls of out-of-line functions are not callees here:
+  // stap 4.8 lists none on the kernel's DWARF 5.) Empty without DWARF.
+  virtual std::vector<ProbeSite> callee_sites(const std::string& pattern, const std::string& callee, int depth,
+                                              const SiteFilter& filter) {
+    (void)pattern, (void)callee, (void)depth, (void)filter;
     return {};
   }
   // The site at a link-time address inside a function (kernel.statement(ADDR)),

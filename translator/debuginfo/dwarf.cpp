@@ -422,6 +422,49 @@ std::vector<ProbeSite> DwarfInfo::label_sites(const std::string& pattern, const 
   return sites;
 }
 
+std::vector<ProbeSite> DwarfInfo::callee_sites(const std::string& pattern, const std::string& callee, int depth,
+                                               const SiteFilter& filter) {
+  support::NamePattern want(callee);
+  std::vector<ProbeSite> sites;
+  for_each_function(pattern, filter, [&](Dwarf_Die& fn, const FuncSym&) {
+    // walk(scope, caller, level): the inlined copies directly in `scope`
+    // (through lexical blocks) are callees of `caller` at `level`; their
+    // own are one level down.
+    std::function<void(Dwarf_Die&, Dwarf_Die&, int)> walk = [&](Dwarf_Die& scope, Dwarf_Die& caller, int level) {
+      Dwarf_Die c;
+      if (dwarf_child(&scope, &c) != 0) return;
+      do {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_lexical_block) {
+          walk(c, caller, level);
+          continue;
+        }
+        if (tag != DW_TAG_inlined_subroutine) continue;
+        const char* name = dwarf_diename(&c);  // (through its abstract origin)
+        Dwarf_Addr pc = 0;
+        if (name && want.matches(name) && (dwarf_entrypc(&c, &pc) == 0 || dwarf_lowpc(&c, &pc) == 0)) {
+          const FuncSym* sym = symbol_at(pc);
+          if (sym && pc < sym->addr + std::max<uint64_t>(sym->size, 1)) {
+            ProbeSite site = make_site(c, *sym, &fn, pc);
+            site.inlined = true;
+            const char* caller_name = dwarf_diename(&caller);
+            const char* file = dwarf_decl_file(&caller);
+            site.caller = caller_name ? caller_name : "";
+            site.caller_file = file ? file : "";
+            dwarf_decl_line(&caller, &site.caller_line);
+            sites.push_back(std::move(site));
+          }
+        }
+        if (level < depth) walk(c, c, level + 1);
+      } while (dwarf_siblingof(&c, &c) == 0);
+    };
+    walk(fn, fn, 1);
+  });
+  sort_sites(sites);
+  anchor_sites(sites);
+  return sites;
+}
+
 std::vector<LineRow> DwarfInfo::line_rows(std::vector<std::string>& files) {
   std::vector<LineRow> rows;
   std::map<std::string, uint32_t> index;

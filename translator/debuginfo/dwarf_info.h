@@ -123,6 +123,8 @@ class DwarfInfo final : public DebugInfo, public TypeLoader {
   std::vector<ProbeSite> function_sites(const std::string& pattern, bool inlines,
                                         const SiteFilter& filter) override;
   std::vector<ProbeSite> statement_sites(const std::string& pattern, const SiteFilter& filter) override;
+  std::vector<ProbeSite> callee_sites(const std::string& pattern, const std::string& callee, int depth,
+                                      const SiteFilter& filter) override;
   std::vector<ProbeSite> label_sites(const std::string& pattern, const std::string& label,
                                      const SiteFilter& filter) override;
   std::optional<ProbeSite> address_site(uint64_t addr) override;

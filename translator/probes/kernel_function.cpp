@@ -34,10 +34,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
               {f + ".inline", Suffix::Inline},
               {f + ".exported", Suffix::Exported},
               {f + ".label(string)", Suffix::Label},
-              // stap's, which stapx does not implement yet.
-              {f + ".callee(string)", Suffix::Unsupported},
-              {f + ".callees", Suffix::Unsupported},
-              {f + ".callees(number)", Suffix::Unsupported}};
+              {f + ".callee(string)", Suffix::Callee},
+              {f + ".callees", Suffix::Callees},
+              {f + ".callees(number)", Suffix::CalleesDepth}};
   }
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
@@ -76,6 +75,12 @@ class KernelFunctionFamily : public KprobeTableFamily {
     bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
     bool label = suffix == Suffix::Label;
+    bool callees = suffix == Suffix::Callee || suffix == Suffix::Callees || suffix == Suffix::CalleesDepth;
+    int depth = suffix == Suffix::CalleesDepth ? static_cast<int>(m.number_arg(2)) : 1;
+    if (suffix == Suffix::CalleesDepth && depth < 1) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(2), "callees", "a depth of 1 or more");
+      return;
+    }
     std::string suffix_text = ret_spec.is_return   ? return_text(ret_spec)
                               : inline_only        ? ".inline"
                               : exported           ? ".exported"
@@ -100,12 +105,15 @@ class KernelFunctionFamily : public KprobeTableFamily {
     for (auto& [mod, di] : scopes) {
       // .label("L"): the labels' own addresses (the DWARF's alone), and
       // pp() names the label's line without .label, as stap's does.
-      std::vector<debug::ProbeSite> sites = label
-                                                ? di->label_sites(where.function, m.string_arg(2), filter)
-                                                : di->function_sites(where.function, inlines, filter);
+      // .callee("C")/.callees: the inlined copies of the callees (their
+      // entries), named after their caller as stap names them.
+      std::vector<debug::ProbeSite> sites =
+          label     ? di->label_sites(where.function, m.string_arg(2), filter)
+          : callees ? di->callee_sites(where.function, suffix == Suffix::Callee ? m.string_arg(2) : "*", depth, filter)
+                    : di->function_sites(where.function, inlines, filter);
       for (debug::ProbeSite& site : sites) {
-        if (!check.keep(site)) continue;
-        if (!ret_spec.is_return && !label) site = debug::past_prologue(site);
+        if (!callees && !check.keep(site)) continue;
+        if (!ret_spec.is_return && !label && !callees) site = debug::past_prologue(site);
         ProbeSpec spec = tmpl;
         spec.family = this;
         std::shared_ptr<KprobeAddress> at = site_address(mod, site);
@@ -116,10 +124,14 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.maxactive = ret_spec.maxactive;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
-        spec.pp = site.decl_file.empty()
-                      ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
-                      : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
-                                    site.decl_line, suffix_text);
+        if (callees)
+          spec.pp = fmt::format("{}.function(\"{}@{}:{}\").callee(\"{}@{}:{}\")", prefix, site.caller,
+                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line);
+        else
+          spec.pp = site.decl_file.empty()
+                        ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
+                        : fmt::format("{}.function(\"{}@{}:{}\"){}", prefix, site.function, site.decl_file,
+                                      site.decl_line, suffix_text);
         if (site.from_btf)  // (after what the BTF reader noted, if anything)
           site.dwarf_hint = (mod.empty() ? debuginfo_hint(ctx.env->release())
                                          : module_debuginfo_hint(ctx.env->release(), mod)) +
@@ -171,7 +183,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
   const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
   // kernel.function("pattern")[.call|.return|...], module("m").function(...)
-  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Label, Unsupported };
+  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Label, Callee, Callees, CalleesDepth,
+                      Unsupported };
   std::vector<std::pair<std::string, Suffix>> texts_;
 };
 
