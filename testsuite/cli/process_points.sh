@@ -165,4 +165,21 @@ C
 gcc -g -O2 -o "$dir/lbl" "$dir/lbl.c" || exit 1
 out=$("$stapx" -l "process(\"$dir/lbl\").function(\"f\").label(\"out\")" 2>&1)
 [ "$out" = "process(\"$dir/lbl\").function(\"f@$dir/lbl.c:6\").label(\"out\")" ] || fail "label -l: $out"
+# .callees: the functions inlined into f, at depth 2 those inlined into
+# them, each named after its caller as for kernel.function. (stap 4.8
+# runs out of memory on this listing here.)
+cat >"$dir/cal.c" <<'C'
+volatile int sink;
+static inline __attribute__((always_inline)) int inner(int x) { return x + sink; }
+static inline __attribute__((always_inline)) int outer(int x) { return inner(x) * 2; }
+__attribute__((noinline)) int f(int x) { return outer(x) + 1; }
+int main(int argc, char **argv) { (void)argv; return f(argc); }
+C
+gcc -g -O2 -o "$dir/cal" "$dir/cal.c" || exit 1
+out=$("$stapx" -l "process(\"$dir/cal\").function(\"f\").callees(2)" 2>&1)
+want="process(\"$dir/cal\").function(\"f@$dir/cal.c:4\").callee(\"outer@$dir/cal.c:3\")
+process(\"$dir/cal\").function(\"outer@$dir/cal.c:3\").callee(\"inner@$dir/cal.c:2\")"
+[ "$out" = "$want" ] || fail "callees(2) -l: $out"
+out=$("$stapx" -l "process(\"$dir/cal\").function(\"f\").callee(\"inner\")" 2>&1)
+case $out in *"semantic error: no match"*) ;; *) fail "callee(inner) is not f's own: $out" ;; esac
 exit $status

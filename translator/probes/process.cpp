@@ -27,7 +27,20 @@ namespace stapx {
 
 namespace {
 
-enum Suffix { kEntry, kCall, kReturn, kInline, kExported, kLabel, kStatement, kStatementNearest, kStatementAddress };
+enum Suffix {
+  kEntry,
+  kCall,
+  kReturn,
+  kInline,
+  kExported,
+  kLabel,
+  kCallee,
+  kCallees,
+  kCalleesDepth,
+  kStatement,
+  kStatementNearest,
+  kStatementAddress
+};
 
 class ProcessFamily : public UprobeTableFamily {
  public:
@@ -147,6 +160,31 @@ class ProcessFamily : public UprobeTableFamily {
       filter.exported_only = suffix == kExported;
       filter.out_of_line = suffix != kInline;
       filter.prologue = prologue;
+      if (suffix == kCallee || suffix == kCallees || suffix == kCalleesDepth) {
+        // The functions inlined into it (stap's callees), at their
+        // copies' entries, named after their caller as stap names them.
+        int depth = suffix == kCalleesDepth ? static_cast<int>(m.number_arg(at + 1)) : 1;
+        if (depth < 1) {
+          diags.report(DiagId::SemProbeArg, m.arg_loc(at + 1), "callees", "a depth of 1 or more");
+          return false;
+        }
+        for (debug::ProbeSite& site :
+             di->callee_sites(where.function, suffix == kCallee ? m.string_arg(at + 1) : "*", depth, filter)) {
+          uint64_t offset = 0;
+          if (!bin->file_offset(site.addr, offset)) continue;
+          site.user = true;
+          site.relocated = bin->shared();
+          ProbeSpec spec = base;
+          spec.family = this;
+          spec.ppfunc = spec.probefunc = site.function;
+          spec.pp = fmt::format("process(\"{}\").function(\"{}@{}:{}\").callee(\"{}@{}:{}\")", path, site.caller,
+                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line);
+          spec.data = uprobe_at(t, offset);
+          spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
+          out.push_back(std::move(spec));
+        }
+        return true;
+      }
       std::vector<debug::ProbeSite> sites =
           suffix == kLabel ? di->label_sites(where.function, m.string_arg(at + 1), filter)
                            // (.call, .return and .exported: out-of-line functions only, as stap.)
@@ -163,8 +201,9 @@ class ProcessFamily : public UprobeTableFamily {
         spec->site = std::make_shared<const debug::ProbeSite>(std::move(site));
       }
     }
-    // Labels and inlined copies are the DWARF's alone.
-    if (suffix == kLabel || suffix == kInline) return true;
+    // Labels, inlined copies and callees are the DWARF's alone.
+    if (suffix == kLabel || suffix == kInline || suffix == kCallee || suffix == kCallees || suffix == kCalleesDepth)
+      return true;
     // And, as stap lists them, the symbol table's functions that the DWARF
     // does not describe (all of them without DWARF), by name: no $vars.
     // (Described: by name, or at the address of a function the DWARF
@@ -203,6 +242,9 @@ class ProcessFamily : public UprobeTableFamily {
       {".function(string).inline", kInline},
       {".function(string).exported", kExported},
       {".function(string).label(string)", kLabel},
+      {".function(string).callee(string)", kCallee},
+      {".function(string).callees", kCallees},
+      {".function(string).callees(number)", kCalleesDepth},
       {".function(number)", kEntry},
       {".function(number).call", kCall},
       {".function(number).return", kReturn},
