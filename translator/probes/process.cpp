@@ -39,22 +39,33 @@ enum Suffix {
   kCalleesDepth,
   kStatement,
   kStatementNearest,
-  kStatementAddress
+  kStatementAddress,
+  kInsn,
+  kInsnBlock
 };
 
 class ProcessFamily : public UprobeTableFamily {
  public:
   const char* name() const override { return "process"; }
-  std::vector<PointPattern> patterns() const override { return shapes_.patterns(); }
+  std::vector<PointPattern> patterns() const override {
+    std::vector<PointPattern> out = shapes_.patterns();
+    for (PointPattern& p : out)  // (matched to say why they cannot be; not listed as types)
+      if (p.tag == kInsn || p.tag == kInsnBlock) p.listed = false;
+    return out;
+  }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
+    if (m.tag == kInsn || m.tag == kInsnBlock) {  // stap's, on utrace kernels only
+      diags.report(DiagId::SemProcessInsn, m.component(process_rest(m)).loc, m.tag == kInsn ? "insn" : "insn.block");
+      return;
+    }
     std::vector<ProcessTarget> targets = process_targets(m, ctx, diags);
     if (targets.empty()) return;
     const size_t at = process_rest(m);
     size_t before = out.size();
     for (const ProcessTarget& t : targets)
-      if (!(m.tag >= kStatement ? statements_in(m, at, base, t, out, diags) : expand_in(m, at, base, t, ctx.prologue, out, diags)))
+      if (!(m.tag >= kStatement && m.tag <= kStatementAddress ? statements_in(m, at, base, t, out, diags) : expand_in(m, at, base, t, ctx.prologue, out, diags)))
         return;
     if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.arg_loc(at));
   }
@@ -252,6 +263,8 @@ class ProcessFamily : public UprobeTableFamily {
       {".statement(string)", kStatement},
       {".statement(string).nearest", kStatementNearest},
       {".statement(number)", kStatementAddress},
+      {".insn", kInsn},
+      {".insn.block", kInsnBlock},
   };
 };
 
