@@ -41,7 +41,8 @@ enum Suffix {
   kStatementNearest,
   kStatementAddress,
   kInsn,
-  kInsnBlock
+  kInsnBlock,
+  kStatementAbsolute
 };
 
 class ProcessFamily : public UprobeTableFamily {
@@ -50,12 +51,16 @@ class ProcessFamily : public UprobeTableFamily {
   std::vector<PointPattern> patterns() const override {
     std::vector<PointPattern> out = shapes_.patterns();
     for (PointPattern& p : out)  // (matched to say why they cannot be; not listed as types)
-      if (p.tag == kInsn || p.tag == kInsnBlock) p.listed = false;
+      if (p.tag == kInsn || p.tag == kInsnBlock || p.tag == kStatementAbsolute) p.listed = false;
     return out;
   }
 
   void expand(const PointMatch& m, const ProbeSpec& base, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
               DiagSink& diags) const override {
+    if (m.tag == kStatementAbsolute) {  // (stap 4.8 refuses it in the same words)
+      diags.report(DiagId::SemProcessAbsolute, m.component(m.size() - 1).loc);
+      return;
+    }
     if (m.tag == kInsn || m.tag == kInsnBlock) {  // stap's, on utrace kernels only
       diags.report(DiagId::SemProcessInsn, m.component(process_rest(m)).loc, m.tag == kInsn ? "insn" : "insn.block");
       return;
@@ -263,6 +268,7 @@ class ProcessFamily : public UprobeTableFamily {
       {".statement(string)", kStatement},
       {".statement(string).nearest", kStatementNearest},
       {".statement(number)", kStatementAddress},
+      {".statement(number).absolute", kStatementAbsolute},
       {".insn", kInsn},
       {".insn.block", kInsnBlock},
   };
