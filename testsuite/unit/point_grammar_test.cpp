@@ -84,10 +84,13 @@ TEST(PointGrammar, PointsThatFitNoPatternGetStapsMessages) {
 TEST(PointGrammar, TheBuiltInFamiliesListStapsNotation) {
   std::vector<std::string> listed = probe_grammar().listed_patterns();
   for (const char* p : {"begin(number)", "timer.profile.tick", "kernel.function(string).return",
-                        "kprobe.module(string).function(string)", "kernel.statement(number).absolute"})
+                        "kprobe.module(string).function(string)", "kernel.statement(number).absolute",
+                        "kernel.function(string).label(string)", "kernel.function(string).callees(number)"})
     EXPECT_NE(std::find(listed.begin(), listed.end(), p), listed.end()) << p;
-  // stap's shapes that stapx refuses by name are matched but not listed.
-  EXPECT_EQ(std::find(listed.begin(), listed.end(), "kernel.function(string).label(string)"), listed.end());
+  // stap's shapes that stapx refuses by name are matched but not listed:
+  // not implemented (kernel.mark), or not possible on Linux (.insn).
+  for (const char* p : {"kernel.mark(string)", "process(string).insn", "process(number).statement(number).absolute"})
+    EXPECT_EQ(std::find(listed.begin(), listed.end(), p), listed.end()) << p;
 }
 
 }  // namespace
