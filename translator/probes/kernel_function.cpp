@@ -141,35 +141,30 @@ class KernelFunctionFamily : public KprobeTableFamily {
       }
     }
     check.report(diags, point.components[1].arg->loc, pattern);
-    if (out.size() == before && label && !point.optional) {
-      // Labels are in DWARF only: say so where BTF describes the function.
+    // A suffix only DWARF can serve, where BTF describes the function:
+    // say what BTF lacks rather than "no match".
+    auto btf_lacks = [&](const debug::SiteFilter& f, const std::string& what, bool module_hint) {
       for (auto& [mod, di] : scopes) {
-        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, filter);
+        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, f);
         if (!all.empty() && all[0].from_btf) {
           diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
-                       std::string(name()) + "(...).label (" + di->source() + " records no labels)",
-                       mod.empty() ? debuginfo_hint(ctx.env->release())
-                                   : module_debuginfo_hint(ctx.env->release(), mod));
-          return;
+                       std::string(name()) + "(...)." + what + " (" + di->source() + " records no " +
+                           (what == "label" ? "labels" : "linkage") + ")",
+                       module_hint && !mod.empty() ? module_debuginfo_hint(ctx.env->release(), mod)
+                                                   : debuginfo_hint(ctx.env->release()));
+          return true;
         }
       }
-    }
-    if (out.size() == before && exported && !module_ && !point.optional) {
-      // The kernel's BTF records every function as static: without the
-      // symbol table (DWARF's vmlinux) .exported cannot tell. (A module's
-      // BTF comes with its .ko's symbol table, which can.)
-      debug::SiteFilter any = filter;
-      any.exported_only = false;
-      for (auto& [mod, di] : scopes) {
-        std::vector<debug::ProbeSite> all = di->function_sites(where.function, false, any);
-        if (!all.empty() && all[0].from_btf) {
-          diags.report(DiagId::SemNoDebuginfo, point.components[2].loc,
-                       std::string(name()) + "(...).exported (" + di->source() + " records no linkage)",
-                       debuginfo_hint(ctx.env->release()));
-          return;
-        }
-      }
-    }
+      return false;
+    };
+    // Labels are in DWARF only.
+    if (out.size() == before && label && !point.optional && btf_lacks(filter, "label", true)) return;
+    // The kernel's BTF records every function as static: without the
+    // symbol table (DWARF's vmlinux) .exported cannot tell. (A module's
+    // BTF comes with its .ko's symbol table, which can.)
+    debug::SiteFilter any = filter;
+    any.exported_only = false;
+    if (out.size() == before && exported && !module_ && !point.optional && btf_lacks(any, "exported", false)) return;
     if (out.size() == before && !point.optional) {
       // stap lists the kernel's functions nearest the name.
       const KernelSymbols* syms = !module_ && where.file.empty() && ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
