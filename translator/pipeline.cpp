@@ -197,6 +197,8 @@ struct PipelineCache {
   std::unique_ptr<ProbeEnv> env;
   std::unique_ptr<KernelSymbols> ksyms;
   bool ksyms_tried = false;
+  std::unique_ptr<FtraceAddresses> ftrace;
+  bool ftrace_tried = false;
 };
 
 void PipelineCacheDeleter::operator()(PipelineCache* c) const { delete c; }
@@ -358,7 +360,7 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
   if (!cache || cache->release != kernel->release || cache->debuginfo_dirs != debuginfo_dirs ||
       cache->prefer_btf != opts.prefer_btf) {
     if (!cache) cache = &own;
-    *cache = PipelineCache{kernel->release, debuginfo_dirs, opts.prefer_btf, nullptr, nullptr, false};
+    *cache = PipelineCache{kernel->release, debuginfo_dirs, opts.prefer_btf, nullptr, nullptr, false, nullptr, false};
     cache->env = std::make_unique<ProbeEnv>(kernel->release, debuginfo_dirs, opts.verbose, opts.prefer_btf);
   }
   ProbeEnv& env = *cache->env;
@@ -410,6 +412,22 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
                 << (ksyms ? fmt::format(", {} functions", ksyms->functions().size()) : "")
                 << (err.empty() ? "" : " (" + err + ")") << "\n";
     return ksyms.get();
+  };
+  // Where probes on kernel functions can be attached by address, as one
+  // ftrace batch: from the vmlinux's cached index, else from the table
+  // above when it has addresses (kallsyms read as root).
+  eopts.probes.ftrace_addresses = [&, kernel_symbols = eopts.probes.kernel_symbols]() -> const FtraceAddresses* {
+    if (cache->ftrace_tried) return cache->ftrace.get();
+    cache->ftrace_tried = true;
+    std::string err;
+    auto vmlinux = find_vmlinux(kernel->release, opts.debuginfo_dirs);
+    if (!vmlinux) vmlinux = find_vmlinux(kernel->release, {vm_kernel_dir + "/" + kernel->release + "/debug"});
+    if (vmlinux)
+      cache->ftrace = vmlinux_ftrace_addresses(*vmlinux, &err);
+    else if (const KernelSymbols* syms = kernel_symbols())
+      cache->ftrace = table_ftrace_addresses(*syms);
+    if (cache->ftrace && !cache->ftrace->reference()) cache->ftrace.reset();
+    return cache->ftrace.get();
   };
   Program prog = elaborate(scripts, eopts, arena, diags);
   if (diags.errors()) {

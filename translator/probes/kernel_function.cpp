@@ -117,6 +117,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
         ProbeSpec spec = tmpl;
         spec.family = this;
         std::shared_ptr<KprobeAddress> at = site_address(mod, site);
+        if (mod.empty()) set_ftrace_entry(*at, ctx);
         spec.ppfunc = site.function;
         spec.probefunc = at->symbol;
         set_kprobe_address(spec, std::move(at));

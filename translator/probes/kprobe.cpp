@@ -69,7 +69,7 @@ class KprobeFamily : public KprobeTableFamily {
           return;
         }
       }
-      out.push_back(one(spec, pattern, pattern));
+      out.push_back(one(spec, pattern, pattern, ctx));
       return;
     }
     const KernelSymbols* syms = ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
@@ -91,7 +91,7 @@ class KprobeFamily : public KprobeTableFamily {
       return;
     }
     for (const KernelFunction* f : found) {
-      ProbeSpec p = one(spec, f->name, f->name);
+      ProbeSpec p = one(spec, f->name, f->name, ctx);
       // pp() names the function probed, as stap's does.
       p.pp = "kprobe.function(\"" + f->name + "\")" + return_text(p);
       out.push_back(std::move(p));
@@ -102,10 +102,12 @@ class KprobeFamily : public KprobeTableFamily {
   const char* table() const override { return "_stpx_kprobes"; }
 
   // A probe on `symbol`, for a point naming the function `function`.
-  static ProbeSpec one(const ProbeSpec& spec, const std::string& function, const std::string& symbol) {
+  static ProbeSpec one(const ProbeSpec& spec, const std::string& function, const std::string& symbol,
+                       const ProbeContext& ctx) {
     ProbeSpec p = spec;
     auto at = std::make_shared<KprobeAddress>();
     at->symbol = symbol;
+    set_ftrace_entry(*at, ctx);
     set_kprobe_address(p, std::move(at));
     p.ppfunc = function;
     p.probefunc = symbol;
@@ -130,7 +132,7 @@ class KprobeFamily : public KprobeTableFamily {
       return;
     }
     auto module_probe = [&](const std::string& name) {
-      ProbeSpec p = one(spec, name, mod + ":" + name);
+      ProbeSpec p = one(spec, name, mod + ":" + name, ctx);
       p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, name, return_text(p));
       return p;
     };

@@ -20,6 +20,17 @@ void set_kprobe_address(ProbeSpec& spec, std::shared_ptr<KprobeAddress> at) {
   spec.data = std::move(at);
 }
 
+void set_ftrace_entry(KprobeAddress& at, const ProbeContext& ctx) {
+  if (at.offset || !at.attach.empty() || at.symbol.find(':') != std::string::npos || !ctx.ftrace_addresses) return;
+  const FtraceAddresses* fa = ctx.ftrace_addresses();
+  FtraceAddresses::Entry e = fa ? fa->entry(at.symbol) : FtraceAddresses::Entry{};
+  if (!e.addr) return;
+  at.ftrace = true;
+  at.ftrace_rel = static_cast<int64_t>(e.addr - fa->reference());
+  at.ftrace_size = e.size;
+  at.ftrace_aliased = e.aliased;
+}
+
 std::shared_ptr<KprobeAddress> site_address(const std::string& module, const debug::ProbeSite& site) {
   auto in_module = [&](const std::string& symbol) { return module.empty() ? symbol : module + ":" + symbol; };
   auto at = std::make_shared<KprobeAddress>();
@@ -50,8 +61,12 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
     uint64_t off = at.attach.empty() ? at.offset : at.attach_offset;
     std::string offset = off ? fmt::format(", .offset = {}", off) : "";
     std::string maxactive = p->maxactive ? fmt::format(", .maxactive = {}", p->maxactive) : "";
-    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{}{} }},", p->index, symbol, offset,
-           p->is_return ? 1 : 0, maxactive, pre);
+    std::string ftrace;
+    if (at.ftrace && !p->is_return)
+      ftrace = fmt::format(", .ftrace = {}, .ftrace_rel = {}LL, .ftrace_size = {}", at.ftrace_aliased ? 2 : 1,
+                           at.ftrace_rel, at.ftrace_size);
+    w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{}{}{} }},", p->index, symbol, offset,
+           p->is_return ? 1 : 0, maxactive, pre, ftrace);
   }
 }
 

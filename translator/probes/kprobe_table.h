@@ -20,7 +20,21 @@ struct KprobeAddress : ProbeData {
   uint64_t offset = 0;
   std::string attach;
   uint64_t attach_offset = 0;
+  // An entry probe on this kernel function may join the module's ftrace
+  // batch (runtime-c/probes/kprobes.c): the function's address less
+  // kFtraceReference's, which the runtime adds to the reference's run-time
+  // address (the kernel's KASLR offset included).
+  // Its size and whether other names share its address, for the runtime's
+  // check that the kernel names that address as the table does.
+  bool ftrace = false;
+  int64_t ftrace_rel = 0;
+  uint64_t ftrace_size = 0;
+  bool ftrace_aliased = false;
 };
+
+// Marks `at` for the ftrace batch when it is a vmlinux function's entry
+// that ctx's FtraceAddresses knows.
+void set_ftrace_entry(KprobeAddress& at, const ProbeContext& ctx);
 
 // Sets a kprobe-table probe's address, and from it the entry of its
 // function (the symbol, or the same address from `attach`).
@@ -37,7 +51,8 @@ std::shared_ptr<KprobeAddress> site_address(const std::string& module, const deb
 // The table: one entry per probe, and before it one generated entry point
 // per declaration of its entry (not .return) probes, so that each hit runs
 // that declaration's handler with its locks and flags known at compile
-// time (STPX_KPROBE_PRE).
+// time (STPX_KPROBE_PRE). Entry probes marked by set_ftrace_entry() carry
+// their relative address for the ftrace batch.
 void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);

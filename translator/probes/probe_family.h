@@ -19,6 +19,7 @@
 namespace stapx {
 
 class CWriter;
+class FtraceAddresses;
 class KernelSymbols;
 class ProbeEnv;
 class ProbeFamily;
@@ -31,6 +32,9 @@ struct ProbeContext {
   // The target kernel's function symbols, opened on first call; null when
   // there is no symbol table for the target.
   std::function<const KernelSymbols*()> kernel_symbols;
+  // Where a probe on a kernel function's entry can join the ftrace batch
+  // (kprobe_table.h), opened on first call; null when nothing says.
+  std::function<const FtraceAddresses*()> ftrace_addresses;
   // The target's debug information (DWARF or BTF), opened on first use.
   ProbeEnv* env = nullptr;
   bool guru = false;  // -g: points only guru mode admits (kernel.statement(ADDR).absolute)
