@@ -19,8 +19,10 @@
 
 struct _stpx_kprobe {
 	const struct _stpx_probe *probe;
-	/* The entry point generated for the probe's declaration, or NULL. */
+	/* The entry points generated for the probe's declaration (its
+	 * entry probes' and its .return probes'), or NULL. */
 	kprobe_pre_handler_t pre;
+	kretprobe_handler_t post;
 	const char *symbol;
 	unsigned long offset;		/* from the symbol (kernel.function) */
 	int is_return;
@@ -108,6 +110,36 @@ static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct
 }
 NOKPROBE_SYMBOL(_stpx_kretprobe_handler);
 
+/*
+ * STPX_KRETPROBE_HIT(name, proto): the same for the .return points of one
+ * declaration, proto being the first of them; the function returned from
+ * is noted for print_backtrace() only where the handler reads the context.
+ */
+#define STPX_KRETPROBE_HIT(name, proto)                                       \
+	static notrace int name(struct kretprobe_instance *ri, struct pt_regs *regs) \
+	{                                                                     \
+		struct kretprobe *rp = get_kretprobe(ri);                     \
+		const struct _stpx_probe *p;                                  \
+		int64_t *saved = (int64_t *)ri->data;                         \
+		unsigned long func = 0;                                       \
+									      \
+		if (!rp)                                                      \
+			return 0;                                             \
+		p = container_of(rp, struct _stpx_kprobe, u.krp)->probe;      \
+		if ((proto)->flags & STPX_PROBE_CONTEXT) {                    \
+			func = this_cpu_read(_stpx_kretprobe_func);           \
+			this_cpu_write(_stpx_kretprobe_func, (unsigned long)rp->kp.addr); \
+		}                                                             \
+		if (!p->nsaved)                                               \
+			_stpx_probe_hit(proto, p, regs, NULL, NULL);          \
+		else if (saved[0])                                            \
+			_stpx_probe_hit(proto, p, regs, saved + 1, NULL);     \
+		if ((proto)->flags & STPX_PROBE_CONTEXT)                      \
+			this_cpu_write(_stpx_kretprobe_func, func);           \
+		return 0;                                                     \
+	}                                                                     \
+	NOKPROBE_SYMBOL(name)
+
 /* Runs the probe's entry half; 0 keeps the return half armed. */
 static notrace int _stpx_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -156,7 +188,7 @@ static int _stpx_kprobe_register(struct _stpx_kprobe *k)
 	if (k->is_return) {
 		k->u.krp.kp.symbol_name = k->symbol;
 		k->u.krp.kp.offset = k->offset;
-		k->u.krp.handler = _stpx_kretprobe_handler;
+		k->u.krp.handler = k->post ? k->post : _stpx_kretprobe_handler;
 		if (k->probe->nsaved) {
 			k->u.krp.entry_handler = _stpx_kretprobe_entry;
 			k->u.krp.data_size = k->probe->entry_size;

@@ -47,15 +47,23 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
   if (probes.empty()) return;
   // The first entry probe of each declaration stands for all of them: its
   // handler, locks, state and flags are the declaration's.
-  std::map<const ast::ProbeDecl*, int> proto;
+  // The first .return probe of each declaration likewise.
+  std::map<const ast::ProbeDecl*, int> proto, ret_proto;
   for (const ProbeSpec* p : probes) {
-    if (p->is_return || proto.count(p->decl)) continue;
+    if (p->is_return) {
+      if (ret_proto.count(p->decl)) continue;
+      ret_proto[p->decl] = p->index;
+      w.line("STPX_KRETPROBE_HIT(_stpx_kret_{0}, &_stpx_probes[{0}]);", p->index);
+      continue;
+    }
+    if (proto.count(p->decl)) continue;
     proto[p->decl] = p->index;
     w.line("STPX_KPROBE_PRE(_stpx_kpre_{0}, &_stpx_probes[{0}]);", p->index);
   }
   auto b = w.block(fmt::format("static struct _stpx_kprobe {}[] =", name), "};");
   for (const ProbeSpec* p : probes) {
-    std::string pre = p->is_return ? "" : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
+    std::string pre = p->is_return ? fmt::format(", .post = _stpx_kret_{}", ret_proto.at(p->decl))
+                                   : fmt::format(", .pre = _stpx_kpre_{}", proto.at(p->decl));
     const KprobeAddress& at = p->data_as<KprobeAddress>();
     const std::string& symbol = at.attach.empty() ? at.symbol : at.attach;
     uint64_t off = at.attach.empty() ? at.offset : at.attach_offset;

@@ -51,7 +51,8 @@ std::shared_ptr<KprobeAddress> site_address(const std::string& module, const deb
 // The table: one entry per probe, and before it one generated entry point
 // per declaration of its entry (not .return) probes, so that each hit runs
 // that declaration's handler with its locks and flags known at compile
-// time (STPX_KPROBE_PRE). Entry probes marked by set_ftrace_entry() carry
+// time (STPX_KPROBE_PRE), and one per declaration of its .return probes
+// (STPX_KRETPROBE_HIT). Entry probes marked by set_ftrace_entry() carry
 // their relative address for the ftrace batch.
 void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
 void emit_kprobe_arm(CWriter& w, const std::vector<const ProbeSpec*>& probes, const char* array);
