@@ -19,12 +19,16 @@
  *      reads its first byte (a page fault without readahead: read_folio);
  *   2b. writes 300000 bytes to big.bin, in more than one WRITE call
  *      (wsize is at most 128 KiB here), without waiting for stable
- *      storage (sync_file_range), fsyncs it (a COMMIT), closes and
- *      unlinks it;
+ *      storage (sync_file_range), fsyncs it (a COMMIT) and closes it;
  *   3. stat()s missing.txt (a LOOKUP that fails with ENOENT);
  *   4. makes made.txt with mknod(S_IFREG) (the dir's ->create);
  *   5. renames hello.txt to renamed.txt;
- *   6. unlinks made.txt and renamed.txt (REMOVE);
+ *   6. unlinks big.bin, made.txt and renamed.txt (REMOVE): big.bin
+ *      only now, after the round trips of 3-5, because the client may
+ *      still hold its dentry for a moment after close() (the last
+ *      WRITE's or COMMIT's request is let go from rpciod), and an unlink
+ *      then renames it to .nfsXXXX instead ("silly rename"), which a
+ *      loaded 6.1-rt guest once did;
  *
  * unmounts, stops the server and removes what it made, so that the
  * harness can unload the modules. It prints "nfs: ..." lines for each
@@ -230,8 +234,8 @@ static void client_run(void)
 			die("write big.bin");
 		if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER))
 			die("sync_file_range big.bin");
-		if (fsync(fd) || close(fd) || unlink(MOUNT_DIR "/big.bin"))
-			die("fsync, close or unlink big.bin");
+		if (fsync(fd) || close(fd))
+			die("fsync or close big.bin");
 		printf("nfs: wrote big.bin\n");
 	}
 
@@ -245,7 +249,8 @@ static void client_run(void)
 	if (rename(MOUNT_DIR "/hello.txt", MOUNT_DIR "/renamed.txt"))
 		die("rename");
 	/* 6 */
-	if (unlink(MOUNT_DIR "/made.txt") || unlink(MOUNT_DIR "/renamed.txt"))
+	if (unlink(MOUNT_DIR "/big.bin") || unlink(MOUNT_DIR "/made.txt") ||
+	    unlink(MOUNT_DIR "/renamed.txt"))
 		die("unlink");
 	printf("nfs: made, renamed and removed files\n");
 
