@@ -10,7 +10,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg \
 	dropbear-bin openssh-client debhelper debootstrap libsqlite3-dev sqlite3
 
-.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-returns bench-output bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
 
 # The guest kernel: the default one (linux-headers-amd64's release) unless
 # KERNEL=R names another Debian kernel (e.g. 6.12.117+deb12-rt-amd64), for
@@ -194,7 +194,22 @@ bench-uprobes: build
 	bench/probe-cost/run --uprobe --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel
 
-# Time to attach and detach kprobes on 10, 100 and 1000 kernel functions,
+# The same for a kretprobe hit (kprobe.function(...).return).
+bench-returns: build
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
+	bench/probe-cost/run --return --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# Lines per second of printf output to a file and to a pipe, stapx against
+# bpftrace, in one QEMU guest.
+bench-output: build
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
+	bench/output-rate/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# Time to attach and detach probes on 10 to 10,000 kernel functions,
 # stapx against bpftrace, in one QEMU guest (never gates CI; shares
 # bench-probes' bpftrace root in ~/.cache/stapx).
 bench-attach: build

@@ -49,10 +49,14 @@ def kbuild_dir(release, prog):
     sys.exit("%s: no kbuild tree for %s (install linux-headers-%s)" % (prog, release, release))
 
 
-def stapx_module(stapx, release, name, script, work, prog, keep=False):
-    """Build SCRIPT into WORK/NAME.ko with stapx -p4; its path.  With KEEP
-    the generated C is left next to it as NAME.c."""
-    p = subprocess.run([stapx, "-p4", "-r", release, "-m", name, "-e", script],
+def stapx_module(stapx, release, name, script, work, prog, keep=False, opts=()):
+    """Build SCRIPT into WORK/NAME.ko with stapx -p4 and OPTS; its path.
+    With KEEP the generated C is left next to it as NAME.c."""
+    # (A file: 10,000 probe points are more than one argument may hold.)
+    path = os.path.join(work, name + ".stp")
+    with open(path, "w") as f:
+        f.write(script + "\n")
+    p = subprocess.run([stapx, "-p4", "-r", release, "-m", name, *opts, path],
                        cwd=work, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("%s: stapx -p4 failed for %s:\n%s" % (prog, name, p.stderr))
@@ -60,7 +64,7 @@ def stapx_module(stapx, release, name, script, work, prog, keep=False):
     if not os.path.isabs(ko):
         ko = os.path.join(work, ko)
     if keep:
-        c = subprocess.run([stapx, "-p3", "-r", release, "-m", name, "-e", script],
+        c = subprocess.run([stapx, "-p3", "-r", release, "-m", name, *opts, path],
                            capture_output=True, text=True).stdout
         with open(os.path.join(work, name + ".c"), "w") as f:
             f.write(c)
@@ -147,12 +151,13 @@ $B poweroff -f
 """
 
 
-def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None):
+def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None, smp=1):
     """Boot once and run JOBS ((name, timeout, shell command, ...) in order)
     with FILES ({guest name: host path}) and stapx-run in /bench, and
     ABS_FILES ({absolute guest path: host path}: a program stapx read at
     that path must be there in the guest too); the text the guest sent on
-    its results port."""
+    its results port.  SMP: the guest's CPUs (still one host thread, and
+    instructions counted across them)."""
     c = guest.Cpio()
     c.mkdir("bench")
     c.chardev("dev/console", 5, 1)
@@ -185,7 +190,7 @@ def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None):
     console = os.path.join(work, "console.log")
     results = os.path.join(work, "results.log")
     cmd = ["qemu-system-x86_64", "-accel", "tcg,thread=single",
-           "-icount", "shift=0,sleep=off", "-cpu", "max", "-smp", "1",
+           "-icount", "shift=0,sleep=off", "-cpu", "max", "-smp", str(smp),
            "-m", "3072" if root_cpio else "1024",
            "-nographic", "-nodefaults", "-no-reboot", "-monitor", "none",
            "-kernel", vmlinuz, "-initrd", initrd,
