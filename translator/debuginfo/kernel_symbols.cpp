@@ -150,7 +150,7 @@ std::string cache_text(const std::vector<KernelFunction>& fs) {
 }
 
 void write_cache(const std::string& file, const std::vector<KernelFunction>& fs) {
-  support::write_cache_file(file, cache_text(fs));
+  if (!file.empty()) support::write_cache_file(file, cache_text(fs));
 }
 
 // Reads the function symbols of an ELF vmlinux.
@@ -302,6 +302,17 @@ std::string cache_file(const std::string& path, const struct stat& st, const cha
   return dir + "/" + kind + "-" + key + ".txt";
 }
 
+// The vmlinux's cache file `kind`-KEY.txt ("" without a cache
+// directory); nullopt, with *error, when the vmlinux cannot be read.
+std::optional<std::string> vmlinux_cache(const std::string& path, const char* kind, std::string* error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *error = "cannot read " + path;
+    return std::nullopt;
+  }
+  return cache_file(path, st, kind);
+}
+
 std::vector<KernelFunction> unprobeable_of(const std::vector<KernelFunction>& fs) {
   std::vector<KernelFunction> out;
   for (const KernelFunction& f : fs)
@@ -312,12 +323,9 @@ std::vector<KernelFunction> unprobeable_of(const std::vector<KernelFunction>& fs
 }  // namespace
 
 std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::string* error) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *error = "cannot read " + path;
-    return nullptr;
-  }
-  std::string file = cache_file(path, st, "ksyms");
+  std::optional<std::string> cache = vmlinux_cache(path, "ksyms", error);
+  if (!cache) return nullptr;
+  const std::string& file = *cache;
   if (!file.empty()) {
     if (auto cached = read_cache(file))
       return std::make_unique<TableSymbols>(std::move(*cached), "vmlinux " + path + " (cached index " + file + ")");
@@ -327,18 +335,15 @@ std::unique_ptr<KernelSymbols> vmlinux_symbols(const std::string& path, std::str
   auto table = std::make_unique<TableSymbols>(std::move(*fs), "vmlinux " + path);
   if (!file.empty()) {
     write_cache(file, table->functions());  // sorted: the next read need not sort
-    write_cache(cache_file(path, st, "kunprobe"), unprobeable_of(table->functions()));
+    write_cache(vmlinux_cache(path, "kunprobe", error).value_or(""), unprobeable_of(table->functions()));
   }
   return table;
 }
 
 std::unique_ptr<KernelSymbols> vmlinux_unprobeable(const std::string& path, std::string* error) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *error = "cannot read " + path;
-    return nullptr;
-  }
-  std::string file = cache_file(path, st, "kunprobe");
+  std::optional<std::string> cache = vmlinux_cache(path, "kunprobe", error);
+  if (!cache) return nullptr;
+  const std::string& file = *cache;
   if (!file.empty()) {
     if (auto cached = read_cache(file))
       return std::make_unique<TableSymbols>(std::move(*cached),
@@ -456,12 +461,9 @@ class IndexAddresses : public FtraceAddresses {
 }  // namespace
 
 std::unique_ptr<FtraceAddresses> vmlinux_ftrace_addresses(const std::string& path, std::string* error) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *error = "cannot read " + path;
-    return nullptr;
-  }
-  std::string file = cache_file(path, st, "ksyms");
+  std::optional<std::string> cache = vmlinux_cache(path, "ksyms", error);
+  if (!cache) return nullptr;
+  const std::string& file = *cache;
   if (!file.empty()) {
     if (!std::filesystem::exists(file) && !vmlinux_symbols(path, error)) return nullptr;  // (writes it)
     if (std::optional<std::string> text = read_file(file))
