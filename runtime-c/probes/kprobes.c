@@ -275,10 +275,11 @@ static struct notifier_block _stpx_kprobes_module_nb = {
  *
  * What the batch cannot take stays a kprobe: an address that is not the
  * symbol named (another kernel build), one ftrace refuses (found by
- * halving), and everything when ftrace has no saved registers or the
- * module is built with -D STPX_KPROBES_ONLY.
+ * halving), and everything where the kernel lacks what the batch needs
+ * (runtime-c/autoconf/ftrace_filter_ips.c) or the module is built with
+ * -D STPX_KPROBES_ONLY.
  */
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && !defined(STPX_KPROBES_ONLY)
+#if defined(STPX_HAVE_FTRACE_FILTER_IPS) && !defined(STPX_KPROBES_ONLY)
 
 struct _stpx_ftrace_batch {
 	struct ftrace_ops ops;
