@@ -41,6 +41,32 @@ static u32 _stpx_slot_size(u8 type)
 	return type == STPX_T_STRING ? ALIGN(MAXSTRINGLEN, 8) : sizeof(int64_t);
 }
 
+/* The bytes of one node: its header, then each key's slot and the value's. */
+static u32 _stpx_map_node_size(u32 nkeys, const u8 *key_types, u32 val_size)
+{
+	u32 i, off = ALIGN(sizeof(struct _stpx_map_node), 8);
+
+	for (i = 0; i < nkeys && i < STPX_MAX_KEYS; i++)
+		off += _stpx_slot_size(key_types[i]);
+	return ALIGN(off + val_size, 8);
+}
+
+/* What _stpx_map_alloc_sized() will allocate for such a map. */
+static u64 _stpx_map_bytes(u32 nkeys, const u8 *key_types, u32 max_entries, u32 val_size)
+{
+	if (!max_entries)
+		return 0;
+	return sizeof(struct _stpx_map) +
+	       (u64)roundup_pow_of_two(max_entries) * sizeof(struct hlist_head) +
+	       (u64)max_entries * _stpx_map_node_size(nkeys, key_types, val_size);
+}
+
+/* Zeroed, and quiet when it fails (the load-time check has said why). */
+static void *_stpx_vzalloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
+
 /* val_size: bytes of each value (statistics with histograms are larger). */
 static struct _stpx_map *_stpx_map_alloc_sized(u32 nkeys, const u8 *key_types, u8 val_type,
 					       u32 max_entries, u32 val_size)
@@ -64,11 +90,11 @@ static struct _stpx_map *_stpx_map_alloc_sized(u32 nkeys, const u8 *key_types, u
 	}
 	m->val_off = off;
 	m->val_size = val_size;
-	m->node_size = ALIGN(off + val_size, 8);
+	m->node_size = _stpx_map_node_size(nkeys, key_types, val_size);
 	nbuckets = roundup_pow_of_two(max_entries);
 	m->bucket_shift = 32 - ilog2(nbuckets);
-	m->buckets = vzalloc(array_size(nbuckets, sizeof(struct hlist_head)));
-	m->pool = vzalloc(array_size(max_entries, m->node_size));
+	m->buckets = _stpx_vzalloc(array_size(nbuckets, sizeof(struct hlist_head)));
+	m->pool = _stpx_vzalloc(array_size(max_entries, m->node_size));
 	if (!m->buckets || !m->pool) {
 		vfree(m->buckets);
 		vfree(m->pool);
@@ -695,13 +721,20 @@ static int _stpx_foreach_bufs_alloc(struct _stpx_map_node **__percpu *bufs, cons
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct _stpx_map_node **b = vmalloc(array_size(m->max_entries, sizeof(*b)));
+		struct _stpx_map_node **b = __vmalloc(array_size(m->max_entries, sizeof(*b)),
+						      GFP_KERNEL | __GFP_NOWARN);
 
 		if (!b)
 			return -ENOMEM;
 		*per_cpu_ptr(bufs, cpu) = b;
 	}
 	return 0;
+}
+
+/* What _stpx_foreach_bufs_alloc() will allocate for a map of max_entries. */
+static u64 _stpx_foreach_bufs_bytes(u32 max_entries)
+{
+	return (u64)num_possible_cpus() * max_entries * sizeof(struct _stpx_map_node *);
 }
 
 static void _stpx_foreach_bufs_free(struct _stpx_map_node **__percpu *bufs)

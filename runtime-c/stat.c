@@ -165,6 +165,12 @@ static struct _stpx_stat __percpu *_stpx_stat_alloc(const struct _stpx_hist *h)
 	return (struct _stpx_stat __percpu *)__alloc_percpu(_stpx_stat_size(h), 8);
 }
 
+/* What _stpx_stat_alloc() will allocate. */
+static u64 _stpx_stat_bytes(const struct _stpx_hist *h)
+{
+	return (u64)_stpx_stat_size(h) * num_possible_cpus();
+}
+
 static void _stpx_stat_free(struct _stpx_stat __percpu *s)
 {
 	free_percpu(s);
@@ -210,6 +216,13 @@ static void _stpx_pmap_free(struct _stpx_pmap *p)
 	kfree(p->cpu);
 	_stpx_map_free(p->agg);
 	kfree(p);
+}
+
+/* What _stpx_pmap_alloc() will allocate: a map per possible CPU and the merged one. */
+static u64 _stpx_pmap_bytes(u32 nkeys, const u8 *key_types, u32 max_entries, const struct _stpx_hist *h)
+{
+	return sizeof(struct _stpx_pmap) + (u64)nr_cpu_ids * sizeof(struct _stpx_map *) +
+	       (u64)(num_possible_cpus() + 1) * _stpx_map_bytes(nkeys, key_types, max_entries, _stpx_stat_size(h));
 }
 
 static struct _stpx_pmap *_stpx_pmap_alloc(u32 nkeys, const u8 *key_types, u32 max_entries,

@@ -225,13 +225,52 @@ out:
 	return rc;
 }
 
+/*
+ * What the module said in the kernel log while its init failed (records
+ * after kmsg's position when the load began): its "NAME: ERROR: ..." and
+ * "NAME: WARNING: ..." lines, to stderr without the prefix, so that "the
+ * script needs ... at load" is read where the failure is. Nothing if
+ * /dev/kmsg cannot be read.
+ */
+static void print_init_messages(int kmsg, const char *name)
+{
+	char rec[2048];
+	size_t nlen = strlen(name);
+	ssize_t n;
+
+	if (kmsg < 0)
+		return;
+	/* One record per read: "PRI,SEQ,TS,FLAGS;TEXT\n", then any
+	 * " KEY=VALUE" continuation lines. */
+	while ((n = read(kmsg, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		char *text, *nl;
+
+		if (n <= 0)
+			continue;	/* (EPIPE: records were overwritten) */
+		rec[n] = '\0';
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		nl = strchr(text, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strncmp(text, name, nlen) || strncmp(text + nlen, ": ", 2))
+			continue;
+		/* (Not the kernel's own "loading out-of-tree module ...".) */
+		text += nlen + 2;
+		if (!strncmp(text, "ERROR: ", 7) || !strncmp(text, "WARNING: ", 9))
+			fprintf(stderr, "%s\n", text);
+	}
+}
+
 int insert_module(const char *path, const char *name, char **params,
 			 int nparams)
 {
 	char session[192];
 	size_t len;
 	char *args, *p;
-	int fd, i, rc, err;
+	int fd, i, rc, err, kmsg;
 
 	session_params(session, sizeof(session));
 	len = strlen(session) + 1;
@@ -249,6 +288,10 @@ int insert_module(const char *path, const char *name, char **params,
 	}
 	vlog("module parameters: %s", args);
 
+	/* From here on, the kernel log is the module's to explain a failure. */
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
@@ -259,6 +302,10 @@ int insert_module(const char *path, const char *name, char **params,
 		close(fd);
 	}
 	free(args);
+	if (rc != 0)
+		print_init_messages(kmsg, name);
+	if (kmsg >= 0)
+		close(kmsg);
 	if (rc != 0) {
 		if (err == EEXIST)
 			fprintf(stderr, "ERROR: Couldn't insert module '%s': "

@@ -26,6 +26,8 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 
 #define GFP_KERNEL 0
+#define __GFP_ZERO 1
+#define __GFP_NOWARN 2
 #define __percpu
 #define notrace
 #define __maybe_unused __attribute__((unused))
@@ -46,11 +48,19 @@ typedef uint64_t u64;
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define container_of(p, type, member) ((type *)((char *)(p) - offsetof(type, member)))
 
-static inline void *kzalloc(size_t n, int f) { (void)f; return calloc(1, n); }
-static inline void *kcalloc(size_t k, size_t n, int f) { (void)f; return calloc(k, n); }
+/* Every byte the allocators below hand out (runtime_shim.c), so that a
+ * test can hold the runtime's size functions to what it allocates. */
+extern size_t shim_alloc_bytes;
+static inline void *kzalloc(size_t n, int f) { (void)f; shim_alloc_bytes += n; return calloc(1, n); }
+static inline void *kcalloc(size_t k, size_t n, int f) { (void)f; shim_alloc_bytes += k * n; return calloc(k, n); }
 static inline void kfree(const void *p) { free((void *)p); }
-static inline void *vzalloc(size_t n) { return calloc(1, n); }
-static inline void *vmalloc(size_t n) { return malloc(n); }
+static inline void *vzalloc(size_t n) { shim_alloc_bytes += n; return calloc(1, n); }
+static inline void *vmalloc(size_t n) { shim_alloc_bytes += n; return malloc(n); }
+static inline void *__vmalloc(size_t n, int gfp)
+{
+	shim_alloc_bytes += n;
+	return gfp & __GFP_ZERO ? calloc(1, n) : malloc(n);
+}
 static inline void vfree(const void *p) { free((void *)p); }
 static inline size_t array_size(size_t a, size_t b) { return a * b; }
 static inline u32 roundup_pow_of_two(u32 n) { u32 p = 1; while (p < n) p <<= 1; return p; }
@@ -135,11 +145,14 @@ static inline void sort_r(void *base, size_t n, size_t size, int (*cmp)(const vo
 /* Per-CPU data: nr_cpu_ids copies, the stride stored before the first. */
 extern unsigned int nr_cpu_ids;
 extern int shim_cpu;
+#define num_possible_cpus() nr_cpu_ids
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (unsigned int)(cpu) < nr_cpu_ids; (cpu)++)
 #define smp_processor_id() (shim_cpu)
 static inline void *__alloc_percpu(size_t size, size_t align)
 {
 	size_t *p = (size_t *)calloc(1, sizeof(size_t) * 2 + size * nr_cpu_ids);
+
+	shim_alloc_bytes += size * nr_cpu_ids;
 
 	(void)align;
 	p[1] = size;

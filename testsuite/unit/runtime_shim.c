@@ -7,6 +7,7 @@
 
 unsigned int nr_cpu_ids = 2;
 int shim_cpu;
+size_t shim_alloc_bytes;
 
 #pragma GCC diagnostic ignored "-Wunused-function"
 /* Room for any sub-match program the compiler accepts (kMaxSubmatchCells). */
@@ -23,6 +24,45 @@ int shim_cpu;
 struct _stpx_map *shim_map_alloc(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max)
 {
 	return _stpx_map_alloc(nkeys, types, val, max);
+}
+uint64_t shim_map_bytes(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max)
+{
+	return _stpx_map_bytes(nkeys, types, max, _stpx_slot_size(val));
+}
+/* An array of statistics (no histogram) and what the runtime says it takes. */
+void *shim_pmap_alloc(unsigned nkeys, const unsigned char *types, unsigned max)
+{
+	return _stpx_pmap_alloc(nkeys, types, max, NULL);
+}
+void shim_pmap_free(void *p)
+{
+	_stpx_pmap_free(p);
+}
+uint64_t shim_pmap_bytes(unsigned nkeys, const unsigned char *types, unsigned max)
+{
+	return _stpx_pmap_bytes(nkeys, types, max, NULL);
+}
+/* A scalar statistic, and the buffers of a sorted foreach over a map:
+ * each made and freed; *allocated is what that took. */
+uint64_t shim_stat_bytes(size_t *allocated)
+{
+	size_t before = shim_alloc_bytes;
+	void *s = _stpx_stat_alloc(NULL);
+
+	*allocated = shim_alloc_bytes - before;
+	free_percpu(s);
+	return _stpx_stat_bytes(NULL);
+}
+uint64_t shim_foreach_bufs_bytes(struct _stpx_map *m, size_t *allocated)
+{
+	struct _stpx_map_node **__percpu *bufs = __alloc_percpu(sizeof(*bufs), 8);
+	size_t before = shim_alloc_bytes;
+
+	_stpx_foreach_bufs_alloc(bufs, m);
+	*allocated = shim_alloc_bytes - before;
+	_stpx_foreach_bufs_free(bufs);
+	free_percpu(bufs);
+	return _stpx_foreach_bufs_bytes(m->max_entries);
 }
 int64_t shim_regex_match(const unsigned char *classes, const uint16_t *trans, const unsigned char *flags,
 			 unsigned nclasses, const char *s)

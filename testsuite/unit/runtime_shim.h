@@ -22,6 +22,17 @@ extern int shim_cpu;
 extern unsigned int nr_cpu_ids;
 
 struct _stpx_map *shim_map_alloc(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max);
+/* Every byte kernel_shim.h's allocators handed out, and what the
+ * runtime's size functions (the load-time check's, runtime-c/module.c)
+ * say each object takes. */
+extern size_t shim_alloc_bytes;
+uint64_t shim_map_bytes(unsigned nkeys, const unsigned char *types, unsigned char val, unsigned max);
+void *shim_pmap_alloc(unsigned nkeys, const unsigned char *types, unsigned max);
+void shim_pmap_free(void *p);
+uint64_t shim_pmap_bytes(unsigned nkeys, const unsigned char *types, unsigned max);
+/* Each makes one and frees it: *allocated is what that took. */
+uint64_t shim_stat_bytes(size_t *allocated);
+uint64_t shim_foreach_bufs_bytes(struct _stpx_map *m, size_t *allocated);
 void shim_map_free(struct _stpx_map *m);
 void shim_map_wrap(struct _stpx_map *m);
 int64_t *shim_map_ref_l(struct _stpx_map *m, const union _stpx_key *k);

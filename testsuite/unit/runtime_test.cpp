@@ -45,6 +45,56 @@ TEST(RuntimeMap, InsertLookupDeleteAndPoolLimit) {
 
 // '*' keys (delete a[*, k], [*, k] in a): only the masked keys compare,
 // every matching entry goes, and the others stay findable by hash.
+// The size functions the module checks its load against (runtime-c/
+// module.c) are what the allocations take, for maps of any keys and
+// value, arrays of statistics and the rest, at any number of CPUs.
+TEST(RuntimeMemory, SizeFunctionsAreWhatIsAllocated) {
+  const unsigned saved_cpus = nr_cpu_ids;
+  struct Shape {
+    std::vector<unsigned char> keys;
+    unsigned char val;
+    unsigned max;
+  };
+  const std::vector<Shape> shapes = {{{kLong}, kLong, 1},          {{kLong}, kLong, 2048},
+                                     {{kString}, kLong, 3000},     {{kLong, kString}, kString, 100},
+                                     {{kString, kString, kLong}, kString, 65536}};
+  for (unsigned cpus : {1u, 2u, 4u, 64u}) {
+    nr_cpu_ids = cpus;
+    for (const Shape& sh : shapes) {
+      size_t before = shim_alloc_bytes;
+      _stpx_map* m = shim_map_alloc(sh.keys.size(), sh.keys.data(), sh.val, sh.max);
+      ASSERT_NE(m, nullptr);
+      EXPECT_EQ(shim_alloc_bytes - before, shim_map_bytes(sh.keys.size(), sh.keys.data(), sh.val, sh.max))
+          << cpus << " CPUs, " << sh.keys.size() << " keys, " << sh.max << " entries";
+      size_t bufs = 0;
+      uint64_t want = shim_foreach_bufs_bytes(m, &bufs);
+      EXPECT_EQ(bufs, want) << cpus << " CPUs";
+      EXPECT_EQ(bufs, size_t{cpus} * sh.max * sizeof(void*));
+      shim_map_free(m);
+      before = shim_alloc_bytes;
+      void* p = shim_pmap_alloc(sh.keys.size(), sh.keys.data(), sh.max);
+      ASSERT_NE(p, nullptr);
+      EXPECT_EQ(shim_alloc_bytes - before, shim_pmap_bytes(sh.keys.size(), sh.keys.data(), sh.max))
+          << cpus << " CPUs, " << sh.keys.size() << " keys, " << sh.max << " entries";
+      shim_pmap_free(p);
+    }
+    size_t stat = 0;
+    EXPECT_EQ(shim_stat_bytes(&stat), stat) << cpus << " CPUs";
+  }
+  // By hand, for one case: a map of one long key and a long value is
+  // 56-byte nodes (a 40-byte header, 8 + 8) and 8-byte buckets, a power of
+  // two of them; an array of statistics is that with 48-byte values (count,
+  // sum, min, max and the variance's two words), once per CPU and once
+  // merged.
+  nr_cpu_ids = 4;
+  const unsigned char one[] = {kLong};
+  EXPECT_EQ(shim_map_bytes(1, one, kLong, 3000) - shim_map_bytes(1, one, kLong, 2048),
+            (3000u - 2048u) * 56u + (4096u - 2048u) * 8u);
+  EXPECT_EQ(shim_pmap_bytes(1, one, 2048) - shim_pmap_bytes(1, one, 1024),
+            5u * ((2048u - 1024u) * (40u + 8u + 48u) + (2048u - 1024u) * 8u));
+  nr_cpu_ids = saved_cpus;
+}
+
 TEST(RuntimeMap, WildcardKeysMatchOnlyTheMaskedKeys) {
   unsigned char types[] = {kLong, kLong};
   _stpx_map* m = shim_map_alloc(2, types, kLong, 16);

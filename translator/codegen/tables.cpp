@@ -244,6 +244,28 @@ void Codegen::tables() {
   out_.blank();
 
   {
+    // What _stpx_globals_init() below will allocate, for the check at
+    // load (module.c): the same calls' sizes, in the same order.
+    auto b = out_.block("static u64 _stpx_globals_bytes(void)");
+    out_.line("u64 n = 0;");
+    for (const Symbol* g : prog_.globals) {
+      std::string types;
+      for (Type t : g->key_types) types += t == Type::String ? "STPX_T_STRING, " : "STPX_T_LONG, ";
+      std::string max = g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES";
+      if (is_stat(g) && g->arity > 0)
+        out_.line("n += _stpx_pmap_bytes({}, (const u8[]){{ {}}}, {}, {});", g->arity, types, max, hist(g));
+      else if (is_stat(g))
+        out_.line("n += _stpx_stat_bytes({});", hist(g));
+      else if (g->arity > 0)
+        out_.line("n += _stpx_map_bytes({}, (const u8[]){{ {}}}, {}, _stpx_slot_size({}));", g->arity, types, max,
+                  g->type == Type::String ? "STPX_T_STRING" : "STPX_T_LONG");
+    }
+    for (const Symbol* g : foreach_sites_)
+      out_.line("n += _stpx_foreach_bufs_bytes({});",
+                g->max_entries > 0 ? std::to_string(g->max_entries) : "MAXMAPENTRIES");
+    out_.line("return n;");
+  }
+  {
     auto b = out_.block("static int _stpx_globals_init(void)");
     out_.line("int cpu __maybe_unused;");
     for (const Symbol* g : prog_.globals) {
