@@ -19,8 +19,8 @@
 
 struct _stpx_kprobe {
 	const struct _stpx_probe *probe;
-	/* The entry points generated for the probe's declaration (its
-	 * entry probes' and its .return probes'), or NULL. */
+	/* The entry point generated for the probe's declaration: pre for
+	 * its entry probes, post for its .return probes. */
 	kprobe_pre_handler_t pre;
 	kretprobe_handler_t post;
 	const char *symbol;
@@ -50,27 +50,10 @@ struct _stpx_kprobe {
  * register("rip"), the first frame of a backtrace), and the kprobe core
  * gets its own value back afterwards (it single-steps or emulates from it).
  *
- * Generic kprobe entry. A generated module defines one entry point per
- * probe declaration instead (STPX_KPROBE_PRE), in which the handler, its
- * locks and flags are compile-time constants.
- */
-static notrace int _stpx_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct _stpx_kprobe *k = container_of(kp, struct _stpx_kprobe, u.kp);
-	unsigned long ip = instruction_pointer(regs);
-
-	if (k->probe->flags & STPX_PROBE_CONTEXT)
-		instruction_pointer_set(regs, (unsigned long)kp->addr);
-	_stpx_run_probe(k->probe, regs);
-	if (k->probe->flags & STPX_PROBE_CONTEXT)
-		instruction_pointer_set(regs, ip);
-	return 0;
-}
-NOKPROBE_SYMBOL(_stpx_kprobe_pre);
-
-/*
  * STPX_KPROBE_PRE(name, proto): a kprobe entry point for the points of one
  * declaration, proto being the first of them in the (const) probe table.
+ * Every entry of a generated table names its declaration's entry point, in
+ * which the handler, its locks and flags are compile-time constants.
  */
 #define STPX_KPROBE_PRE(name, proto)                                          \
 	static notrace int name(struct kprobe *kp, struct pt_regs *regs)      \
@@ -87,28 +70,6 @@ NOKPROBE_SYMBOL(_stpx_kprobe_pre);
 		return 0;                                                     \
 	}                                                                     \
 	NOKPROBE_SYMBOL(name)
-
-static notrace int _stpx_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-	struct _stpx_kprobe *k;
-	int64_t *saved = (int64_t *)ri->data;
-	unsigned long func;
-
-	if (!rp)
-		return 0;
-	k = container_of(rp, struct _stpx_kprobe, u.krp);
-	/* Saved and restored: a kretprobe hit nested in this one (NMI) sets its own. */
-	func = this_cpu_read(_stpx_kretprobe_func);
-	this_cpu_write(_stpx_kretprobe_func, (unsigned long)rp->kp.addr);
-	if (!k->probe->nsaved)
-		_stpx_run_probe(k->probe, regs);
-	else if (saved[0])	/* the entry half saved its values */
-		_stpx_run_probe_saved(k->probe, regs, saved + 1);
-	this_cpu_write(_stpx_kretprobe_func, func);
-	return 0;
-}
-NOKPROBE_SYMBOL(_stpx_kretprobe_handler);
 
 /*
  * STPX_KRETPROBE_HIT(name, proto): the same for the .return points of one
@@ -188,7 +149,7 @@ static int _stpx_kprobe_register(struct _stpx_kprobe *k)
 	if (k->is_return) {
 		k->u.krp.kp.symbol_name = k->symbol;
 		k->u.krp.kp.offset = k->offset;
-		k->u.krp.handler = k->post ? k->post : _stpx_kretprobe_handler;
+		k->u.krp.handler = k->post;
 		if (k->probe->nsaved) {
 			k->u.krp.entry_handler = _stpx_kretprobe_entry;
 			k->u.krp.data_size = k->probe->entry_size;
@@ -199,7 +160,7 @@ static int _stpx_kprobe_register(struct _stpx_kprobe *k)
 	}
 	k->u.kp.symbol_name = k->symbol;
 	k->u.kp.offset = k->offset;
-	k->u.kp.pre_handler = k->pre ? k->pre : _stpx_kprobe_pre;
+	k->u.kp.pre_handler = k->pre;
 	return register_kprobe(&k->u.kp);
 }
 
@@ -444,8 +405,6 @@ static void _stpx_ftrace_arm(struct _stpx_kprobe *t, size_t n)
 
 		memset(&k->u, 0, sizeof(k->u));
 		k->u.kp.addr = (kprobe_opcode_t *)b->addr[i];
-		if (!k->pre)
-			k->pre = _stpx_kprobe_pre;
 	}
 	if (!b->n || register_ftrace_function(&b->ops)) {
 		ftrace_free_filter(&b->ops);
