@@ -321,13 +321,31 @@ static void *_stpx_map_get(const struct _stpx_map *m, const union _stpx_key *key
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n);
 
 /*
- * A new entry for keys (whose hash is hash), its value zeroed; NULL when
- * the map is full, unless it wraps: then the oldest entry makes room.
+ * list_move_tail() without CONFIG_DEBUG_LIST's two out-of-line checks
+ * (Debian's kernels set it), a large part of an insert's cost in
+ * bench/map-ops: the lists hold only the map's own pool, under the
+ * global's lock.
  */
-static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, u32 hash)
+static __always_inline void _stpx_list_move_tail(struct list_head *e, struct list_head *head)
+{
+	struct list_head *prev = head->prev;
+
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+	e->next = head;
+	e->prev = prev;
+	prev->next = e;
+	head->prev = e;
+}
+
+/*
+ * An insert's two halves, around the copying of its keys: a node from the
+ * free list (NULL when the map is full, unless it wraps: then the oldest
+ * entry makes room), and then its value zeroed and the node in its bucket.
+ */
+static __always_inline struct _stpx_map_node *_stpx_map_new_node(struct _stpx_map *m, u32 hash)
 {
 	struct _stpx_map_node *n;
-	u32 i;
 
 	if (list_empty(&m->free)) {
 		if (!m->wrap || list_empty(&m->used))
@@ -335,8 +353,32 @@ static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, 
 		_stpx_map_unlink(m, list_first_entry(&m->used, struct _stpx_map_node, lnode));
 	}
 	n = list_first_entry(&m->free, struct _stpx_map_node, lnode);
-	list_move_tail(&n->lnode, &m->used);
+	_stpx_list_move_tail(&n->lnode, &m->used);
 	n->hash = hash;
+	return n;
+}
+
+static __always_inline void *_stpx_map_link(struct _stpx_map *m, struct _stpx_map_node *n, u32 hash)
+{
+	void *val = _stpx_node_slot(m, n, m->val_off);
+
+	if (m->val_size == sizeof(int64_t))
+		*(int64_t *)val = 0;
+	else
+		memset(val, 0, m->val_size);
+	hlist_add_head(&n->hnode, _stpx_map_bucket(m, hash));
+	m->count++;
+	return val;
+}
+
+/* A new entry for keys (whose hash is hash), its value zeroed; NULL when full. */
+static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, u32 hash)
+{
+	struct _stpx_map_node *n = _stpx_map_new_node(m, hash);
+	u32 i;
+
+	if (!n)
+		return NULL;
 	for (i = 0; i < m->nkeys; i++) {
 		void *slot = _stpx_node_slot(m, n, m->key_off[i]);
 
@@ -348,10 +390,7 @@ static void *_stpx_map_insert(struct _stpx_map *m, const union _stpx_key *keys, 
 			*(int64_t *)slot = keys[i].l;
 		}
 	}
-	memset(_stpx_node_slot(m, n, m->val_off), 0, m->val_size);
-	hlist_add_head(&n->hnode, _stpx_map_bucket(m, hash));
-	m->count++;
-	return _stpx_node_slot(m, n, m->val_off);
+	return _stpx_map_link(m, n, hash);
 }
 
 /* The value slot of keys, created (zeroed) when absent (see above). */
@@ -417,10 +456,14 @@ static __always_inline struct _stpx_map_node *_stpx_map_find_s1(const struct _st
 /* Out of line, so that the inlined lookups keep no key array on the stack. */
 static noinline void *_stpx_map_insert_l1(struct _stpx_map *m, int64_t k)
 {
-	union _stpx_key key = { .l = k };
-
 	/* (Hashed again here: the inlined lookup then keeps no copy of it.) */
-	return _stpx_map_insert(m, &key, _stpx_hash_l(k, 0));
+	u32 hash = _stpx_hash_l(k, 0);
+	struct _stpx_map_node *n = _stpx_map_new_node(m, hash);
+
+	if (!n)
+		return NULL;
+	*(int64_t *)((char *)n + STPX_KEY0_OFF) = k;
+	return _stpx_map_link(m, n, hash);
 }
 
 static noinline void *_stpx_map_insert_s1(struct _stpx_map *m, const char *k, u32 hash)
@@ -564,7 +607,7 @@ static __always_inline void *_stpx_map_get_comm(const struct _stpx_map *m, char 
 static void _stpx_map_unlink(struct _stpx_map *m, struct _stpx_map_node *n)
 {
 	hlist_del(&n->hnode);
-	list_move(&n->lnode, &m->free);
+	_stpx_list_move_tail(&n->lnode, &m->free);
 	m->count--;
 }
 
@@ -701,13 +744,49 @@ static int _stpx_cmp_nodes(const void *pa, const void *pb, const void *priv)
 	return c;
 }
 
+/*
+ * The common orders without the general comparator's decisions: by the
+ * one long key of a map (keys are unique, so there are no ties), and by a
+ * long value (ties by the keys, as above).
+ */
+static int _stpx_cmp_key1_l(const void *pa, const void *pb, const void *priv)
+{
+	int64_t x = *(const int64_t *)((const char *)*(struct _stpx_map_node *const *)pa + STPX_KEY0_OFF);
+	int64_t y = *(const int64_t *)((const char *)*(struct _stpx_map_node *const *)pb + STPX_KEY0_OFF);
+
+	return x == y ? 0 : x < y ? -1 : 1;
+}
+
+static int _stpx_cmp_key1_l_desc(const void *pa, const void *pb, const void *priv)
+{
+	return _stpx_cmp_key1_l(pb, pa, priv);
+}
+
+static int _stpx_cmp_val_l(const void *pa, const void *pb, const void *priv)
+{
+	const struct _stpx_sort_spec *spec = priv;
+	struct _stpx_map_node *a = *(struct _stpx_map_node *const *)pa;
+	struct _stpx_map_node *b = *(struct _stpx_map_node *const *)pb;
+	int64_t x = *(const int64_t *)_stpx_map_value(spec->map, a);
+	int64_t y = *(const int64_t *)_stpx_map_value(spec->map, b);
+
+	if (x != y)
+		return (x < y) != !!spec->desc ? -1 : 1;
+	return _stpx_cmp_nodes(pa, pb, priv);
+}
+
 /* column: 1..nkeys sorts by that key, 0 by the value (statistics: by agg). */
 static void _stpx_map_sort(const struct _stpx_map *m, struct _stpx_map_node **buf, size_t n,
 			   int column, int desc, int agg)
 {
 	struct _stpx_sort_spec spec = { m, column, desc, agg };
+	cmp_r_func_t cmp = _stpx_cmp_nodes;
 
-	sort_r(buf, n, sizeof(*buf), _stpx_cmp_nodes, NULL, &spec);
+	if (column == 1 && m->nkeys == 1 && m->key_types[0] == STPX_T_LONG)
+		cmp = desc ? _stpx_cmp_key1_l_desc : _stpx_cmp_key1_l;
+	else if (column == 0 && m->val_type == STPX_T_LONG)
+		cmp = _stpx_cmp_val_l;
+	sort_r(buf, n, sizeof(*buf), cmp, NULL, &spec);
 }
 
 /*

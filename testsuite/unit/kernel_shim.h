@@ -134,6 +134,7 @@ static inline void hlist_del(struct hlist_node *n)
 	for (pos = (head)->first ? container_of((head)->first, __typeof__(*pos), member) : NULL; pos; \
 	     pos = pos->member.next ? container_of(pos->member.next, __typeof__(*pos), member) : NULL)
 
+typedef int (*cmp_r_func_t)(const void *, const void *, const void *);
 /* sort_r: the kernel's comparison takes (a, b, priv), as glibc's qsort_r. */
 static inline void sort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, const void *),
 			  void *swap, const void *priv)

@@ -221,6 +221,38 @@ TEST(RuntimeMap, SortByKeyAndValue) {
   EXPECT_EQ(std::vector<int64_t>(out, out + 4), (std::vector<int64_t>{4, 3, 1, -2}));
   shim_map_sorted_keys(m, 0, 0, 0, out, 8);  // by value ascending
   EXPECT_EQ(std::vector<int64_t>(out, out + 4), (std::vector<int64_t>{1, -2, 3, 4}));
+  // Equal values: by the key, ascending in both directions.
+  union _stpx_key k7 = L(7), k0 = L(0);
+  *shim_map_ref_l(m, &k7) = 20;
+  *shim_map_ref_l(m, &k0) = 20;
+  ASSERT_EQ(shim_map_sorted_keys(m, 0, 0, 0, out, 8), 6u);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 6), (std::vector<int64_t>{1, -2, 0, 3, 7, 4}));
+  shim_map_sorted_keys(m, 0, 1, 0, out, 8);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 6), (std::vector<int64_t>{4, 0, 3, 7, -2, 1}));
+  // A deleted entry's node serves the next insert, which sorts in.
+  shim_map_delete(m, &k7);
+  union _stpx_key k9 = L(9);
+  *shim_map_ref_l(m, &k9) = -20;
+  ASSERT_EQ(shim_map_sorted_keys(m, 1, 0, 0, out, 8), 6u);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 6), (std::vector<int64_t>{-2, 0, 1, 3, 4, 9}));
+  shim_map_sorted_keys(m, 0, 0, 0, out, 8);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 6), (std::vector<int64_t>{9, 1, -2, 0, 3, 4}));
+  shim_map_free(m);
+}
+
+TEST(RuntimeMap, SortByTheSecondKey) {
+  unsigned char types[] = {kLong, kLong};
+  _stpx_map* m = shim_map_alloc(2, types, kLong, 16);
+  int64_t pairs[][2] = {{1, 9}, {2, 7}, {3, 9}, {4, 8}};
+  for (auto& p : pairs) {
+    union _stpx_key k[2] = {L(p[0]), L(p[1])};
+    *shim_map_ref_l(m, k) = 1;
+  }
+  int64_t out[8];
+  shim_map_sorted_keys(m, 2, 0, 0, out, 8);  // first keys, in the order of the second
+  EXPECT_EQ(std::vector<int64_t>(out, out + 4), (std::vector<int64_t>{2, 4, 1, 3}));
+  shim_map_sorted_keys(m, 2, 1, 0, out, 8);
+  EXPECT_EQ(std::vector<int64_t>(out, out + 4), (std::vector<int64_t>{1, 3, 4, 2}));
   shim_map_free(m);
 }
 
