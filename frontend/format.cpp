@@ -137,4 +137,60 @@ ParsedFormat parse_format(const std::string& f) {
   return out;
 }
 
+std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece) {
+  if (piece.special || piece.literal || piece.kernel_format.find('\0') != std::string::npos) return {piece};
+  // Split into literal runs (escapes undone) and conversions, each
+  // conversion with the arguments it takes ('*'s, then its value).
+  struct Part {
+    bool conversion;
+    std::string text;
+    size_t nargs;
+  };
+  std::vector<Part> parts;
+  const std::string& f = piece.kernel_format;
+  for (size_t i = 0; i < f.size();) {
+    if (f[i] != '%' || (i + 1 < f.size() && f[i + 1] == '%')) {
+      if (parts.empty() || parts.back().conversion) parts.push_back({false, "", 0});
+      parts.back().text += f[i];
+      i += f[i] == '%' ? 2 : 1;
+      continue;
+    }
+    size_t start = i++, nargs = 1;
+    while (i < f.size() && std::strchr("-+ 0#*.0123456789l", f[i])) nargs += f[i++] == '*';
+    ++i;  // the conversion letter
+    parts.push_back({true, f.substr(start, i - start), nargs});
+  }
+  std::vector<FormatPiece> out;
+  size_t arg = piece.first_arg;
+  auto text = [&]() -> FormatPiece& {
+    if (out.empty() || out.back().literal) {
+      FormatPiece p;
+      p.first_arg = arg;
+      out.push_back(p);
+    }
+    return out.back();
+  };
+  bool any_conversion = std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.conversion; });
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const Part& p = parts[k];
+    if (p.conversion) {
+      text().kernel_format += p.text;
+      text().nargs += p.nargs;
+      arg += p.nargs;
+      continue;
+    }
+    bool edge = k == 0 || k + 1 == parts.size();
+    if (!any_conversion || p.text.size() >= (edge ? kOwnRunEdge : kOwnRunInside)) {
+      FormatPiece lit;
+      lit.literal = true;
+      lit.kernel_format = p.text;
+      lit.first_arg = arg;
+      out.push_back(lit);
+      continue;
+    }
+    for (char ch : p.text) text().kernel_format += ch == '%' ? std::string("%%") : std::string(1, ch);
+  }
+  return out;
+}
+
 }  // namespace stapx

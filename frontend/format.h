@@ -20,6 +20,7 @@ struct FormatConversion {
 // arguments from `first_arg`, or one special conversion.
 struct FormatPiece {
   bool special = false;
+  bool literal = false;       // !special: kernel_format is plain text (no conversions, no %% escapes)
   std::string kernel_format;  // !special
   size_t first_arg = 0;       // index into conversions
   size_t nargs = 0;
@@ -43,5 +44,14 @@ struct ParsedFormat {
 };
 
 ParsedFormat parse_format(const std::string& format);
+
+// A text piece cut for output: its literal runs that are long enough to be
+// worth copying as they are (kOwnRunEdge bytes at either end of the piece,
+// kOwnRunInside between two conversions, any length when the piece has no
+// conversion) become literal pieces, the rest stays text for vsnprintf,
+// which scans a format byte by byte.
+std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece);
+inline constexpr size_t kOwnRunEdge = 8;
+inline constexpr size_t kOwnRunInside = 32;
 
 }  // namespace stapx

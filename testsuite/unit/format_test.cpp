@@ -95,5 +95,33 @@ TEST(Format, OneLongModifierIsAccepted) {
   EXPECT_EQ(f.conversions[3].type, ast::Type::String);
 }
 
+// What each cut piece holds: "L:text" for a literal, "F:format/first_arg/nargs" for vsnprintf.
+std::vector<std::string> cuts(const std::string& format, size_t piece = 0) {
+  ParsedFormat f = parse_format(format);
+  EXPECT_TRUE(f.error.empty()) << f.error;
+  std::vector<std::string> out;
+  for (const FormatPiece& p : cut_literal_runs(f.pieces.at(piece)))
+    out.push_back(p.literal ? "L:" + p.kernel_format
+                            : "F:" + p.kernel_format + "/" + std::to_string(p.first_arg) + "/" + std::to_string(p.nargs));
+  return out;
+}
+
+TEST(Format, LongLiteralRunsAreCutOut) {
+  std::string pad(40, 'x');
+  using V = std::vector<std::string>;
+  // No conversion: all of it, %% undone.
+  EXPECT_EQ(cuts("100%% done\n"), (V{"L:100% done\n"}));
+  // At an end, 8 bytes are enough; inside, 32.
+  EXPECT_EQ(cuts("o %d " + pad + "\n"), (V{"F:o %lld/0/1", "L: " + pad + "\n"}));
+  EXPECT_EQ(cuts("pid=%d\n"), (V{"F:pid=%lld\n/0/1"}));
+  EXPECT_EQ(cuts("process %s exits\n"), (V{"L:process ", "F:%s exits\n/0/1"}));  // 8 bytes, and 7
+  EXPECT_EQ(cuts("%d, %d" + pad + "%*d%%" + pad + "%s"),
+            (V{"F:%lld, %lld/0/2", "L:" + pad, "F:%*lld/2/2", "L:%" + pad, "F:%s/4/1"}));
+  // A short run inside keeps its escaped %.
+  EXPECT_EQ(cuts("%d%%%d"), (V{"F:%lld%%%lld/0/2"}));
+  // Pieces after a special conversion keep their argument numbers.
+  EXPECT_EQ(cuts("%b" + pad + "%d", 1), (V{"L:" + pad, "F:%lld/1/1"}));
+}
+
 }  // namespace
 }  // namespace stapx

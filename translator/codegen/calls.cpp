@@ -36,7 +36,20 @@ std::string Codegen::builtin(const CallExpr* c) {
       bool to_string = c->builtin == Builtin::Sprintf;
       std::string t = to_string ? string_temp() : "";
       if (to_string) stmts += t + "[0] = '\\0'; ";
+      // (printf copies its long literal runs as they are.)
+      std::vector<FormatPiece> pieces;
       for (const FormatPiece& piece : pf.pieces) {
+        if (to_string || piece.special) {
+          pieces.push_back(piece);
+          continue;
+        }
+        for (FormatPiece& cut : cut_literal_runs(piece)) pieces.push_back(std::move(cut));
+      }
+      for (const FormatPiece& piece : pieces) {
+        if (piece.literal) {
+          stmts += fmt::format("_stpx_print_mem(c, {}, {}); ", c_string(piece.kernel_format), piece.kernel_format.size());
+          continue;
+        }
         if (!piece.special) {
           if (piece.kernel_format.empty()) continue;
           std::string call_args = c_string(piece.kernel_format);
