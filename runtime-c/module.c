@@ -6,26 +6,27 @@
  */
 
 /*
- * What the script takes at load (its arrays, statistics, foreach buffers
- * and every possible CPU's context) against the memory the kernel has
+ * What the script takes at load (its arrays, statistics, foreach buffers,
+ * every possible CPU's context and the output's relay buffers) against the memory the kernel has
  * available, and against STP_MAXMEMORY (KiB) when the script sets it: a
  * script that cannot fit is refused here, saying so, rather than by an
  * allocation failing on the way. stapx-run prints the message.
  */
 static int __init _stpx_memory_check(void)
 {
-	u64 need = _stpx_globals_bytes() + (u64)sizeof(struct _stpx_context) * num_possible_cpus();
+	u64 need = _stpx_globals_bytes() + (u64)sizeof(struct _stpx_context) * num_possible_cpus() +
+		   _stpx_transport_bytes();
 	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
 
 #ifdef STP_MAXMEMORY
 	if (need > (u64)(STP_MAXMEMORY) * 1024) {
-		pr_err("ERROR: the script needs %llu KiB at load (arrays, statistics and %u CPUs' contexts), more than STP_MAXMEMORY (%llu KiB)\n",
+		pr_err("ERROR: the script needs %llu KiB at load (arrays, statistics, %u CPUs' contexts and output buffers), more than STP_MAXMEMORY (%llu KiB)\n",
 		       need >> 10, num_possible_cpus(), (u64)(STP_MAXMEMORY));
 		return -ENOMEM;
 	}
 #endif
 	if (need > avail) {
-		pr_err("ERROR: the script needs %llu MiB at load (arrays, statistics and %u CPUs' contexts), more than the %llu MiB of memory available; lower MAXMAPENTRIES or the arrays' declared sizes\n",
+		pr_err("ERROR: the script needs %llu MiB at load (arrays, statistics, %u CPUs' contexts and output buffers), more than the %llu MiB of memory available; lower MAXMAPENTRIES or the arrays' declared sizes\n",
 		       need >> 20, num_possible_cpus(), avail >> 20);
 		return -ENOMEM;
 	}

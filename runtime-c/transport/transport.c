@@ -636,6 +636,14 @@ static struct dentry *_stpx_get_root_dir(void)
 	return ERR_PTR(-EEXIST);
 }
 
+/* What _stpx_transport_init() will allocate: the control ring, and the
+ * relay buffers of each online CPU (relay_open() fills those at once). */
+u64 _stpx_transport_bytes(void)
+{
+	return (u64)sizeof(struct _stpx_ctl_slot) * STPX_CTL_SLOTS +
+	       (u64)num_online_cpus() * STPX_RELAY_SUBBUF_SIZE * STPX_RELAY_N_SUBBUFS;
+}
+
 int _stpx_transport_init(void)
 {
 	struct rchan *chan;

@@ -20,6 +20,8 @@
 
 /* Provided by the transport. */
 int _stpx_transport_init(void);
+/* The bytes it will allocate, for the module's check before it loads. */
+u64 _stpx_transport_bytes(void);
 void _stpx_transport_exit(void);
 
 /*
