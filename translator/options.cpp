@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "translator/remote/remote.h"
 #include "translator/version.h"
@@ -390,6 +391,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       return std::nullopt;
     }
     o.script_path = argv[i++];
+    if (o.script_path == "-") {  // the script on standard input, named as -e's is
+      std::stringstream in;
+      in << std::cin.rdbuf();
+      o.script_text = in.str();
+      o.script_path = "<input>";
+      o.from_command_line = true;
+    }
   }
   for (; i < argc; ++i) o.script_args.push_back(argv[i]);
   if (suppress_time_limits) {

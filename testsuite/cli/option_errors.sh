@@ -52,6 +52,11 @@ fi
 # Every probe elided (it does nothing): nothing to run, as stap 4.8 says
 # (after its "Probe 'begin' has been elided" warnings).
 expect "semantic error: no probes found" -p2 -e 'probe begin { } probe timer.s(1) { if (0) println(1) }'
+# "-": the script on standard input, named <input> as stap names it.
+out=$(echo 'probe begin { x = }' | "$stapx" -p1 - 2>&1)
+printf '%s\n' "$out" | grep -qF "saw: operator '}' at <input>:1:19" || { echo "FAIL: stdin script: $out"; status=1; }
+out=$(echo 'probe begin { println(@1) }' | "$stapx" -p1 - arg 2>&1)
+printf '%s\n' "$out" | grep -qF '"arg"' || { echo "FAIL: stdin script with an argument: $out"; status=1; }
 # The options that are fine still pass.
 "$stapx" -p1 -m ok_name -e 'probe begin {}' >/dev/null || { echo "FAIL: -m ok_name"; status=1; }
 exit $status
