@@ -158,9 +158,9 @@ NOKPROBE_SYMBOL(_stpx_fileline_str);
 /*
  * One line per address to dst (a string) or, dst NULL, to the print
  * buffer. full: " 0xADDR : name+0xoff/0xsize [module]" (print_backtrace(),
- * print_stack(), print_syms() and their sprint_ forms), whole lines only
- * in a string; else "name+0xoff [module]" (sprint_backtrace()), cut at
- * MAXSTRINGLEN.
+ * print_stack(), print_syms()), whole lines only in a string; else
+ * "name+0xoff [module]" (sprint_backtrace(), sprint_stack(),
+ * sprint_syms()), cut at MAXSTRINGLEN.
  */
 static notrace void _stpx_print_syms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n,
 				     bool full)

@@ -276,21 +276,47 @@ NOKPROBE_SYMBOL(_stpx_ustack_from);
 
 static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
 
+/* How much of each frame a user stack's lines show. */
+enum {
+	STPX_USYMS_BRIEF,	/* "name+0xoff" (print_ubacktrace_brief()) */
+	STPX_USYMS_SIMPLE,	/* "name+0xoff [path]" (sprint_ubacktrace()) */
+	STPX_USYMS_FULL,	/* " 0xADDR : name+0xoff/0xsize [path]" (print_ubacktrace()) */
+};
+
 /*
  * The user stack, one line per frame, as _stpx_print_syms() prints a
- * kernel one; with lines, each frame's source position after its symbol
- * (" at file:line", print_ubacktrace_fileline()).
+ * kernel one, in one of the forms above (a frame without a symbol: its
+ * hex address, and its file where known); with lines (FULL only), each
+ * frame's source position after its symbol (" at file:line",
+ * print_ubacktrace_fileline()).
  */
 static notrace void _stpx_print_usyms_lines(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n,
-					    bool full, bool lines)
+					    int form, bool lines)
 {
+	bool full = form == STPX_USYMS_FULL;
 	char head[24];
 	int i;
 
 	for (i = 0; i < n; i++) {
 		size_t hlen = 0, slen;
 
-		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], full);
+		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], true);
+		if (!full) {
+			/* usymdata()'s "name+0xoff/0xsize [path]" less the size (and the path). */
+			char *mod = strstr(c->sym_buf, " [");
+			char *size = strchr(c->sym_buf, '/');
+
+			if (size && mod && size > mod)
+				size = NULL;	/* (a '/' of the path: no symbol) */
+			if (form == STPX_USYMS_BRIEF) {
+				if (size)
+					*size = '\0';
+				else if (mod)
+					*mod = '\0';
+			} else if (size) {
+				memmove(size, mod ? mod : "", mod ? strlen(mod) + 1 : 1);
+			}
+		}
 		if (lines) {
 			/* Before the " [file]" that usymdata() ends with. */
 			char *mod = strstr(c->sym_buf, " [");
@@ -320,9 +346,9 @@ static notrace void _stpx_print_usyms_lines(struct _stpx_context *c, char *dst, 
 }
 NOKPROBE_SYMBOL(_stpx_print_usyms_lines);
 
-static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, bool full)
+static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const unsigned long *pcs, int n, int form)
 {
-	_stpx_print_usyms_lines(c, dst, pcs, n, full, false);
+	_stpx_print_usyms_lines(c, dst, pcs, n, form, false);
 }
 NOKPROBE_SYMBOL(_stpx_print_usyms);
 
