@@ -4,8 +4,9 @@
 # position and variables from the program's DWARF (stap 4.8's -L prints
 # the same line for this program), a glob lists the DWARF's functions, a
 # program without DWARF is probed through its dynamic symbols, process(PID),
-# -x, .library(LIB) and .function(ADDRESS) resolve as stap 4.8 does, and the
-# errors name what is missing. Exit 77 (skipped) without a C compiler.
+# -x, .library(LIB) and .function(ADDRESS) resolve as stap 4.8 does, @var
+# reads a program's global, and the errors name what is missing. Exit 77
+# (skipped) without a C compiler.
 set -u
 stapx=$1
 command -v gcc >/dev/null || exit 77
@@ -182,4 +183,27 @@ process(\"$dir/cal\").function(\"outer@$dir/cal.c:3\").callee(\"inner@$dir/cal.c
 [ "$out" = "$want" ] || fail "callees(2) -l: $out"
 out=$("$stapx" -l "process(\"$dir/cal\").function(\"f\").callee(\"inner\")" 2>&1)
 case $out in *"semantic error: no match"*) ;; *) fail "callee(inner) is not f's own: $out" ;; esac
+
+# @var("name", "PATH"): a program's global, read where its DWARF says. A
+# position-independent program's (gcc's default) is not at its link-time
+# address: refused, as for its static variables as $var.
+cat >"$dir/var.c" <<'C'
+long counter = 5;
+__attribute__((noinline)) long bump(long n) { return counter += n; }
+int main(int argc, char **argv) { (void)argv; return (int)bump(argc); }
+C
+gcc -g -O2 -no-pie -o "$dir/var" "$dir/var.c" || exit 1
+gcc -g -O2 -fPIE -pie -o "$dir/varpie" "$dir/var.c" || exit 1
+out=$("$stapx" -p2 -u -e "probe process(\"$dir/var\").function(\"bump\") { println(@var(\"counter@var.c\", \"$dir/var\")) }" 2>&1) ||
+  fail "@var in a program: $out"
+check_error "@var in a PIE" "probe process(\"$dir/varpie\").function(\"bump\") { println(@var(\"counter\", \"$dir/varpie\")) }" \
+  "reading a variable at a fixed address of a position-independent program"
+check_error "@var unknown" "probe process(\"$dir/var\").function(\"bump\") { println(@var(\"nope\", \"$dir/var\")) }" \
+  "unresolved @var() expression (no global 'nope' in $dir/var)"
+# A $name where the file has no DWARF (lib.so is stripped): stap 4.8's
+# words, naming the file.
+check_error "\$var without DWARF" "probe process(\"$dir/lib.so\").function(\"lib_entry\") { println(\$x) }" \
+  "debuginfo scope not found for module '$dir/lib.so', cannot resolve context variable [man error::dwarf]"
+check_error "@var without DWARF" "probe begin { println(@var(\"x\", \"$dir/lib.so\")) }" \
+  "unresolved @var() expression: no debug information for '$dir/lib.so'"
 exit $status

@@ -251,7 +251,7 @@ void Resolver::visit_at_op(AtOpExpr* a) {
     if (debug::DebugInfo* di = cast_debuginfo(*a, elab_.diags, &user)) {
       std::optional<TargetAccess> access =
           a->op == At::Cast ? resolve_cast(*a, *di, elab_.diags, address, user)
-                            : resolve_var(*a, *di, elab_.diags, address);
+                            : resolve_var(*a, *di, elab_.diags, address, user);
       if (access) {
         a->type = access->yields_string() ? Type::String : Type::Long;
         elab_.prog.targets[a] = std::move(*access);

@@ -41,7 +41,7 @@ bool Resolver::resolves_here(const Expr* e, Scope& sc) {
     debug::DebugInfo* di = cast_debuginfo(at, scratch, &user);
     if (!di) return false;
     return (at.op == At::Cast ? resolve_cast(at, *di, scratch, address, user)
-                              : resolve_var(at, *di, scratch, address))
+                              : resolve_var(at, *di, scratch, address, user))
         .has_value();
   };
   switch (e->kind) {
@@ -100,13 +100,24 @@ Symbol* Resolver::named_variable(const Expr* e, Scope& sc) const {
 }
 
 // The debug information @cast/@var reads: the kernel's, or that of the
-// module @cast's third argument names, or of the first in a list
+// program @var's second argument names, or of the module @cast's third
+// argument names, or of the first in a list
 // ("kernel:scsi_mod") that has the type. Null, reported to `sink`, if
 // there is none; a kernel module's path or a wildcard is reported as not
 // implemented whoever asks. A user-space header ("<sys/un.h>") or program
 // ("/usr/bin/prog", through its DWARF) gives its types, and sets `*user`:
 // the memory they describe is user space's.
 debug::DebugInfo* Resolver::cast_debuginfo(const AtOpExpr& a, DiagSink& sink, bool* user) {
+  if (a.op == At::Var) {
+    // @var("name", "/path/prog"): the program's DWARF, its memory user space's.
+    std::string module = var_module(a);
+    if (!names_user_binary(module)) return elab_.probe_ctx.env->debuginfo(sink, a.loc);
+    if (user) *user = true;
+    std::string why;
+    debug::DebugInfo* di = elab_.probe_ctx.env->binary_debuginfo(module, why);
+    if (!di) sink.report(DiagId::SemVarProgram, a.args[1]->loc, module, why);
+    return di;
+  }
   std::string module = a.op == At::Cast ? cast_module(a) : "";
   if (module.empty() || a.args[1]->kind != ExprKind::String)  // resolve_cast reports a bad type name
     return elab_.probe_ctx.env->debuginfo(sink, a.loc);
@@ -212,6 +223,18 @@ int Resolver::constant_condition(const Expr* e, bool literals) const {
   return -1;  // not a kind
 }
 
+// A $name in a probe whose points have no variables: in a program or
+// library without DWARF (probed by its symbols), stap's words, which name
+// the file; else the unresolved expression.
+void Resolver::report_no_variables(SourceLoc at, Scope& sc) {
+  for (const ProbeSpec& spec : elab_.prog.probes)
+    if (spec.decl == sc.decl && spec.data && !spec.data->user_file().empty()) {
+      elab_.diags.report(DiagId::SemTargetNoDebuginfo, at, spec.data->user_file());
+      return;
+    }
+  elab_.diags.report(DiagId::SemTargetContext, at);
+}
+
 // &$expr: the address of a target expression that lives in memory; in a
 // .return probe only within @entry(...).
 void Resolver::resolve_address_of(UnaryExpr* u, Scope& sc) {
@@ -219,7 +242,7 @@ void Resolver::resolve_address_of(UnaryExpr* u, Scope& sc) {
   auto it = sc.probe ? elab_.target_specs.find(sc.decl) : elab_.target_specs.end();
   if (it == elab_.target_specs.end()) {
     if (sc.probe)
-      elab_.diags.report(DiagId::SemTargetContext, t->loc);
+      report_no_variables(t->loc, sc);
     else
       elab_.diags.report(DiagId::SemTargetInFunction, t->loc, sc.fn ? sc.fn->name : "");
     return;
@@ -318,7 +341,7 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
   }
   auto it = elab_.target_specs.find(sc.decl);
   if (it == elab_.target_specs.end()) {
-    elab_.diags.report(DiagId::SemTargetContext, t->loc);
+    report_no_variables(t->loc, sc);
     return;
   }
   const ProbeSpec& spec = *it->second;

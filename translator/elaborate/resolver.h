@@ -98,6 +98,7 @@ class Resolver : public ast::Visitor<Resolver> {
   ast::Symbol* named_variable(const ast::Expr* e, Scope& sc) const;
   debug::DebugInfo* cast_debuginfo(const ast::AtOpExpr& a, DiagSink& sink, bool* user = nullptr);
   void resolve_address_of(ast::UnaryExpr* u, Scope& sc);
+  void report_no_variables(SourceLoc at, Scope& sc);
   // 1 or 0 for a condition made of @defined(...) (with !, &&, ||; with
   // `literals`, numbers too), else -1.
   int constant_condition(const ast::Expr* e, bool literals = false) const;

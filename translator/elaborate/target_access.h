@@ -104,9 +104,13 @@ inline bool names_user_binary(std::string_view module) {
 }
 
 // @var("name[@file]"[, "kernel"])->field...: a variable with static
-// storage, from the kernel's debug information. With `address`, &@var(...).
+// storage, from the kernel's debug information; or with a program's path
+// (`di` that program's, `user` set), from its memory in the probed process.
+// With `address`, &@var(...).
 std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
-                                        bool address = false);
+                                        bool address = false, bool user = false);
+// @var's second argument ("" without one).
+std::string var_module(const ast::AtOpExpr& a);
 
 // Why the access cannot be assigned to (a string, a bitfield, a computed
 // value, a value saved at entry), or null when it can.

@@ -8,8 +8,10 @@
 
 #include "frontend/printer.h"
 #include "support/strings.h"
+#include "translator/debuginfo/user_binary.h"
 #include "translator/elaborate/target_access.h"
 #include "translator/probes/source_spec.h"
+#include "translator/probes/uprobe_table.h"
 
 namespace stapx {
 
@@ -721,16 +723,23 @@ std::optional<TargetAccess> resolve_member(const ast::MemberExpr& m, const debug
   return out;
 }
 
+std::string var_module(const ast::AtOpExpr& a) {
+  if (a.args.size() != 2 || a.args[1]->kind != ast::ExprKind::String) return "";
+  std::string m(static_cast<const ast::StringLit*>(a.args[1])->value);
+  return m == "kernel" ? "" : m;
+}
+
 std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo& di, DiagSink& diags,
-                                        bool address) {
+                                        bool address, bool user) {
   if (a.args.empty() || a.args.size() > 2 || a.args[0]->kind != ast::ExprKind::String ||
       (a.args.size() == 2 && a.args[1]->kind != ast::ExprKind::String)) {
     diags.report(DiagId::SemVarArgs, a.loc);
     return std::nullopt;
   }
   const std::string spec(static_cast<const ast::StringLit*>(a.args[0])->value);
-  if (a.args.size() == 2 && static_cast<const ast::StringLit*>(a.args[1])->value != "kernel") {
-    diags.report(DiagId::SemUnsupported, a.args[1]->loc, "@var in a module");
+  const std::string module = var_module(a);
+  if (!module.empty() && !user) {
+    diags.report(DiagId::SemUnsupported, a.args[1]->loc, "@var in a kernel module");
     return std::nullopt;
   }
   size_t at = spec.find('@');
@@ -739,7 +748,8 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   if (!file.empty()) in_file = [&](const std::string& path) { return file_matches(file, path); };
   std::optional<debug::Variable> v = name.empty() ? std::nullopt : di.global_variable(name, in_file);
   if (!v) {
-    diags.report(DiagId::SemVarUnknown, a.loc, name, file.empty() ? "the kernel" : file);  // (at the @var, as stap)
+    diags.report(DiagId::SemVarUnknown, a.loc, name,  // (at the @var, as stap)
+                 !file.empty() ? file : module.empty() ? "the kernel" : module);
     return std::nullopt;
   }
   Cur cur;
@@ -747,7 +757,19 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   cur.e = v->loc.expr;
   cur.type = v->type;
   std::string base = "@var(\"" + spec + "\")";
-  return finish(cur, Chain{base, a.loc, a.components, a.pretty, address, 0}, diags);
+  std::optional<TargetAccess> out = finish(cur, Chain{base, a.loc, a.components, a.pretty, address, 0}, diags);
+  if (!out || !user) return out;
+  // A program's variable is at its link-time address, which is where it
+  // is in a process only if the program is not position-independent.
+  std::string why;
+  const debug::UserBinary* bin = user_binary(module, why);
+  if (bin && bin->shared() && reads(*out, debug::LocExpr::Op::Addr)) {
+    diags.report(DiagId::SemUnsupported, a.loc,
+                 "reading a variable at a fixed address of a position-independent program");
+    return std::nullopt;
+  }
+  mark_user(*out);
+  return out;
 }
 
 namespace {
@@ -771,6 +793,7 @@ const char* target_write_problem(const TargetAccess& a) {
 }
 
 bool uses_link_address(const TargetAccess& a) {
+  if (a.user) return false;  // (a program's addresses are not moved: see in_user_space)
   if (has_op(a.value, debug::LocExpr::Op::Addr)) return true;
   for (const TargetAccess& p : a.parts)
     if (uses_link_address(p)) return true;
