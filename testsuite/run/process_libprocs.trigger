@@ -1,0 +1,2 @@
+./process_libprocs > /dev/null
+./process_libprocs > /dev/null
