@@ -241,12 +241,18 @@ static noinline notrace void _stpx_overload_account(cycles_t t0)
 {
 	struct _stpx_overload *o = this_cpu_ptr(&_stpx_overload);
 	cycles_t now = get_cycles();
-	cycles_t used = o->used + (now - t0) * o->weight;
+	/* One sample stands for up to 32 hits: a hit that was itself held up
+	 * (a virtual CPU the host did not run for a while, an interrupt storm)
+	 * counts for at most a 32nd of the threshold, so that one such
+	 * outlier, multiplied, cannot stop the script alone. A handler that
+	 * is slow every time is still stopped, by its other samples. */
+	cycles_t took = min_t(cycles_t, now - t0, STP_OVERLOAD_THRESHOLD / 32);
+	cycles_t used = o->used + took * o->weight;
 	u32 x = o->rand ? o->rand : 2463534242u + raw_smp_processor_id();
 
 	if (unlikely(now - o->start > STP_OVERLOAD_INTERVAL)) {
 		o->start = now;
-		used = (now - t0) * o->weight;
+		used = took * o->weight;
 	}
 	o->used = used;
 	x ^= x << 13;

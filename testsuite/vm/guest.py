@@ -474,7 +474,10 @@ runjob() {
 	# Modules left loaded (the guest loads none of its own).
 	left=$(cut -d' ' -f1 /proc/modules)
 	[ -n "$left" ] && say "leftover" $left
-	for m in $left; do rmmod "$m" >/dev/null 2>&1 || rmmod -f "$m" >/dev/null 2>&1; done
+	# (Never rmmod -f: a module still in use, such as a filesystem a
+	# killed trigger left mounted, would leave the kernel pointing into
+	# freed memory. What stays is "stuck", and the guest reboots.)
+	for m in $left; do rmmod "$m" >/dev/null 2>&1; done
 	stuck=$(cut -d' ' -f1 /proc/modules)
 	busy_stop
 	dmesg -c >.dmesg
