@@ -10,7 +10,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libboost-dev libdw-dev libelf-d
 	kmod zstd lz4 python3 openssl libdebuginfod-dev debuginfod curl systemtap systemtap-doc systemtap-sdt-dev libc6-dbg \
 	dropbear-bin openssh-client debhelper debootstrap libsqlite3-dev sqlite3
 
-.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-returns bench-output bench-attach fuzz fuzz-build fuzz-regress fuzz-elab
+.PHONY: all deps deps-matrix build check check-kernels unit stage corpus harness coherence runtests smoke stress check-network deb check-deb demo install clean bench bench-probes bench-uprobes bench-returns bench-output bench-attach bench-maps bench-memory fuzz fuzz-build fuzz-regress fuzz-elab
 
 # The guest kernel: the default one (linux-headers-amd64's release) unless
 # KERNEL=R names another Debian kernel (e.g. 6.12.117+deb12-rt-amd64), for
@@ -216,6 +216,18 @@ bench-attach: build
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q debootstrap; }
 	bench/attach-cost/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# Associative arrays at a million entries (insert, lookup, update, sorted
+# foreach) against a hand-written hash table, in one QEMU guest.
+bench-maps: build
+	bench/map-ops/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
+		--kernel-dir $(BUILD)/kernel
+
+# What a module takes from the kernel's memory at 1, 2 and 4 guest CPUs,
+# beside its own count at load.
+bench-memory: build
+	bench/load-memory/run --stapx $(BUILD)/stapx --stapx-run $(BUILD)/stapx-run \
 		--kernel-dir $(BUILD)/kernel
 
 # libFuzzer on pass 1 (clang, ASan+UBSan); FUZZ_SECONDS=1800 by default.
