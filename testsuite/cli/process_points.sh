@@ -115,6 +115,11 @@ check_error "pid 0" "probe process(0).begin { }" "probe point 'process(PID)' nee
 addr=$(nm "$dir/prog" | awk '$3 == "work" { print $1 }')
 out=$("$stapx" -l "process(\"$dir/prog\").function(0x$addr)" 2>&1)
 [ "$out" = "process(\"$dir/prog\").function(\"work@$dir/prog.c:2\")" ] || fail "function(ADDRESS): $out"
+# .statement(ADDRESS): that address itself, its variables from the DWARF
+# scope there (stap 4.8 -p2 prints the same point for this program).
+addr=$(printf '%x' $((0x$addr)))
+out=$("$stapx" -p2 -u -e "probe process(\"$dir/prog\").statement(0x$addr) { println(\$n) }" 2>&1 | grep '^process')
+case $out in "process(\"$dir/prog\").statement(0x$addr) /* <- "*) ;; *) fail "statement(ADDRESS): $out" ;; esac
 
 # process(PID): the program that process runs (/proc/PID/exe), here a
 # program that waits; and with -x, a point without a PATH.
