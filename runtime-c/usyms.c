@@ -274,14 +274,16 @@ static notrace int _stpx_ustack_from(struct _stpx_context *c, unsigned long pc, 
 }
 NOKPROBE_SYMBOL(_stpx_ustack_from);
 
-static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data);
-
-/* How much of each frame a user stack's lines show. */
+/* How much of an address usymname(), usymdata() and a user stack's lines show. */
 enum {
+	STPX_USYMS_NAME,	/* "name" (usymname()) */
 	STPX_USYMS_BRIEF,	/* "name+0xoff" (print_ubacktrace_brief()) */
 	STPX_USYMS_SIMPLE,	/* "name+0xoff [path]" (sprint_ubacktrace()) */
-	STPX_USYMS_FULL,	/* " 0xADDR : name+0xoff/0xsize [path]" (print_ubacktrace()) */
+	STPX_USYMS_FULL,	/* "name+0xoff/0xsize [path]" (usymdata(); print_ubacktrace()
+				 * puts " 0xADDR : " before it) */
 };
+
+static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, int form);
 
 /*
  * The user stack, one line per frame, as _stpx_print_syms() prints a
@@ -300,23 +302,7 @@ static notrace void _stpx_print_usyms_lines(struct _stpx_context *c, char *dst, 
 	for (i = 0; i < n; i++) {
 		size_t hlen = 0, slen;
 
-		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], true);
-		if (!full) {
-			/* usymdata()'s "name+0xoff/0xsize [path]" less the size (and the path). */
-			char *mod = strstr(c->sym_buf, " [");
-			char *size = strchr(c->sym_buf, '/');
-
-			if (size && mod && size > mod)
-				size = NULL;	/* (a '/' of the path: no symbol) */
-			if (form == STPX_USYMS_BRIEF) {
-				if (size)
-					*size = '\0';
-				else if (mod)
-					*mod = '\0';
-			} else if (size) {
-				memmove(size, mod ? mod : "", mod ? strlen(mod) + 1 : 1);
-			}
-		}
+		_stpx_usym_str(c->sym_buf, sizeof(c->sym_buf), pcs[i], form);
 		if (lines) {
 			/* Before the " [file]" that usymdata() ends with. */
 			char *mod = strstr(c->sym_buf, " [");
@@ -353,11 +339,12 @@ static notrace void _stpx_print_usyms(struct _stpx_context *c, char *dst, const 
 NOKPROBE_SYMBOL(_stpx_print_usyms);
 
 /*
- * addr in the current task as usymname() (with_data false: "func", else
- * the hex address) or usymdata() ("func+0xoff/0xsize [path]"; without a
- * symbol "[path+0xoff]"... as much as is known) show it, into out.
+ * addr in the current task in one of the forms above, into out: usymname()
+ * and print_ubacktrace_brief() give the hex address where no symbol holds
+ * it; the other forms then give "0xADDR [path]" (the path alone as much
+ * as is known, and the hex address alone outside any file).
  */
-static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, bool with_data)
+static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, int form)
 {
 	struct inode *inode = NULL;
 	unsigned long offset = 0;
@@ -369,17 +356,24 @@ static notrace void _stpx_usym_str(char *out, size_t size, unsigned long addr, b
 
 	if (mapped)
 		s = _stpx_usym_at(inode, offset);
-	if (!with_data || !mapped) {
-		if (s)
-			strscpy(out, s->name, size);
-		else
-			snprintf(out, size, "0x%lx", addr);
+	if (!s && (form == STPX_USYMS_NAME || form == STPX_USYMS_BRIEF || !mapped)) {
+		snprintf(out, size, "0x%lx", addr);
 		return;
 	}
-	if (s)
+	if (form == STPX_USYMS_NAME) {
+		strscpy(out, s->name, size);
+		return;
+	}
+	if (form == STPX_USYMS_BRIEF) {
+		snprintf(out, size, "%s+0x%lx", s->name, offset - s->offset);
+		return;
+	}
+	if (!s)
+		snprintf(head, sizeof(head), "0x%lx [", addr);
+	else if (form == STPX_USYMS_FULL)
 		snprintf(head, sizeof(head), "%s+0x%lx/0x%lx [", s->name, offset - s->offset, s->size);
 	else
-		snprintf(head, sizeof(head), "0x%lx [", addr);
+		snprintf(head, sizeof(head), "%s+0x%lx [", s->name, offset - s->offset);
 	len = strlen(head);
 	room = size - 1 - len;
 	if (strlen(out) > room - 1)
