@@ -7,10 +7,11 @@
 
 /*
  * What the script takes at load (its arrays, statistics, foreach buffers,
- * every possible CPU's context and the output's relay buffers) against the memory the kernel has
- * available, and against STP_MAXMEMORY (KiB) when the script sets it: a
- * script that cannot fit is refused here, saying so, rather than by an
- * allocation failing on the way. stapx-run prints the message.
+ * every possible CPU's context and the output's relay buffers) against
+ * the memory the kernel has available, and against STP_MAXMEMORY (KiB)
+ * when the script sets it: a script that cannot fit is refused here,
+ * saying so, rather than by an allocation failing on the way. stapx-run
+ * prints the message.
  */
 static int __init _stpx_memory_check(void)
 {

@@ -333,21 +333,29 @@ bool reads(const TargetAccess& a, debug::LocExpr::Op what) {
   return false;
 }
 
-// An access at a user-space site: its memory is user memory; what the
-// runtime cannot compute there yet is refused.
-std::optional<TargetAccess> in_user_space(std::optional<TargetAccess> a, const ast::TargetExpr& t,
-                                          const debug::ProbeSite& site, DiagSink& diags) {
-  if (!a || !site.user) return a;
-  if (site.relocated && reads(*a, debug::LocExpr::Op::Addr)) {
-    diags.report(DiagId::SemUnsupported, t.loc, "reading a variable at a fixed address of a position-independent program");
+// An access to a user-space program's memory (`relocated`: the program
+// is position-independent, so its link-time addresses are not its
+// run-time ones): what the runtime cannot compute there yet is refused,
+// at `at`; the rest is marked user memory.
+std::optional<TargetAccess> as_user(std::optional<TargetAccess> a, bool relocated, SourceLoc at, DiagSink& diags) {
+  if (!a) return a;
+  if (relocated && reads(*a, debug::LocExpr::Op::Addr)) {
+    diags.report(DiagId::SemUnsupported, at, "reading a variable at a fixed address of a position-independent program");
     return std::nullopt;
   }
   if (reads(*a, debug::LocExpr::Op::EntryReg)) {
-    diags.report(DiagId::SemUnsupported, t.loc, "an entry value (DW_OP_entry_value) in a user-space program");
+    diags.report(DiagId::SemUnsupported, at, "an entry value (DW_OP_entry_value) in a user-space program");
     return std::nullopt;
   }
   mark_user(*a);
   return a;
+}
+
+// An access at a user-space site (see as_user); others as they are.
+std::optional<TargetAccess> in_user_space(std::optional<TargetAccess> a, const ast::TargetExpr& t,
+                                          const debug::ProbeSite& site, DiagSink& diags) {
+  if (!a || !site.user) return a;
+  return as_user(std::move(a), site.relocated, t.loc, diags);
 }
 
 }  // namespace
@@ -759,17 +767,9 @@ std::optional<TargetAccess> resolve_var(const ast::AtOpExpr& a, debug::DebugInfo
   std::string base = "@var(\"" + spec + "\")";
   std::optional<TargetAccess> out = finish(cur, Chain{base, a.loc, a.components, a.pretty, address, 0}, diags);
   if (!out || !user) return out;
-  // A program's variable is at its link-time address, which is where it
-  // is in a process only if the program is not position-independent.
   std::string why;
   const debug::UserBinary* bin = user_binary(module, why);
-  if (bin && bin->shared() && reads(*out, debug::LocExpr::Op::Addr)) {
-    diags.report(DiagId::SemUnsupported, a.loc,
-                 "reading a variable at a fixed address of a position-independent program");
-    return std::nullopt;
-  }
-  mark_user(*out);
-  return out;
+  return as_user(std::move(out), bin && bin->shared(), a.loc, diags);
 }
 
 namespace {
