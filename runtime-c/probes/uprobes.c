@@ -14,9 +14,9 @@
  * target's tree (stap's rule). The hit path checks all three.
  *
  * The offsets were read from the file at pass 2: before anything is armed,
- * each file must still be what pass 2 read (its size and the bytes at each
- * probed offset), or the module refuses to start and says which file
- * changed.
+ * each file must still be what pass 2 read (its size, its build ID and the
+ * bytes at each probed offset), or the module refuses to start and says
+ * which file changed and how.
  */
 #include <linux/fs.h>
 #include <linux/hashtable.h>
@@ -30,6 +30,10 @@ struct _stpx_uprobe {
 	loff_t size;		/* the file's size at pass 2 */
 	/* The first bytes at `offset` at pass 2 (a function's first instruction). */
 	unsigned char code[4];
+	/* The file's GNU build ID at pass 2 and where it is in the file, or NULL. */
+	const char *build_id;
+	int build_id_len;
+	loff_t build_id_offset;
 	int is_return;
 	const char *exe;	/* only in processes running this program, or NULL */
 	long pid;		/* only in this process, or 0 */
@@ -174,16 +178,39 @@ static notrace int _stpx_uretprobe_handler(struct uprobe_consumer *uc, unsigned 
 NOKPROBE_SYMBOL(_stpx_uretprobe_handler);
 
 /*
+ * How the file open at f differs from the one pass 2 read for u, written
+ * into why (size, build ID, the bytes at the probed offset); 0 if it does
+ * not.
+ */
+static int _stpx_uprobe_differs(const struct _stpx_uprobe *u, struct file *f, char *why, size_t size)
+{
+	unsigned char now[64] = {};
+	loff_t pos;
+
+	if (i_size_read(file_inode(f)) != u->size)
+		return snprintf(why, size, "size %lld, was %lld", (long long)i_size_read(file_inode(f)),
+				(long long)u->size);
+	pos = u->build_id_offset;
+	if (u->build_id && u->build_id_len <= (int)sizeof(now) &&
+	    (kernel_read(f, now, u->build_id_len, &pos) != u->build_id_len ||
+	     memcmp(now, u->build_id, u->build_id_len)))
+		return snprintf(why, size, "build ID %*phN, was %*phN", u->build_id_len, now, u->build_id_len,
+				u->build_id);
+	pos = u->offset;
+	if (kernel_read(f, now, sizeof(u->code), &pos) != sizeof(u->code) || memcmp(now, u->code, sizeof(u->code)))
+		return snprintf(why, size, "other code at offset %#llx", (unsigned long long)u->offset);
+	return 0;
+}
+
+/*
  * The regular file at u->path, held (igrab) in u->inode, if it is the one
- * pass 2 read: same size, same bytes at the probed offset. Else an error
- * report naming the file, and an errno.
+ * pass 2 read (_stpx_uprobe_differs). Else an error report naming the
+ * file, and an errno.
  */
 static int _stpx_uprobe_open(struct _stpx_uprobe *u)
 {
-	unsigned char now[sizeof(u->code)];
+	char why[160];
 	struct file *f;
-	loff_t pos = u->offset;
-	ssize_t n;
 	int rc = 0;
 
 	f = filp_open(u->path, O_RDONLY | O_LARGEFILE, 0);
@@ -197,13 +224,12 @@ static int _stpx_uprobe_open(struct _stpx_uprobe *u)
 		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: %s is not a regular file", u->probe->pp, u->path);
 		goto out;
 	}
-	n = kernel_read(f, now, sizeof(now), &pos);
-	if (i_size_read(file_inode(f)) != u->size || n != sizeof(now) || memcmp(now, u->code, sizeof(now))) {
+	if (_stpx_uprobe_differs(u, f, why, sizeof(why))) {
 		rc = -ESTALE;
 		_stpx_report(STPX_MSG_ERROR,
-			     "ERROR: probe %s: %s is not the file the script was translated against "
-			     "(size %lld, was %lld); translate it again",
-			     u->probe->pp, u->path, (long long)i_size_read(file_inode(f)), (long long)u->size);
+			     "ERROR: probe %s: %s is not the file the script was translated against (%s); "
+			     "translate it again",
+			     u->probe->pp, u->path, why);
 		goto out;
 	}
 	u->inode = igrab(file_inode(f));

@@ -55,6 +55,9 @@ class UserBinary {
   bool shared() const { return shared_; }  // ET_DYN (a library, or a PIE)
   // Its GNU build ID in hex ("" without one).
   const std::string& build_id() const { return build_id_; }
+  // Where its bytes are in the file, and how many (0 without one).
+  uint64_t build_id_offset() const { return build_id_offset_; }
+  uint64_t build_id_size() const { return build_id_size_; }
   // The defined functions whose names match the glob `pattern`, each once
   // (the full symbol table's, else the dynamic one's), by name.
   std::vector<UserFunction> functions(const std::string& pattern) const;
@@ -85,6 +88,8 @@ class UserBinary {
   UserBinary(const UserBinary&) = delete;
   UserBinary& operator=(const UserBinary&) = delete;
   void read_notes(const std::vector<::Elf_Scn*>& sections, std::optional<uint64_t> base);
+  // The GNU build ID note in note section `scn`, if it holds one.
+  void find_build_id(::Elf_Scn* scn, uint64_t section_offset);
   void read_plt(::Elf* elf, const std::vector<::Elf_Scn*>& relas, const std::vector<::Elf_Scn*>& stubs);
   // The file, open while this lives: code_at() and unwind_rows() read it.
   struct Fd {
@@ -95,6 +100,7 @@ class UserBinary {
   uint64_t size_ = 0;
   bool shared_ = false;
   std::string build_id_;
+  uint64_t build_id_offset_ = 0, build_id_size_ = 0;
   std::vector<UserFunction> functions_;  // by name
   struct Segment {
     uint64_t vaddr, filesz, offset;

@@ -225,6 +225,13 @@ std::shared_ptr<Uprobe> uprobe_at(const ProcessTarget& t, uint64_t offset) {
   u->offset = offset;
   u->file_size = bin.file_size();
   u->code = bin.code_at(offset);
+  // (Only where its note's place in the file is known: a file without
+  // section headers is checked by size and code alone.)
+  if (bin.build_id_size() * 2 == bin.build_id().size()) {
+    for (size_t i = 0; i < bin.build_id().size(); i += 2)
+      u->build_id += static_cast<char>(std::stoi(bin.build_id().substr(i, 2), nullptr, 16));
+    u->build_id_offset = bin.build_id_offset();
+  }
   u->exe = t.exe;
   u->pid = t.pid;
   return u;
@@ -324,6 +331,12 @@ void emit_uprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
     std::string only;
     if (!u.exe.empty()) only += ", .exe = " + codegen::c_string(u.exe);
     if (u.pid) only += fmt::format(", .pid = {}", u.pid);
+    if (!u.build_id.empty()) {
+      std::string bytes;
+      for (char c : u.build_id) bytes += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+      only += fmt::format(", .build_id = \"{}\", .build_id_len = {}, .build_id_offset = {:#x}", bytes,
+                          u.build_id.size(), u.build_id_offset);
+    }
     w.line("{{ .probe = &_stpx_probes[{}], .path = {}, .offset = {:#x}, .ref_ctr_offset = {:#x}, .size = {}, "
            ".code = {{ {:#04x}, {:#04x}, {:#04x}, {:#04x} }}, .is_return = {}{}{} }},",
            p->index, codegen::c_string(u.path), u.offset, u.ref_ctr_offset, u.file_size, u.code[0], u.code[1],

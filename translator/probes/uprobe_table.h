@@ -24,6 +24,11 @@ struct Uprobe : ProbeData {
   uint64_t file_size = 0;       // at pass 2: the module checks it
   std::array<uint8_t, 4> code{};  // the bytes at `offset` at pass 2: checked too
   uint64_t ref_ctr_offset = 0;  // an SDT semaphore's file offset, or 0
+  // The file's GNU build ID (its bytes, "" without one) and where it is
+  // in the file: checked too, so that another build of the same size is
+  // refused.
+  std::string build_id;
+  uint64_t build_id_offset = 0;
   // Only in processes running this executable ("": any), or with this
   // process id (0: any). Under -c/-x, only in the target's tree besides.
   std::string exe;
