@@ -1,0 +1,1 @@
+exec ./process_statement_addr > /dev/null
