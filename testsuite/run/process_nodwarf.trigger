@@ -1,0 +1,1 @@
+exec ./process_nodwarf 3 > /dev/null
