@@ -51,6 +51,9 @@ struct _stpx_probe {
 	void (*entry)(struct _stpx_context *c, int64_t *saved);
 	unsigned int nsaved;
 	size_t entry_size;
+	/* The globals entry() uses (@entry(...) of script expressions). */
+	const struct _stpx_lock_req *entry_locks;
+	unsigned int nentry_locks;
 	/* Probes that read entry values: the watcher of their function's entry. */
 	const struct _stpx_entry_tracker *entry_tracker;
 	unsigned int index;			/* in _stpx_probes[] */
@@ -384,7 +387,9 @@ NOKPROBE_SYMBOL(_stpx_run_probe);
 /*
  * A .return probe's entry half: evaluate what the return half will read
  * (parameters, @entry) on the entry registers into saved[1..]; saved[0]
- * says whether that worked. Reads only registers and memory: no locks.
+ * says whether that worked. The globals an @entry(...) expression uses
+ * are locked for it alone; if they cannot be had, the hit is skipped (the
+ * return half then does not run), as a handler's would be.
  */
 static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs *regs, int64_t *saved)
 {
@@ -401,10 +406,15 @@ static notrace void _stpx_run_entry(const struct _stpx_probe *p, struct pt_regs 
 		c->actioncount = 0;
 		c->maxaction = MAXACTION;
 		c->at_entry = 1;
-		p->entry(c, saved + 1);
+		if (_stpx_lock(p->entry_locks, p->nentry_locks)) {
+			p->entry(c, saved + 1);
+			_stpx_unlock(p->entry_locks, p->nentry_locks);
+			if (!c->last_error)
+				saved[0] = 1;
+		} else {
+			_stpx_count_skip();
+		}
 		c->at_entry = 0;
-		if (!c->last_error)
-			saved[0] = 1;
 		_stpx_ctx_check_error(c);
 		_stpx_ctx_release(c);
 	}

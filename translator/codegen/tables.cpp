@@ -180,6 +180,14 @@ void Codegen::tables() {
     auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_locks_p{}[] =", index), "};");
     for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
   }
+  // The lock sets of .return probes' entry halves whose @entry(...) uses globals.
+  for (const auto& [decl, globals] : prog_.entry_globals) {
+    std::set<int> all(globals.reads.begin(), globals.reads.end());
+    all.insert(globals.writes.begin(), globals.writes.end());
+    auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_entry_locks_p{}[] =",
+                                    decl_index_.at(decl)), "};");
+    for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, globals.writes.count(g) ? 1 : 0);
+  }
   // Entry values (DW_OP_entry_value away from the entry): one watcher of
   // the entry of each function whose probes read them, registered before
   // and unregistered after the probes (runtime-c/probes/entry_values.c).
@@ -219,6 +227,9 @@ void Codegen::tables() {
         entry = fmt::format(", .entry = _stpx_entry_{}, .nsaved = {}, .entry_size = ({}{}) * sizeof(int64_t)",
                             index, nsaved, 1 + nsaved - strings,
                             strings ? fmt::format(" + {} * STPX_ENTRY_STR_WORDS", strings) : "");
+        if (prog_.entry_globals.count(p.decl))
+          entry += fmt::format(", .entry_locks = _stpx_entry_locks_p{0}, .nentry_locks = "
+                               "ARRAY_SIZE(_stpx_entry_locks_p{0})", index);
       }
       if (auto t = tracker_of.find(&p); t != tracker_of.end())
         entry += fmt::format(", .entry_tracker = &_stpx_entry_trackers[{}]", t->second);

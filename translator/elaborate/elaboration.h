@@ -66,8 +66,13 @@ struct Elaboration {
   std::vector<ForeachCall> foreach_calls;
   std::set<ast::FunctionDecl*> foreach_in_functions;
   // @entry(expr) of script expressions, with the pseudo-function their
-  // accesses were recorded on (check_entry_exprs).
-  std::vector<std::pair<ast::AtOpExpr*, ast::FunctionDecl*>> entry_exprs;
+  // accesses were recorded on and their probe (check_entry_exprs).
+  struct EntryExpr {
+    ast::AtOpExpr* at;
+    ast::FunctionDecl* pseudo;
+    const ast::ProbeDecl* probe;
+  };
+  std::vector<EntryExpr> entry_exprs;
   // resolve_names, for autocast (autocast.cpp): each plain store `v = e`
   // into a scalar, and each `e->field...` waiting for the C type of its
   // base, with the '&' taken of it or the store into it, if any.

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,12 @@ struct Program {
   std::map<const ast::Expr*, int> perf_reads;
   // Values a .return probe saves when its function is entered, by probe.
   std::map<const ast::ProbeDecl*, std::vector<TargetAccess>> entry_saves;
+  // The globals those saves' @entry(...) expressions read and write (what
+  // they call too), by probe: the entry half locks them.
+  struct EntryGlobals {
+    std::set<int> reads, writes;
+  };
+  std::map<const ast::ProbeDecl*, EntryGlobals> entry_globals;
   // The DFA of every `=~`/`!~` pattern, by pattern text.
   std::map<std::string, regex::Dfa> regexes;
   // The script reads sub-matches (a used function's embedded C says

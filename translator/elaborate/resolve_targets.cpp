@@ -288,7 +288,7 @@ void Resolver::resolve_entry_expr(AtOpExpr* a, Scope& sc) {
     read.entry_slot = static_cast<int>(saves.size());
     saves.push_back(std::move(save));
     elab_.prog.targets[a] = std::move(read);
-    elab_.entry_exprs.emplace_back(a, &pseudo);  // typed as the expression (infer)
+    elab_.entry_exprs.push_back({a, &pseudo, sc.decl});  // typed as the expression (infer)
     return;
   }
   const ProbeSpec& spec = *it->second;

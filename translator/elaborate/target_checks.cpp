@@ -1,5 +1,5 @@
-// Target checks once every function is resolved: @entry expressions read
-// no globals and save a number or a string; link-time addresses (static
+// Target checks once every function is resolved: @entry expressions save
+// a number or a string, and the globals they use are known; link-time addresses (static
 // variables, @var) get the anchor the module relocates them by.
 #include "translator/elaborate/elaboration.h"
 
@@ -14,28 +14,27 @@ namespace stapx::elab {
 
 using namespace ast;
 
-// @entry(expr) runs at the function's entry, where the probe holds no
-// lock on globals: the expression (and what it calls) may read none. What
-// is saved is a number or a string.
+// @entry(expr) runs at the function's entry, apart from the probe's
+// handler: the globals the expression (and what it calls) reads and
+// writes are locked there on their own (Program::entry_globals). What is
+// saved is a number or a string.
 void check_entry_exprs(Elaboration& elab) {
-  for (auto [a, pseudo] : elab.entry_exprs) {
-    Type t = a->args[0]->type;
-    if (t != Type::Long && t != Type::String && elab.reported.insert(a).second)
-      elab.diags.report(DiagId::SemUnresolvedType, a->args[0]->loc);
-    std::set<int> globals(pseudo->global_reads.begin(), pseudo->global_reads.end());
-    globals.insert(pseudo->global_writes.begin(), pseudo->global_writes.end());
+  for (const Elaboration::EntryExpr& e : elab.entry_exprs) {
+    Type t = e.at->args[0]->type;
+    if (t != Type::Long && t != Type::String && elab.reported.insert(e.at).second)
+      elab.diags.report(DiagId::SemUnresolvedType, e.at->args[0]->loc);
+    Program::EntryGlobals& globals = elab.prog.entry_globals[e.probe];
     std::set<FunctionDecl*> seen;
-    std::vector<FunctionDecl*> todo(pseudo->callees.begin(), pseudo->callees.end());
+    std::vector<FunctionDecl*> todo{e.pseudo};
     while (!todo.empty()) {
       FunctionDecl* f = todo.back();
       todo.pop_back();
       if (!seen.insert(f).second) continue;
-      globals.insert(f->global_reads.begin(), f->global_reads.end());
-      globals.insert(f->global_writes.begin(), f->global_writes.end());
+      globals.reads.insert(f->global_reads.begin(), f->global_reads.end());
+      globals.writes.insert(f->global_writes.begin(), f->global_writes.end());
       todo.insert(todo.end(), f->callees.begin(), f->callees.end());
     }
-    if (!globals.empty())
-      elab.diags.report(DiagId::SemEntryGlobal, a->loc, elab.prog.globals.at(*globals.begin())->name);
+    if (globals.reads.empty() && globals.writes.empty()) elab.prog.entry_globals.erase(e.probe);
   }
 }
 

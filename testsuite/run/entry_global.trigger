@@ -1,0 +1,1 @@
+exec ./entry_global 1 > /dev/null
