@@ -16,6 +16,12 @@ printf '%s\n' "$out" | grep -q "^semantic error: function may not be used when -
   fail "unexpected error for kernel_long: $out"
 [ "$(printf '%s\n' "$out" | grep -c '^semantic error')" = 1 ] || fail "pid() refused too: $out"
 
+# set_*_arg needs no -g (stap 4.8's rule), but is not for unprivileged users.
+out=$("$stapx" -p2 --privilege=stapusr -e 'probe begin { set_int_arg(1, 0) }' 2>&1) &&
+  fail "set_int_arg accepted with --privilege=stapusr: $out"
+printf '%s\n' "$out" | grep -q "^semantic error: function may not be used when --privilege=stapusr is specified: identifier 'set_int_arg' at .*/registers.stp:[0-9]*:10$" ||
+  fail "unexpected error for set_int_arg: $out"
+
 "$stapx" -p3 --privilege=stapusr -e 'probe begin { println(user_int(0)) }' >"$tmp/u.c" 2>&1 ||
   fail "user_int refused: $(cat "$tmp/u.c")"
 grep -q '_stpx_is_myproc()' "$tmp/u.c" || fail "no myproc check before user_int"
