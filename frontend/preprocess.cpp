@@ -71,8 +71,9 @@ struct Scratch {
 class Preprocessor {
  public:
   Preprocessor(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
-               DiagSink& diags, bool library)
-      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library) {}
+               DiagSink& diags, bool library, std::vector<bool>* args_used)
+      : sm_(sm), file_(file), facts_(facts), macros_(macros), diags_(diags), library_(library),
+        args_used_(args_used) {}
 
   uint32_t run();
 
@@ -97,6 +98,7 @@ class Preprocessor {
   // Expansion: each token it yields goes to emit().
   void expand(std::span<const PTok> in, int depth);
   bool argument(const PTok& t, int depth);
+  void mark_argument(const PTok& t);
   size_t define(std::span<const PTok> in, size_t i);
   std::optional<std::vector<Tok>> pre_choose(const MacroTable::Macro& m);
   // Whether the conditionals drop what comes now: in a branch not taken,
@@ -166,6 +168,7 @@ class Preprocessor {
   MacroTable& macros_;
   DiagSink& diags_;
   bool library_;
+  std::vector<bool>* args_used_;
   bool failed_ = false;
   bool stop_ = false;  // a runaway macro expansion: expand nothing more
   size_t emitted_ = 0;  // tokens expansion has yielded
@@ -217,6 +220,16 @@ class Preprocessor {
   std::pair<uint32_t, uint32_t> arg_count_, arg_count_str_;
 };
 
+// A $N or @N counts as a use of argument N, also where a conditional
+// drops it (stap warns of fewer arguments so).
+void Preprocessor::mark_argument(const PTok& t) {
+  if (!args_used_ || t.len < 2 || (t.kind != TokKind::Dollar && t.kind != TokKind::At)) return;
+  std::string_view s = text(t);
+  if (s.find_first_not_of("0123456789", 1) != std::string_view::npos) return;
+  size_t index = std::strtoul(std::string(s.substr(1)).c_str(), nullptr, 10);
+  if (index >= 1 && index <= args_used_->size()) (*args_used_)[index - 1] = true;
+}
+
 // $N becomes the N-th argument's tokens, @N its text as a string literal,
 // $# and @# their number (stap substitutes them while lexing).
 bool Preprocessor::argument(const PTok& t, int depth) {
@@ -265,6 +278,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   // A missing argument is an error only where a conditional keeps it:
   // run() reports those that survive.
   if (index == 0 || index > facts_.args.size()) return false;
+  mark_argument(t);
   if (s[0] == '@') {
     emit(token(TokKind::String, arg_string_[index - 1]));
     return true;
@@ -446,6 +460,7 @@ void Preprocessor::expand(std::span<const PTok> in, int depth) {
     // As stap, nothing is expanded (nor defined) where a conditional drops
     // it: there the token goes on to be dropped.
     if (!library_ && dropping(t)) {
+      mark_argument(t);
       emit(t);
       ++i;
       continue;
@@ -887,9 +902,9 @@ bool MacroTable::define(uint32_t file, const std::string& name, Macro m, bool li
 }
 
 uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
-                    DiagSink& diags, bool library) {
+                    DiagSink& diags, bool library, std::vector<bool>* args_used) {
   if (!needs_preprocessing(sm.file(file).text)) return file;
-  return Preprocessor(sm, file, facts, macros, diags, library).run();
+  return Preprocessor(sm, file, facts, macros, diags, library, args_used).run();
 }
 
 }  // namespace stapx

@@ -188,8 +188,10 @@ class MacroTable {
 
 // Returns the file to parse: `file` itself, or a preprocessed view of it.
 // With `library`, the file's definitions become library macros (.stpm).
+// With `args_used` (facts.args.size() entries), each argument a $N or @N
+// names is marked there.
 uint32_t preprocess(SourceManager& sm, uint32_t file, const PreprocessFacts& facts, MacroTable& macros,
-                    DiagSink& diags, bool library = false);
+                    DiagSink& diags, bool library = false, std::vector<bool>* args_used = nullptr);
 
 // strverscmp-style comparison of version strings (<0, 0, >0).
 int compare_versions(std::string_view a, std::string_view b);

@@ -107,6 +107,17 @@ class PassTimer {
   std::chrono::steady_clock::time_point t_;
 };
 
+// stap's pass-2 warning for each command-line argument no $N or @N of
+// the user's script names, unless the script reads them through the argv
+// library (its argv and argc globals), as stap exempts it.
+void warn_unused_args(const std::vector<bool>& used, const Program& prog, const Options& opts, DiagSink& diags) {
+  if (opts.list_probes) return;
+  for (const ast::Symbol* g : prog.globals)
+    if (g->name == "argv" || g->name == "argc") return;
+  for (size_t i = 0; i < used.size(); ++i)
+    if (!used[i]) diags.report(DiagId::WarnUnusedArg, SourceLoc{}, i + 1);
+}
+
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
@@ -326,7 +337,8 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
     return dump_library(std::cout,
                         opts.dump == Options::Dump::Functions ? LibraryDump::Functions : LibraryDump::ProbeAliases,
                         lib, facts, macros, sm);
-  uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags);
+  std::vector<bool> args_used(opts.script_args.size());
+  uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags, false, &args_used);
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
   check_pass1(*script, diags);
@@ -430,6 +442,7 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
     return cache->ftrace.get();
   };
   Program prog = elaborate(scripts, eopts, arena, diags);
+  warn_unused_args(args_used, prog, opts, diags);
   if (diags.errors()) {
     std::cerr << "Pass 2: analysis failed.\n";
     return 1;
