@@ -147,10 +147,11 @@ std::vector<std::pair<ast::AliasDecl*, ast::ProbePoint*>> aliases_named(const El
 // e is no variable); nullopt if it does not resolve. Reports nothing.
 std::optional<TargetAccess> try_autocast(Elaboration& elab, const ast::MemberExpr& m, const ast::Symbol* base);
 
-// Where a type error in `e` is shown: its first token, or for p->f the
-// '->', as stap shows it.
+// Where a type error in `e` is shown: its first token, for p->f the '->',
+// for a binary operation its operator, as stap shows them.
 inline SourceLoc type_error_site(const ast::Expr* e) {
   if (e->kind == ast::ExprKind::Member) return static_cast<const ast::MemberExpr*>(e)->components[0].loc;
+  if (e->kind == ast::ExprKind::Binary) return static_cast<const ast::BinaryExpr*>(e)->op_loc;
   return e->loc;
 }
 

@@ -35,6 +35,7 @@ class TypeInference : public Visitor<TypeInference, false, Type, void> {
   Type visit_call(CallExpr* c);
   Type visit_unary(UnaryExpr* u);
   Type visit_binary(BinaryExpr* b);
+  bool invalid_operator(const Expr* e, Type want);
   Type visit_ternary(TernaryExpr* te);
   Type visit_assign(AssignExpr* a);
   Type visit_in_array(InArrayExpr* in);
@@ -291,6 +292,27 @@ Type TypeInference::visit_unary(UnaryExpr* u) {
   return Type::Long;
 }
 
+// What an operator expression `e` yields whatever its operands (a string
+// for '.', a number for the others); Unknown if e is no such expression.
+Type operator_yields(const Expr* e) {
+  if (e->kind == ExprKind::Unary) return Type::Long;
+  if (e->kind != ExprKind::Binary) return Type::Unknown;
+  return static_cast<const BinaryExpr*>(e)->op == Op::Concat ? Type::String : Type::Long;
+}
+
+// stap's "invalid operator": an operator expression `e` whose context
+// wants what its operator cannot yield (a '.' operand of arithmetic, a
+// comparison returned from a string function), reported at the operator
+// before anything else about e. True if reported.
+bool TypeInference::invalid_operator(const Expr* e, Type want) {
+  Type yields = operator_yields(e);
+  if (yields == Type::Unknown || want == Type::Unknown || want == Type::Void || want == yields ||
+      !elab_.reported.insert(e).second)
+    return false;
+  elab_.diags.report(DiagId::SemInvalidOperator, type_error_site(e));
+  return true;
+}
+
 Type TypeInference::visit_binary(BinaryExpr* b) {
   Type l = infer(b->lhs), r = infer(b->rhs);
   switch (b->op) {
@@ -305,6 +327,7 @@ Type TypeInference::visit_binary(BinaryExpr* b) {
     case Op::Gt:
     case Op::Ge:
       if (r != Type::Unknown) l = r;  // stap checks the left against the right
+      if (b->lhs->kind == ExprKind::Binary) invalid_operator(b->lhs, l);
       unify(b->lhs, l);
       unify(b->rhs, l);
       return Type::Long;
@@ -314,6 +337,8 @@ Type TypeInference::visit_binary(BinaryExpr* b) {
       compile_regex(b);
       return Type::Long;
     default:
+      for (Expr* operand : {b->lhs, b->rhs})
+        if (operand->kind == ExprKind::Binary) invalid_operator(operand, Type::Long);
       unify(b->lhs, Type::Long);
       unify(b->rhs, Type::Long);
       return Type::Long;
@@ -382,16 +407,21 @@ void TypeInference::visit_for(ForStmt* f) {
 void TypeInference::visit_return(ReturnStmt* r) {
   FunctionDecl* fn = fn_;
   if (!fn || !r->value) return;
+  // An operator that cannot yield the function's type is named first, as
+  // stap gives the value its function's type before looking inside.
+  bool invalid = invalid_operator(r->value, fn->type);
   Type t = infer(r->value);
   if (fn->type == Type::Unknown && t != Type::Unknown) {
     fn->type = t;
     fn->type_site = r->value->loc;
     changed_ = true;
-  } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void && elab_.reported.insert(r->value).second) {
+  } else if (t != Type::Unknown && t != fn->type && fn->type != Type::Void &&
+             (invalid || elab_.reported.insert(r->value).second)) {
     // The function's type is the symbol in conflict: name this value's type.
     elab_.reported.insert(fn);
     if (fn->declared != Type::Unknown) {
-      elab_.diags.report(DiagId::SemTypeExpected, r->value->loc, type_name(t), type_name(fn->type));
+      elab_.diags.report(DiagId::SemTypeExpected, invalid ? type_error_site(r->value) : r->value->loc, type_name(t),
+                         type_name(fn->type));
     } else {
       elab_.diags.report(DiagId::SemTypeMismatch, r->value->loc, type_name(t));
       elab_.diags.report(DiagId::SemTypeMismatchHere, fn->type_site, type_name(fn->type));
