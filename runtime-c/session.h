@@ -135,6 +135,20 @@ static inline bool _stpx_is_myproc(void)
 }
 
 /*
+ * Whether a process probe may fire in the current task: with
+ * --privilege=stapusr (STPX_UNPRIVILEGED) only in the user's own
+ * processes, as stap's rule for unprivileged users is.
+ */
+static __always_inline bool _stpx_process_allowed(void)
+{
+#ifdef STPX_UNPRIVILEGED
+	return _stpx_is_myproc();
+#else
+	return true;
+#endif
+}
+
+/*
  * abort(): the script stops as after exit() and the handler ends at once,
  * as on an error, but with this "error", which try/catch does not catch
  * and which is not reported.

@@ -261,7 +261,7 @@ namespace {
 
 int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
   if (opts.dump == Options::Dump::ProbeTypes) {
-    dump_probe_types(std::cout);
+    dump_probe_types(std::cout, opts.privilege == Options::Privilege::Usr);
     return 0;
   }
   SourceManager sm;

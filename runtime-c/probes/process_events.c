@@ -157,6 +157,8 @@ static u64 _stpx_pe_mm_paths(struct mm_struct *mm)
 
 static bool _stpx_pe_matches(const struct _stpx_proc_event *e, u64 paths)
 {
+	if (!_stpx_process_allowed())
+		return false;
 	if (e->pid)
 		return current->tgid == e->pid;
 	if (e->path_slot >= 0)

@@ -67,6 +67,8 @@ NOKPROBE_SYMBOL(_stpx_mm_runs);
 /* Whether u's probe is for the current task's process. */
 static __always_inline bool _stpx_uprobe_wanted(const struct _stpx_uprobe *u)
 {
+	if (!_stpx_process_allowed())
+		return false;
 	if (u->pid && task_tgid_nr(current) != u->pid)
 		return false;
 	if (u->exe_inode && !_stpx_mm_runs(current->mm, u->exe_inode))

@@ -22,6 +22,18 @@ out=$("$stapx" -p2 --privilege=stapusr -e 'probe begin { set_int_arg(1, 0) }' 2>
 printf '%s\n' "$out" | grep -q "^semantic error: function may not be used when --privilege=stapusr is specified: identifier 'set_int_arg' at .*/registers.stp:[0-9]*:10$" ||
   fail "unexpected error for set_int_arg: $out"
 
+# process.* is for unprivileged users too (in their own processes, which
+# the module checks at each hit), with the process's $vars; the kernel's
+# points are not. --dump-probe-types lists what the level allows.
+prog=$(command -v true)
+"$stapx" -p2 --privilege=stapusr -e "probe process(\"$prog\").begin { println(pid()) }" >"$tmp/p.out" 2>&1 ||
+  fail "process.begin refused with --privilege=stapusr: $(cat "$tmp/p.out")"
+"$stapx" -p3 --privilege=stapusr -e "probe process(\"$prog\").begin { println(pid()) }" >"$tmp/p.c" 2>&1 &&
+  grep -q '^#define STPX_UNPRIVILEGED 1$' "$tmp/p.c" || fail "no STPX_UNPRIVILEGED in the module's C"
+types=$("$stapx" --privilege=stapusr --dump-probe-types) || fail "--dump-probe-types failed"
+printf '%s\n' "$types" | grep -qx 'process(string).function(string)' || fail "stapusr types lack process points"
+printf '%s\n' "$types" | grep -q '^kernel\.\|^kprobe\.\|^module(' && fail "stapusr types list kernel points: $types"
+
 "$stapx" -p3 --privilege=stapusr -e 'probe begin { println(user_int(0)) }' >"$tmp/u.c" 2>&1 ||
   fail "user_int refused: $(cat "$tmp/u.c")"
 grep -q '_stpx_is_myproc()' "$tmp/u.c" || fail "no myproc check before user_int"

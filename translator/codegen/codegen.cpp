@@ -94,6 +94,7 @@ std::string Codegen::run() {
     out_.line("#define {} {}", name, value);
   }
   out_.line("#define STPX_NESTING_DEFAULT {}", prog_.max_nesting);
+  if (prog_.unprivileged) out_.line("#define STPX_UNPRIVILEGED 1");
   if (prog_.kaslr_anchor) out_.line("#define STPX_KASLR_ANCHOR {:#x}UL", *prog_.kaslr_anchor);
   int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) buckets = std::max(buckets, hist_buckets(g));

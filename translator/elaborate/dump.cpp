@@ -15,8 +15,8 @@
 
 namespace stapx {
 
-void dump_probe_types(std::ostream& out) {
-  for (const std::string& t : probe_grammar().listed_patterns()) out << t << "\n";
+void dump_probe_types(std::ostream& out, bool unprivileged) {
+  for (const std::string& t : probe_grammar().listed_patterns(unprivileged)) out << t << "\n";
 }
 
 namespace {

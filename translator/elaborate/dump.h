@@ -12,8 +12,9 @@
 
 namespace stapx {
 
-// "begin", "timer.ms(number)", ...: every family's point shapes, sorted.
-void dump_probe_types(std::ostream& out);
+// "begin", "timer.ms(number)", ...: every family's point shapes, sorted;
+// with `unprivileged`, those --privilege=stapusr allows.
+void dump_probe_types(std::ostream& out, bool unprivileged = false);
 
 // Parses every library file (.stp) of `lib` and prints, sorted by name, either
 // each public function as "name:type (param:type, ...)" (types inferred

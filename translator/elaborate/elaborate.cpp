@@ -39,6 +39,7 @@ Elaboration::Elaboration(Program& prog, ast::Arena& arena, DiagSink& diags, cons
     : prog(prog), arena(arena), diags(diags), opts(opts), probe_ctx(opts.probes), stapusr(opts.stapusr),
       library(opts.library) {
   if (!probe_ctx.env) probe_ctx.env = &own_env;
+  prog.unprivileged = opts.stapusr;
 }
 
 ast::Symbol* Elaboration::new_symbol(std::string_view name, ast::Symbol::Scope scope, SourceLoc loc) {

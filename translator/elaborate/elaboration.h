@@ -48,6 +48,9 @@ struct Elaboration {
   // point is a .return (a kretprobe).
   std::map<const ast::ProbeDecl*, const ProbeSpec*> target_specs;
   std::set<const ast::ProbeDecl*> return_decls;
+  // Probes whose every point is in user space (a program's or library's
+  // file): their $vars read the probed process's memory.
+  std::set<const ast::ProbeDecl*> user_decls;
   // Probes whose every point is of a family with $names of its own
   // (procfs's $value), with that point (one per probe after the split).
   std::map<const ast::ProbeDecl*, const ProbeSpec*> context_specs;

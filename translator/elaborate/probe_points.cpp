@@ -120,7 +120,7 @@ void ProbePoints::resolve_probes() {
       elab_.prog.probes.push_back(std::move(spec));
     }
   }
-  std::map<const ProbeDecl*, bool> all_return;
+  std::map<const ProbeDecl*, bool> all_return, all_user;
   std::map<const ProbeFamily*, std::vector<const ProbeSpec*>> by_family;
   std::set<const ProbeDecl*> no_context;
   for (const ProbeSpec& spec : elab_.prog.probes) {
@@ -132,9 +132,14 @@ void ProbePoints::resolve_probes() {
     if (spec.site) elab_.target_specs.emplace(spec.decl, &spec);
     auto [it, fresh] = all_return.try_emplace(spec.decl, spec.is_return);
     if (!fresh) it->second = it->second && spec.is_return;
+    bool user = spec.data && !spec.data->user_file().empty();
+    auto [u, first] = all_user.try_emplace(spec.decl, user);
+    if (!first) u->second = u->second && user;
   }
   for (const auto& [decl, ret] : all_return)
     if (ret) elab_.return_decls.insert(decl);
+  for (const auto& [decl, user] : all_user)
+    if (user) elab_.user_decls.insert(decl);
   for (const ProbeDecl* decl : no_context) elab_.context_specs.erase(decl);  // a point of another family
   for (const auto& [family, specs] : by_family) family->check_all(specs, elab_.diags);
 }

@@ -57,6 +57,8 @@ struct Program {
   // /* pragma:submatch */: matched(), ngroups()); then every pattern also
   // has its sub-match program.
   bool submatch = false;
+  // --privilege=stapusr: process probes fire in the user's own processes only.
+  bool unprivileged = false;
   std::map<std::string, regex::Prog> submatch_progs;
 };
 

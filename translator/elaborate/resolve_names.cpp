@@ -199,7 +199,9 @@ void Resolver::visit_string(StringLit*) {}
 
 void Resolver::visit_target(TargetExpr* e) {
   Scope& sc = *sc_;
-  note_kernel_memory(e, "a target variable", sc);
+  // (In a process probe, a $var is the probed process's own memory, which
+  // the probe only reaches in the user's processes.)
+  if (!sc.probe || !elab_.user_decls.count(sc.decl)) note_kernel_memory(e, "a target variable", sc);
   bool store = assigning_;
   assigning_ = false;  // an index is read
   resolve_indices(e->components, sc);

@@ -92,7 +92,7 @@ PointGrammar::PointGrammar(const std::vector<const ProbeFamily*>& families) : ro
       if (at->family) bad_pattern(p.text, "declared twice");
       at->family = fam;
       at->tag = p.tag;
-      if (p.listed) listed_.push_back(p.text);
+      if (p.listed) listed_.emplace_back(p.text, fam);
     }
   }
 }
@@ -112,8 +112,10 @@ std::vector<std::string_view> PointGrammar::first_names() const {
   return out;
 }
 
-std::vector<std::string> PointGrammar::listed_patterns() const {
-  std::vector<std::string> out(listed_.begin(), listed_.end());
+std::vector<std::string> PointGrammar::listed_patterns(bool unprivileged) const {
+  std::vector<std::string> out;
+  for (const auto& [text, family] : listed_)
+    if (!unprivileged || family->unprivileged()) out.emplace_back(text);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -76,13 +76,14 @@ class PointGrammar {
   Result match(const ast::ProbePoint& point, PointMatch& out, DiagSink& diags,
                const std::function<std::vector<std::string>()>& other_first_names = {}) const;
 
-  // Every listed pattern, sorted.
-  std::vector<std::string> listed_patterns() const;
+  // Every listed pattern, sorted; with `unprivileged`, only those of the
+  // families --privilege=stapusr allows.
+  std::vector<std::string> listed_patterns(bool unprivileged = false) const;
 
  private:
   struct Node;
   std::unique_ptr<Node> root_;
-  std::vector<std::string_view> listed_;
+  std::vector<std::pair<std::string_view, const ProbeFamily*>> listed_;
 };
 
 // The grammar of probe_families().

@@ -31,6 +31,8 @@ struct ProcessEvent : ProbeData {
 class ProcessEventFamily : public ProbeFamily {
  public:
   const char* name() const override { return "process events"; }
+  // (For --privilege=stapusr they fire in the user's own processes only.)
+  bool unprivileged() const override { return true; }
   std::vector<const char*> runtime_files() const override {
     return {"probes/tracepoints.c", "probes/process_events.c"};
   }

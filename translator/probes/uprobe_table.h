@@ -119,6 +119,8 @@ void emit_uprobe_disarm(CWriter& w, const std::vector<const ProbeSpec*>& probes,
 // A family whose probes are the entries of one uprobe table, named table().
 class UprobeTableFamily : public ProbeFamily {
  public:
+  // (For --privilege=stapusr they fire in the user's own processes only.)
+  bool unprivileged() const override { return true; }
   std::vector<const char*> runtime_files() const override { return {"probes/uprobes.c"}; }
   void emit_tables(CWriter& w, const std::vector<const ProbeSpec*>& probes) const override {
     emit_uprobe_table(w, probes, table());

@@ -1,0 +1,1 @@
+exec ./privilege_process > /dev/null
