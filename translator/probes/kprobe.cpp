@@ -34,9 +34,12 @@ class KprobeFamily : public KprobeTableFamily {
   const char* name() const override { return "kprobe"; }
 
   std::vector<PointPattern> patterns() const override {
+    // (.call: stap's "not an inlined copy", which a kprobe never is.)
     return {{"kprobe.function(string)", kFunction},
+            {"kprobe.function(string).call", kFunction},
             {"kprobe.function(string).return", kFunction},
             {"kprobe.module(string).function(string)", kModule},
+            {"kprobe.module(string).function(string).call", kModule},
             {"kprobe.module(string).function(string).return", kModule},
             {"kprobe.function(string).return.maxactive(number)", kFunction},
             {"kprobe.module(string).function(string).return.maxactive(number)", kModule}};
@@ -93,13 +96,17 @@ class KprobeFamily : public KprobeTableFamily {
     for (const KernelFunction* f : found) {
       ProbeSpec p = one(spec, f->name, f->name, ctx);
       // pp() names the function probed, as stap's does.
-      p.pp = "kprobe.function(\"" + f->name + "\")" + return_text(p);
+      p.pp = "kprobe.function(\"" + f->name + "\")" + call_text(m) + return_text(p);
       out.push_back(std::move(p));
     }
   }
 
  private:
   const char* table() const override { return "_stpx_kprobes"; }
+
+  static const char* call_text(const PointMatch& m) {
+    return m.component(m.size() - 1).name.view() == "call" ? ".call" : "";
+  }
 
   // A probe on `symbol`, for a point naming the function `function`.
   static ProbeSpec one(const ProbeSpec& spec, const std::string& function, const std::string& symbol,
@@ -133,7 +140,7 @@ class KprobeFamily : public KprobeTableFamily {
     }
     auto module_probe = [&](const std::string& name) {
       ProbeSpec p = one(spec, name, mod + ":" + name, ctx);
-      p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}", mod, name, return_text(p));
+      p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}{}", mod, name, call_text(m), return_text(p));
       return p;
     };
     if (!support::is_glob(fn)) {

@@ -20,8 +20,6 @@ constexpr const char* kShapes[] = {
     "kernel.mark(string)",
     "kernel.mark(string).format(string)",
     "kernel.statement(number).nearest",
-    "kprobe.function(string).call",
-    "kprobe.module(string).function(string).call",
     "kprobe.statement(number).absolute",
     "module(string).function(number)",
     "module(string).function(number).call",
