@@ -515,7 +515,9 @@ struct ProbePoint : Node {
   bool optional = false;    // "?"
   bool sufficient = false;  // "!"
   Expr* condition = nullptr;  // "if (cond)", may be null
-  std::string to_string() const;
+  // As written, numbers in decimal (stap's -p1), or with `hex_addresses`
+  // those of function(ADDR) and statement(ADDR) in hex (its -p2).
+  std::string to_string(bool hex_addresses = false) const;
 };
 
 struct ProbeDecl : Node {

@@ -333,14 +333,17 @@ void print_expr(std::ostream& out, const Expr* e) { Printer(out).expr(e); }
 
 namespace stapx::ast {
 
-std::string ProbePoint::to_string() const {
+std::string ProbePoint::to_string(bool hex_addresses) const {
   std::string s;
   for (size_t i = 0; i < components.size(); ++i) {
     if (i) s += ".";
     s += components[i].name;
     if (const Expr* a = components[i].arg) {
       s += "(";
-      if (a->kind == ExprKind::Number)
+      if (hex_addresses && a->kind == ExprKind::Number &&
+          (components[i].name == "function" || components[i].name == "statement"))
+        s += fmt::format("{:#x}", static_cast<uint64_t>(static_cast<const NumberLit*>(a)->value));
+      else if (a->kind == ExprKind::Number)
         s += std::to_string(static_cast<const NumberLit*>(a)->value);
       else
         s += escape_string(static_cast<const StringLit*>(a)->value);

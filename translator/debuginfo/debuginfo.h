@@ -45,6 +45,9 @@ struct ProbeSite {
   std::string caller, caller_file;
   int caller_line = 0;
   bool at_entry = true;        // the function's entry (parameters in their entry locations)
+  // address_site(): where the line-table row holding `addr` begins (0:
+  // no row), which stap requires a statement(ADDRESS) to be.
+  uint64_t row_addr = 0;
   bool from_btf = false;       // described by BTF: parameters only, no source position
   std::string dwarf_hint;      // from BTF: how to install the DWARF that has the rest
   // In a user-space program (process(...)): memory is the task's user

@@ -531,6 +531,8 @@ std::optional<ProbeSite> DwarfInfo::address_site(uint64_t addr) {
   if (l) {
     if (const char* file = dwarf_linesrc(l, nullptr, nullptr)) site.decl_file = file;
     dwarf_lineno(l, &site.decl_line);
+    Dwarf_Addr row = 0;
+    if (dwarf_lineaddr(l, &row) == 0) site.row_addr = row;
   }
   std::vector<ProbeSite> one{std::move(site)};
   anchor_sites(one);

@@ -47,7 +47,7 @@ void print_program(std::ostream& out, const Program& prog) {
   out << "# probes\n";
   const ProbeDecl* last = nullptr;
   for (const ProbeSpec& p : prog.probes) {
-    out << p.pp << " /* <- " << p.point->to_string() << " */\n";
+    out << p.pp << " /* <- " << p.point->to_string(true) << " */\n";
     if (p.decl != last) print_locals(out, p.decl->locals, 0);
     last = p.decl;
   }

@@ -16,6 +16,7 @@
 #include "translator/probes/source_spec.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,15 @@ class KernelFunctionFamily : public KprobeTableFamily {
               {f + ".callee(string)", Suffix::Callee},
               {f + ".callees", Suffix::Callees},
               {f + ".callees(number)", Suffix::CalleesDepth}};
+    // kernel.function(ADDRESS): the function whose code holds ADDRESS.
+    if (!module_)
+      for (const char* tail : {"", ".call", ".return", ".return.maxactive(number)", ".exported"})
+        texts_.push_back({std::string("kernel.function(number)") + tail,
+                          *tail == 0         ? Suffix::None
+                          : tail[1] == 'c'   ? Suffix::Call
+                          : tail[1] == 'e'   ? Suffix::Exported
+                          : tail[7] == '.'   ? Suffix::ReturnMaxactive
+                                             : Suffix::Return});
   }
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
@@ -61,7 +71,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, m.component(0).loc, "module", "a module name string");
       return;
     }
-    const std::string pattern = m.string_arg(1);
+    std::optional<uint64_t> address;
+    if (m.component(1).arg->kind == ast::ExprKind::Number) address = static_cast<uint64_t>(m.number_arg(1));
+    const std::string pattern = address ? fmt::format("{:#x}", *address) : m.string_arg(1);
     if (pattern.empty()) {
       diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "a function name");
       return;
@@ -87,7 +99,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
                               : suffix == Suffix::Call ? ".call"
                                                        : "";
     // "func@file:line": the functions declared in that file (at that line).
-    SourceSpec where = SourceSpec::parse(pattern);
+    SourceSpec where = SourceSpec::parse(address ? "*" : pattern);
     if (!where.valid || (where.has_line() && (where.lines != SourceSpec::Lines::Range || where.lo != where.hi))) {
       diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "\"function[@file[:line]]\"");
       return;
@@ -103,6 +115,15 @@ class KernelFunctionFamily : public KprobeTableFamily {
     size_t before = out.size();
     InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
+      // kernel.function(ADDRESS): the out-of-line function whose code holds
+      // the address, by its entry (as stap resolves it).
+      std::optional<uint64_t> entry;
+      if (address) {
+        std::optional<debug::ProbeSite> at = di->address_site(*address);
+        if (!at) continue;
+        entry = at->addr - at->symbol_offset;
+        where.function = at->function;
+      }
       // .label("L"): the labels' own addresses (the DWARF's alone), and
       // pp() names the label's line without .label, as stap's does.
       // .callee("C")/.callees: the inlined copies of the callees (their
@@ -111,6 +132,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
           label     ? di->label_sites(where.function, m.string_arg(2), filter)
           : callees ? di->callee_sites(where.function, suffix == Suffix::Callee ? m.string_arg(2) : "*", depth, filter)
                     : di->function_sites(where.function, inlines, filter);
+      if (entry)
+        sites.erase(std::remove_if(sites.begin(), sites.end(), [&](const auto& s) { return s.addr != *entry; }),
+                    sites.end());
       for (debug::ProbeSite& site : sites) {
         if (!callees && !check.keep(site)) continue;
         if (!ret_spec.is_return && !label && !callees) site = debug::past_prologue(site);
@@ -125,7 +149,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.maxactive = ret_spec.maxactive;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
-        if (callees)
+        if (address)
+          spec.pp = fmt::format("kernel.function({}){}", pattern, suffix_text);
+        else if (callees)
           spec.pp = fmt::format("{}.function(\"{}@{}:{}\").callee(\"{}@{}:{}\")", prefix, site.caller,
                                 site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line);
         else

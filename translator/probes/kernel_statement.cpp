@@ -69,7 +69,13 @@ class KernelStatementFamily : public KprobeTableFamily {
     std::vector<std::pair<std::string, debug::ProbeSite>> sites;
     for (auto& [mod, di] : scopes) {
       if (arg.is_address) {
-        if (std::optional<debug::ProbeSite> site = di->address_site(arg.address)) sites.emplace_back(mod, std::move(*site));
+        std::optional<debug::ProbeSite> site = di->address_site(arg.address);
+        // (Not .absolute: stap wants the first address of a line-table row.)
+        if (site && !arg.absolute && site->row_addr && site->row_addr != arg.address) {
+          diags.report_early(DiagId::SemNotStatementStart, SourceLoc{}, arg.address, site->row_addr);
+          continue;
+        }
+        if (site) sites.emplace_back(mod, std::move(*site));
         continue;
       }
       if (entry) {

@@ -12,11 +12,6 @@ namespace stapx {
 namespace {
 
 constexpr const char* kShapes[] = {
-    "kernel.function(number)",
-    "kernel.function(number).call",
-    "kernel.function(number).exported",
-    "kernel.function(number).return",
-    "kernel.function(number).return.maxactive(number)",
     "kernel.mark(string)",
     "kernel.mark(string).format(string)",
     "kernel.statement(number).nearest",
