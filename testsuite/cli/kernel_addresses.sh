@@ -30,6 +30,10 @@ out=$(run -e "probe kernel.statement(0x$inside) { println(1) }") && fail "statem
 first=$(printf '%s\n' "$out" | head -1)
 [ "$first" = "semantic error: address 0x$inside does not match the beginning of a statement (try 0x$entry)" ] ||
   fail "statement inside a row: $out"
+# .nearest: the same rule, and pp() without it (stap 4.8's -p2).
+out=$(run -e "probe kernel.statement(0x$inside).nearest { println(1) }") && fail ".nearest inside a row accepted: $out"
+out=$(run -e "probe kernel.statement(0x$entry).nearest { println(1) }" | grep '<-')
+[ "$out" = "kernel.statement(0x$entry) /* <- kernel.statement(0x$entry).nearest */" ] || fail ".nearest: $out"
 out=$(run -g -e "probe kernel.statement(0x$inside).absolute { println(1) }" | grep '<-')
 [ "$out" = "kernel.statement(0x$inside).absolute /* <- kernel.statement(0x$inside).absolute */" ] ||
   fail "statement(ADDR).absolute: $out"

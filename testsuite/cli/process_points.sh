@@ -120,6 +120,16 @@ out=$("$stapx" -l "process(\"$dir/prog\").function(0x$addr)" 2>&1)
 addr=$(printf '%x' $((0x$addr)))
 out=$("$stapx" -p2 -u -e "probe process(\"$dir/prog\").statement(0x$addr) { println(\$n) }" 2>&1 | grep '^process')
 case $out in "process(\"$dir/prog\").statement(0x$addr) /* <- "*) ;; *) fail "statement(ADDRESS): $out" ;; esac
+# An address inside a line-table row is refused in stap 4.8's words (with
+# .nearest too), naming the row's start.
+mid=$(printf '%x' $((0x$addr + 1)))
+for nearest in "" .nearest; do
+  out=$("$stapx" -p2 -e "probe process(\"$dir/prog\").statement(0x$mid)$nearest { println(1) }" 2>&1) &&
+    fail "statement(ADDRESS)$nearest inside a row accepted: $out"
+  [ "$(printf '%s\n' "$out" | head -1)" = \
+    "semantic error: address 0x$mid does not match the beginning of a statement (try 0x$addr)" ] ||
+    fail "statement(ADDRESS)$nearest inside a row: $out"
+done
 
 # process(PID): the program that process runs (/proc/PID/exe), here a
 # program that waits; and with -x, a point without a PATH.

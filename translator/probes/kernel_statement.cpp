@@ -32,6 +32,8 @@ class KernelStatementFamily : public KprobeTableFamily {
     return {{"kernel.statement(string)", kSource},
             {"kernel.statement(string).nearest", kNearest},
             {"kernel.statement(number)", kAddress},
+            // (The same as without .nearest, pp() too, as in stap 4.8.)
+            {"kernel.statement(number).nearest", kAddress},
             {"kernel.statement(number).absolute", kAbsolute}};
   }
 

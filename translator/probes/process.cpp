@@ -100,7 +100,13 @@ class ProcessFamily : public UprobeTableFamily {
     };
     if (m.tag == kStatementAddress) {
       uint64_t addr = static_cast<uint64_t>(m.number_arg(at));
-      add(addr, fmt::format("0x{:x}", addr), di ? di->address_site(addr) : std::nullopt);
+      std::optional<debug::ProbeSite> site = di ? di->address_site(addr) : std::nullopt;
+      // stap wants the first address of a line-table row.
+      if (site && site->row_addr && site->row_addr != addr) {
+        diags.report_early(DiagId::SemNotStatementStart, SourceLoc{}, addr, site->row_addr);
+        return true;  // (no match)
+      }
+      add(addr, fmt::format("0x{:x}", addr), std::move(site));
       return true;
     }
     SourceSpec where = SourceSpec::parse(m.string_arg(at));
@@ -268,6 +274,8 @@ class ProcessFamily : public UprobeTableFamily {
       {".statement(string)", kStatement},
       {".statement(string).nearest", kStatementNearest},
       {".statement(number)", kStatementAddress},
+      // (The same as without .nearest, pp() too, as in stap 4.8.)
+      {".statement(number).nearest", kStatementAddress},
       {".statement(number).absolute", kStatementAbsolute},
       {".insn", kInsn},
       {".insn.block", kInsnBlock},

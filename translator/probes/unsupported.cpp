@@ -14,7 +14,6 @@ namespace {
 constexpr const char* kShapes[] = {
     "kernel.mark(string)",
     "kernel.mark(string).format(string)",
-    "kernel.statement(number).nearest",
     "kprobe.statement(number).absolute",
     "module(string).function(number)",
     "module(string).function(number).call",
