@@ -516,7 +516,8 @@ struct ProbePoint : Node {
   bool sufficient = false;  // "!"
   Expr* condition = nullptr;  // "if (cond)", may be null
   // As written, numbers in decimal (stap's -p1), or with `hex_addresses`
-  // those of function(ADDR) and statement(ADDR) in hex (its -p2).
+  // those of function(ADDR) and statement(ADDR) in hex but kprobe's (its
+  // -p2, which shows the points it resolved through DWARF so).
   std::string to_string(bool hex_addresses = false) const;
 };
 

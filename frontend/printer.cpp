@@ -340,7 +340,7 @@ std::string ProbePoint::to_string(bool hex_addresses) const {
     s += components[i].name;
     if (const Expr* a = components[i].arg) {
       s += "(";
-      if (hex_addresses && a->kind == ExprKind::Number &&
+      if (hex_addresses && a->kind == ExprKind::Number && components[0].name != "kprobe" &&
           (components[i].name == "function" || components[i].name == "statement"))
         s += fmt::format("{:#x}", static_cast<uint64_t>(static_cast<const NumberLit*>(a)->value));
       else if (a->kind == ExprKind::Number)

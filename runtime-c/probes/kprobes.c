@@ -25,6 +25,8 @@ struct _stpx_kprobe {
 	kretprobe_handler_t post;
 	const char *symbol;
 	unsigned long offset;		/* from the symbol (kernel.function) */
+	/* A raw run-time address instead (kprobe.statement(A).absolute), or 0. */
+	unsigned long addr;
 	int is_return;
 	int maxactive;			/* .return.maxactive(N); 0: the kernel's default */
 	/* An entry of a vmlinux function the ftrace batch may take (1; 2
@@ -158,8 +160,12 @@ static int _stpx_kprobe_register(struct _stpx_kprobe *k)
 		k->u.krp.maxactive = k->maxactive;
 		return register_kretprobe(&k->u.krp);
 	}
-	k->u.kp.symbol_name = k->symbol;
-	k->u.kp.offset = k->offset;
+	if (k->addr) {
+		k->u.kp.addr = (kprobe_opcode_t *)k->addr;
+	} else {
+		k->u.kp.symbol_name = k->symbol;
+		k->u.kp.offset = k->offset;
+	}
 	k->u.kp.pre_handler = k->pre;
 	return register_kprobe(&k->u.kp);
 }

@@ -27,7 +27,7 @@ bool valid_symbol(const std::string& s) {
 }
 
 // kprobe.function("f"), or the same in kprobe.module("m").
-enum Shape { kFunction, kModule };
+enum Shape { kFunction, kModule, kAbsolute };
 
 class KprobeFamily : public KprobeTableFamily {
  public:
@@ -42,6 +42,7 @@ class KprobeFamily : public KprobeTableFamily {
             {"kprobe.module(string).function(string).call", kModule},
             {"kprobe.module(string).function(string).return", kModule},
             {"kprobe.function(string).return.maxactive(number)", kFunction},
+            {"kprobe.statement(number).absolute", kAbsolute},
             {"kprobe.module(string).function(string).return.maxactive(number)", kModule}};
   }
 
@@ -49,6 +50,7 @@ class KprobeFamily : public KprobeTableFamily {
               DiagSink& diags) const override {
     ProbeSpec spec = base;
     spec.family = this;
+    if (m.tag == kAbsolute) return expand_absolute(m, spec, ctx, out, diags);
     if (!take_return_suffix(m, spec, diags)) return;
     if (m.tag == kModule) return expand_module(m, spec, ctx, out, diags);
     const std::string pattern = m.string_arg(1);
@@ -103,6 +105,25 @@ class KprobeFamily : public KprobeTableFamily {
 
  private:
   const char* table() const override { return "_stpx_kprobes"; }
+
+  // kprobe.statement(ADDRESS).absolute (guru): a kprobe at a raw run-time
+  // address, unchecked, as stapprobes(3stap) describes it.
+  void expand_absolute(const PointMatch& m, ProbeSpec& spec, const ProbeContext& ctx, std::vector<ProbeSpec>& out,
+                       DiagSink& diags) const {
+    if (!ctx.guru) {
+      diags.report(DiagId::SemNeedGuru, m.component(2).loc, "absolute statement probe");
+      return;
+    }
+    auto at = std::make_shared<KprobeAddress>();
+    at->raw = static_cast<uint64_t>(m.number_arg(1));
+    if (!at->raw) {
+      diags.report(DiagId::SemProbeArg, m.arg_loc(1), "kprobe.statement", "a kernel address");
+      return;
+    }
+    spec.pp = fmt::format("kprobe.statement({:#x}).absolute", at->raw);
+    set_kprobe_address(spec, std::move(at));
+    out.push_back(std::move(spec));
+  }
 
   static const char* call_text(const PointMatch& m) {
     return m.component(m.size() - 1).name.view() == "call" ? ".call" : "";

@@ -73,6 +73,7 @@ void emit_kprobe_table(CWriter& w, const std::vector<const ProbeSpec*>& probes, 
     if (at.ftrace && !p->is_return)
       ftrace = fmt::format(", .ftrace = {}, .ftrace_rel = {}LL, .ftrace_size = {}", at.ftrace_aliased ? 2 : 1,
                            at.ftrace_rel, at.ftrace_size);
+    if (at.raw) offset = fmt::format(", .addr = {:#x}UL", at.raw);
     w.line("{{ .probe = &_stpx_probes[{}], .symbol = \"{}\"{}, .is_return = {}{}{}{} }},", p->index, symbol, offset,
            p->is_return ? 1 : 0, maxactive, pre, ftrace);
   }

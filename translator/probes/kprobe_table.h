@@ -18,6 +18,8 @@ namespace stapx {
 struct KprobeAddress : ProbeData {
   std::string symbol;
   uint64_t offset = 0;
+  // A raw run-time address instead of a symbol (kprobe.statement(A).absolute).
+  uint64_t raw = 0;
   std::string attach;
   uint64_t attach_offset = 0;
   // An entry probe on this kernel function may join the module's ftrace

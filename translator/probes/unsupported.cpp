@@ -14,7 +14,6 @@ namespace {
 constexpr const char* kShapes[] = {
     "kernel.mark(string)",
     "kernel.mark(string).format(string)",
-    "kprobe.statement(number).absolute",
     "module(string).function(number)",
     "module(string).function(number).call",
     "module(string).function(number).exported",
