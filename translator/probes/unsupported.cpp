@@ -12,8 +12,6 @@ namespace stapx {
 namespace {
 
 constexpr const char* kShapes[] = {
-    "kernel.mark(string)",
-    "kernel.mark(string).format(string)",
     "module(string).function(number)",
     "module(string).function(number).call",
     "module(string).function(number).exported",
@@ -22,18 +20,31 @@ constexpr const char* kShapes[] = {
     "module(string).statement(number).nearest",
 };
 
+// Kernel markers (kernel.mark): gone from Linux since 2.6.32, so on every
+// kernel stapx supports a marker point matches nothing, as in stap 4.8
+// ("no match"), and "?" leaves it out silently.
+constexpr const char* kAbsentShapes[] = {
+    "kernel.mark(string)",
+    "kernel.mark(string).format(string)",
+};
+
 class UnsupportedFamily : public ProbeFamily {
  public:
   const char* name() const override { return "unsupported"; }
   std::vector<PointPattern> patterns() const override {
     std::vector<PointPattern> out;
     for (size_t i = 0; i < std::size(kShapes); ++i) out.push_back({kShapes[i], static_cast<int>(i), false});
+    for (size_t i = 0; i < std::size(kAbsentShapes); ++i)
+      out.push_back({kAbsentShapes[i], static_cast<int>(std::size(kShapes) + i), true});
     return out;
   }
   void expand(const PointMatch& m, const ProbeSpec&, const ProbeContext&, std::vector<ProbeSpec>&,
               DiagSink& diags) const override {
     if (m.point->optional) return;  // "?": a point that does not resolve is left out
-    diags.report(DiagId::SemUnsupported, m.point->loc, std::string("probe point ") + kShapes[m.tag]);
+    if (static_cast<size_t>(m.tag) >= std::size(kShapes))
+      diags.report(DiagId::SemNoMatch, m.arg_loc(1));
+    else
+      diags.report(DiagId::SemUnsupported, m.point->loc, std::string("probe point ") + kShapes[m.tag]);
   }
   void emit_tables(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
   void emit_arm(CWriter&, const std::vector<const ProbeSpec*>&) const override {}
