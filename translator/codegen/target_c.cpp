@@ -95,6 +95,7 @@ std::string target_c_body(const TargetAccess& access, const std::string& where,
                           const EntryRead& entry_read) {
   if (access.entry_slot >= 0)
     return entry_read ? entry_read(access.entry_slot) : fmt::format("c->entry_saved[{}]", access.entry_slot);
+  if (access.context_cstring) return fmt::format("_stpx_strcpy({}, {})", string_buf(), access.context_c);
   if (access.context_string)  // copied: the handler may assign it next
     return fmt::format("_stpx_strcpy({}, {}->buf)", string_buf(), access.context_c);
   if (!access.context_c.empty()) return fmt::format("((int64_t)({}))", access.context_c);

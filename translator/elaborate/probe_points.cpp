@@ -50,12 +50,14 @@ class ProbePoints {
 
 // Probes whose body reads target variables need one body per probed
 // address, since $x may live in a different place at each: every spec
-// after the first of such a probe gets its own copy of the body.
+// after the first of such a probe gets its own copy of the body (not for
+// a family whose context variables are read from the probe's table
+// entry, the same code at every point).
 void ProbePoints::split_for_targets(Script* script, std::vector<ProbeSpec>& specs) {
   std::map<ProbeDecl*, int> seen;
   std::map<ProbeDecl*, bool> uses;
   for (ProbeSpec& spec : specs) {
-    if (!spec.site && !spec.family->has_context_vars()) continue;
+    if (!spec.site && !(spec.family->has_context_vars() && spec.family->context_vars_per_point())) continue;
     ProbeDecl* decl = spec.decl;
     auto it = uses.find(decl);
     if (it == uses.end()) it = uses.emplace(decl, mentions_target(decl->body)).first;

@@ -332,10 +332,11 @@ void Resolver::resolve_target_expr(TargetExpr* t, Scope& sc) {
       return;
     }
     access.context_c = std::move(var->c_expr);
-    access.context_string = var->is_string;
+    access.context_string = var->is_string && !var->c_string;
+    access.context_cstring = var->c_string;
     access.context_writable = var->writable;
     access.context_write_diag = var->write_diag;
-    t->type = var->is_string ? Type::String : Type::Long;
+    t->type = var->is_string || var->c_string ? Type::String : Type::Long;
     elab_.prog.targets[t] = std::move(access);
     return;
   }

@@ -49,10 +49,11 @@ struct TargetAccess {
   // says to an assignment).
   std::string context_c;
   bool context_string = false;
+  bool context_cstring = false;  // context_c is a const char * (ContextVar::c_string)
   bool context_writable = false;
   DiagId context_write_diag{};
 
-  bool yields_string() const { return is_string || is_pretty || context_string; }
+  bool yields_string() const { return is_string || is_pretty || context_string || context_cstring; }
   // An entry save (in Program::entry_saves) that keeps a string.
   bool saves_string() const {
     return is_string || (entry_expr && entry_expr->type == ast::Type::String);

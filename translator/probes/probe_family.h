@@ -108,11 +108,18 @@ struct ContextVar {
   bool formatted = false;
   std::string format;
   std::vector<std::string> parts;
+  // c_expr is a `const char *` that stays put (the probe table's), read
+  // only: a string without a copy per point.
+  bool c_string = false;
 };
 
 class ProbeFamily {
  public:
   virtual ~ProbeFamily() = default;
+  // Whether a body that reads this family's context variables needs a
+  // copy per probe point (their C differs by point); false when they are
+  // read from the probe's own table entry at run time.
+  virtual bool context_vars_per_point() const { return true; }
   virtual const char* name() const = 0;
   // The point shapes this family accepts (point_grammar.h).
   virtual std::vector<PointPattern> patterns() const = 0;

@@ -50,18 +50,22 @@ class ProcessPltFamily : public UprobeTableFamily {
     if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.point->loc);
   }
 
-  // $$name; stap's .plt probes have no other context variables.
+  // $$name; stap's .plt probes have no other context variables. It is the
+  // point's function, its table entry's ppfunc: one handler serves every
+  // point (ltrace-style scripts probe hundreds).
   bool has_context_vars() const override { return true; }
+  bool context_vars_per_point() const override { return false; }
   std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec& spec,
                                         DiagSink& diags) const override {
     if (t.base.view() != "$$name" || !t.components.empty() || !t.pretty.empty()) {
       diags.report(DiagId::SemProcessTarget, t.loc, "a .plt probe has only $$name");
       return std::nullopt;
     }
+    (void)spec;
     ContextVar v;
     v.readable = true;
-    v.formatted = true;
-    for (char ch : spec.data_as<PltStub>().name) v.format += ch == '%' ? std::string("%%") : std::string(1, ch);
+    v.c_string = true;
+    v.c_expr = "c->probe->ppfunc";
     return v;
   }
 
