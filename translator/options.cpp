@@ -125,10 +125,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                                      {"remote-prefix", optional_argument, nullptr, 1015},
                                      {nullptr, 0, nullptr, 0}};
   opterr = 0;
-  optind = 1;
+  optind = 0;  // (0: glibc's getopt starts afresh, its permutation state too)
   int ch;
-  // '+': stop at the first non-option, which is the script (its args follow).
-  while ((ch = getopt_long(argc, argv, "+e:p:vkm:r:o:bs:S:T:tFPD:I:c:x:d:guqwWG:l:L:hV", long_opts, nullptr)) != -1) {
+  // Options may come after the script and its arguments too, as stap's
+  // (GNU getopt's) do: `stap script.stp -c CMD` is common. The first
+  // non-option is the script, the rest its arguments; after `--` nothing
+  // is an option.
+  while ((ch = getopt_long(argc, argv, "e:p:vkm:r:o:bs:S:T:tFPD:I:c:x:d:guqwWG:l:L:hV", long_opts, nullptr)) != -1) {
     switch (ch) {
       case 'e':
         if (o.from_command_line) {

@@ -57,6 +57,15 @@ out=$(echo 'probe begin { x = }' | "$stapx" -p1 - 2>&1)
 printf '%s\n' "$out" | grep -qF "saw: operator '}' at <input>:1:19" || { echo "FAIL: stdin script: $out"; status=1; }
 out=$(echo 'probe begin { println(@1) }' | "$stapx" -p1 - arg 2>&1)
 printf '%s\n' "$out" | grep -qF '"arg"' || { echo "FAIL: stdin script with an argument: $out"; status=1; }
+# Options after the script and its arguments count, as stap's (GNU
+# getopt's) do ("stap ltrace.stp -c ls" in Debian's examples); after "--"
+# they are arguments (both checked with stap 4.8 -p1 here).
+script=$(mktemp) && printf 'probe begin { println(@1, $#) }\n' >"$script"
+out=$("$stapx" -p1 "$script" foo -c ls 2>&1)
+printf '%s\n' "$out" | grep -qF 'println("foo", 1);' || { echo "FAIL: options after the script: $out"; status=1; }
+out=$("$stapx" -p1 "$script" foo -- -c ls 2>&1)
+printf '%s\n' "$out" | grep -qF 'println("foo", 3);' || { echo "FAIL: arguments after --: $out"; status=1; }
+rm -f "$script"
 # The options that are fine still pass.
 "$stapx" -p1 -m ok_name -e 'probe begin {}' >/dev/null || { echo "FAIL: -m ok_name"; status=1; }
 exit $status
