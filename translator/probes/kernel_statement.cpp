@@ -71,13 +71,10 @@ class KernelStatementFamily : public KprobeTableFamily {
     std::vector<std::pair<std::string, debug::ProbeSite>> sites;
     for (auto& [mod, di] : scopes) {
       if (arg.is_address) {
-        std::optional<debug::ProbeSite> site = di->address_site(arg.address);
-        // (Not .absolute: stap wants the first address of a line-table row.)
-        if (site && !arg.absolute && site->row_addr && site->row_addr != arg.address) {
-          diags.report_early(DiagId::SemNotStatementStart, SourceLoc{}, arg.address, site->row_addr);
-          continue;
-        }
-        if (site) sites.emplace_back(mod, std::move(*site));
+        // (A raw .absolute address need not start a line.)
+        std::optional<debug::ProbeSite> site;
+        if (address_statement_site(*di, arg.address, !arg.absolute, diags, site) && site)
+          sites.emplace_back(mod, std::move(*site));
         continue;
       }
       if (entry) {

@@ -100,12 +100,8 @@ class ProcessFamily : public UprobeTableFamily {
     };
     if (m.tag == kStatementAddress) {
       uint64_t addr = static_cast<uint64_t>(m.number_arg(at));
-      std::optional<debug::ProbeSite> site = di ? di->address_site(addr) : std::nullopt;
-      // stap wants the first address of a line-table row.
-      if (site && site->row_addr && site->row_addr != addr) {
-        diags.report_early(DiagId::SemNotStatementStart, SourceLoc{}, addr, site->row_addr);
-        return true;  // (no match)
-      }
+      std::optional<debug::ProbeSite> site;
+      if (di && !address_statement_site(*di, addr, true, diags, site)) return true;  // (refused: no match)
       add(addr, fmt::format("0x{:x}", addr), std::move(site));
       return true;
     }

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "frontend/diagnostics.h"
 #include "support/glob.h"
 #include "translator/debuginfo/debuginfo.h"
 
@@ -106,6 +107,15 @@ std::vector<debug::ProbeSite> source_statement_sites(debug::DebugInfo& di, const
     return (spec.file.empty() || file_matches(spec.file, file)) && it != chosen.end() && it->second.count(line);
   };
   return di.statement_sites(spec.function, filter);
+}
+
+bool address_statement_site(debug::DebugInfo& di, uint64_t addr, bool row_start, DiagSink& diags,
+                            std::optional<debug::ProbeSite>& site) {
+  site = di.address_site(addr);
+  if (!site || !row_start || !site->row_addr || site->row_addr == addr) return true;
+  diags.report_early(DiagId::SemNotStatementStart, SourceLoc{}, addr, site->row_addr);
+  site.reset();
+  return false;
 }
 
 std::optional<std::pair<std::string, std::string>> missing_line(debug::DebugInfo& di, const SourceSpec& spec) {

@@ -28,6 +28,7 @@ struct SourceSpec {
   bool keeps(const std::string& path, int line, int decl_line) const;
 };
 
+class DiagSink;
 namespace debug {
 class DebugInfo;
 struct ProbeSite;
@@ -48,6 +49,14 @@ std::vector<debug::ProbeSite> source_statement_sites(debug::DebugInfo& di, const
 // it that have, ":A or :B", for stap's "no line records for ... (try
 // ...)". Nothing when it names several lines, or its function has none.
 std::optional<std::pair<std::string, std::string>> missing_line(debug::DebugInfo& di, const SourceSpec& spec);
+
+// The site at link-time address `addr` into `site` (.statement(ADDRESS),
+// kernel or process; nothing when no function holds the address). With
+// `row_start`, false, after stap's "address 0x... does not match the
+// beginning of a statement (try 0x...)", unless a line-table row begins
+// there.
+bool address_statement_site(debug::DebugInfo& di, uint64_t addr, bool row_start, DiagSink& diags,
+                            std::optional<debug::ProbeSite>& site);
 
 // A source file pattern matches the path DWARF gives, or its tail after a
 // '/' ("read_write.c" and "fs/*.c" match "fs/read_write.c").
