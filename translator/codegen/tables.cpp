@@ -170,24 +170,22 @@ void Codegen::submatch_tables(size_t id, const regex::Prog& p) {
 }
 
 void Codegen::tables() {
-  // Lock sets, then the probe table (one entry per probe point).
-  for (size_t index = 0; index < decls_.size(); ++index) {
-    const ProbeDecl* decl = decls_[index];
-    std::set<int> all(decl->global_reads.begin(), decl->global_reads.end());
-    all.insert(decl->global_writes.begin(), decl->global_writes.end());
-    if (all.empty()) continue;
-    std::set<int> writes(decl->global_writes.begin(), decl->global_writes.end());
-    auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_locks_p{}[] =", index), "};");
-    for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, writes.count(g) ? 1 : 0);
-  }
-  // The lock sets of .return probes' entry halves whose @entry(...) uses globals.
-  for (const auto& [decl, globals] : prog_.entry_globals) {
-    std::set<int> all(globals.reads.begin(), globals.reads.end());
-    all.insert(globals.writes.begin(), globals.writes.end());
-    auto b = out_.block(fmt::format("static const struct _stpx_lock_req _stpx_entry_locks_p{}[] =",
-                                    decl_index_.at(decl)), "};");
-    for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, globals.writes.count(g) ? 1 : 0);
-  }
+  // Lock sets, then the probe table (one entry per probe point): the
+  // globals read or written, in index order (the canonical one), each
+  // taken for writing if written.
+  auto lock_set = [this](const std::string& name, const auto& reads, const auto& writes) {
+    std::set<int> all(reads.begin(), reads.end());
+    all.insert(writes.begin(), writes.end());
+    if (all.empty()) return;
+    std::set<int> written(writes.begin(), writes.end());
+    auto b = out_.block(fmt::format("static const struct _stpx_lock_req {}[] =", name), "};");
+    for (int g : all) out_.line("{{ &_stpx_locks[{}], {} }},", g, written.count(g) ? 1 : 0);
+  };
+  for (size_t index = 0; index < decls_.size(); ++index)
+    lock_set(fmt::format("_stpx_locks_p{}", index), decls_[index]->global_reads, decls_[index]->global_writes);
+  // Those of .return probes' entry halves whose @entry(...) uses globals.
+  for (const auto& [decl, globals] : prog_.entry_globals)
+    lock_set(fmt::format("_stpx_entry_locks_p{}", decl_index_.at(decl)), globals.reads, globals.writes);
   // Entry values (DW_OP_entry_value away from the entry): one watcher of
   // the entry of each function whose probes read them, registered before
   // and unregistered after the probes (runtime-c/probes/entry_values.c).
