@@ -99,7 +99,7 @@ std::unique_ptr<UserBinary> UserBinary::open(const std::string& path, std::strin
     const char* name = elf_strptr(elf.elf, shstrndx, sh.sh_name);
     if (!name) continue;
     if (sh.sh_type == SHT_NOTE && std::strcmp(name, ".note.stapsdt") == 0) sdt.push_back(scn);
-    if (sh.sh_type == SHT_NOTE && !b->build_id_size_) b->find_build_id(scn, sh.sh_offset);
+    if (sh.sh_type == SHT_NOTE && b->build_id_note_.empty()) b->find_build_id(scn, sh.sh_offset);
     if (std::strcmp(name, ".stapsdt.base") == 0) sdt_base = sh.sh_addr;
     if (std::strcmp(name, ".plt") == 0 || std::strcmp(name, ".plt.sec") == 0) stubs.push_back(scn);
   }
@@ -399,8 +399,8 @@ void UserBinary::find_build_id(::Elf_Scn* scn, uint64_t section_offset) {
   for (size_t at = 0; data && (at = gelf_getnote(data, at, &nh, &name_at, &desc_at)) > 0;)
     if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 0 &&
         std::memcmp(static_cast<const char*>(data->d_buf) + name_at, "GNU", 4) == 0) {
+      build_id_note_.assign(static_cast<const char*>(data->d_buf) + desc_at, nh.n_descsz);
       build_id_offset_ = section_offset + desc_at;
-      build_id_size_ = nh.n_descsz;
       return;
     }
 }

@@ -55,9 +55,10 @@ class UserBinary {
   bool shared() const { return shared_; }  // ET_DYN (a library, or a PIE)
   // Its GNU build ID in hex ("" without one).
   const std::string& build_id() const { return build_id_; }
-  // Where its bytes are in the file, and how many (0 without one).
+  // Its bytes as its note holds them, and where they are in the file
+  // ("" where no note section holds one).
+  const std::string& build_id_note() const { return build_id_note_; }
   uint64_t build_id_offset() const { return build_id_offset_; }
-  uint64_t build_id_size() const { return build_id_size_; }
   // The defined functions whose names match the glob `pattern`, each once
   // (the full symbol table's, else the dynamic one's), by name.
   std::vector<UserFunction> functions(const std::string& pattern) const;
@@ -100,7 +101,8 @@ class UserBinary {
   uint64_t size_ = 0;
   bool shared_ = false;
   std::string build_id_;
-  uint64_t build_id_offset_ = 0, build_id_size_ = 0;
+  std::string build_id_note_;
+  uint64_t build_id_offset_ = 0;
   std::vector<UserFunction> functions_;  // by name
   struct Segment {
     uint64_t vaddr, filesz, offset;

@@ -15,10 +15,6 @@ namespace stapx {
 
 namespace {
 
-struct PltStub : Uprobe {
-  std::string name;
-};
-
 enum Shape { kEntry, kReturn };
 
 class ProcessPltFamily : public UprobeTableFamily {
@@ -41,10 +37,7 @@ class ProcessPltFamily : public UprobeTableFamily {
         spec.is_return = m.tag == kReturn;
         spec.ppfunc = spec.probefunc = f.name;
         spec.pp = fmt::format("process(\"{}\").plt(\"{}\"){}", t.file->path(), f.name, spec.is_return ? ".return" : "");
-        auto stub = std::make_shared<PltStub>();
-        static_cast<Uprobe&>(*stub) = *uprobe_at(t, f.offset);
-        stub->name = f.name;
-        spec.data = std::move(stub);
+        spec.data = uprobe_at(t, f.offset);
         out.push_back(std::move(spec));
       }
     if (out.size() == before && !m.point->optional) diags.report(DiagId::SemNoMatch, m.point->loc);
@@ -55,13 +48,12 @@ class ProcessPltFamily : public UprobeTableFamily {
   // point (ltrace-style scripts probe hundreds).
   bool has_context_vars() const override { return true; }
   bool context_vars_per_point() const override { return false; }
-  std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec& spec,
+  std::optional<ContextVar> context_var(const ast::TargetExpr& t, const ProbeSpec&,
                                         DiagSink& diags) const override {
     if (t.base.view() != "$$name" || !t.components.empty() || !t.pretty.empty()) {
       diags.report(DiagId::SemProcessTarget, t.loc, "a .plt probe has only $$name");
       return std::nullopt;
     }
-    (void)spec;
     ContextVar v;
     v.readable = true;
     v.c_string = true;

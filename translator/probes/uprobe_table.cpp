@@ -225,13 +225,9 @@ std::shared_ptr<Uprobe> uprobe_at(const ProcessTarget& t, uint64_t offset) {
   u->offset = offset;
   u->file_size = bin.file_size();
   u->code = bin.code_at(offset);
-  // (Only where its note's place in the file is known: a file without
-  // section headers is checked by size and code alone.)
-  if (bin.build_id_size() * 2 == bin.build_id().size()) {
-    for (size_t i = 0; i < bin.build_id().size(); i += 2)
-      u->build_id += static_cast<char>(std::stoi(bin.build_id().substr(i, 2), nullptr, 16));
-    u->build_id_offset = bin.build_id_offset();
-  }
+  // (A file without a note section for it is checked by size and code alone.)
+  u->build_id = bin.build_id_note();
+  u->build_id_offset = bin.build_id_offset();
   u->exe = t.exe;
   u->pid = t.pid;
   return u;
