@@ -220,8 +220,8 @@ class Preprocessor {
   std::pair<uint32_t, uint32_t> arg_count_, arg_count_str_;
 };
 
-// A $N or @N counts as a use of argument N, also where a conditional
-// drops it (stap warns of fewer arguments so).
+// A $N or @N that a conditional drops still counts as a use of argument
+// N (stap warns of fewer arguments so); argument() marks the kept ones.
 void Preprocessor::mark_argument(const PTok& t) {
   if (!args_used_ || t.len < 2 || (t.kind != TokKind::Dollar && t.kind != TokKind::At)) return;
   std::string_view s = text(t);
@@ -278,7 +278,7 @@ bool Preprocessor::argument(const PTok& t, int depth) {
   // A missing argument is an error only where a conditional keeps it:
   // run() reports those that survive.
   if (index == 0 || index > facts_.args.size()) return false;
-  mark_argument(t);
+  if (args_used_) (*args_used_)[index - 1] = true;
   if (s[0] == '@') {
     emit(token(TokKind::String, arg_string_[index - 1]));
     return true;

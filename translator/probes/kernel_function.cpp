@@ -39,14 +39,14 @@ class KernelFunctionFamily : public KprobeTableFamily {
               {f + ".callees", Suffix::Callees},
               {f + ".callees(number)", Suffix::CalleesDepth}};
     // kernel.function(ADDRESS): the function whose code holds ADDRESS.
-    if (!module_)
-      for (const char* tail : {"", ".call", ".return", ".return.maxactive(number)", ".exported"})
-        texts_.push_back({std::string("kernel.function(number)") + tail,
-                          *tail == 0         ? Suffix::None
-                          : tail[1] == 'c'   ? Suffix::Call
-                          : tail[1] == 'e'   ? Suffix::Exported
-                          : tail[7] == '.'   ? Suffix::ReturnMaxactive
-                                             : Suffix::Return});
+    if (!module_) {
+      const std::string a = "kernel.function(number)";
+      texts_.insert(texts_.end(), {{a, Suffix::None},
+                                   {a + ".call", Suffix::Call},
+                                   {a + ".return", Suffix::Return},
+                                   {a + ".return.maxactive(number)", Suffix::ReturnMaxactive},
+                                   {a + ".exported", Suffix::Exported}});
+    }
   }
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
