@@ -46,6 +46,20 @@ TEST(Codegen, StableFunctionsAreComputedOncePerProbeHit) {
   EXPECT_EQ(cached, 2u) << "the probe body's two calls; twice() calls it plainly\n" << c;
 }
 
+// ppfunc() as stap parses it from pp(): the name in function("...") up to
+// '@' or the quote; "" for points that name no function (stap 4.8's
+// context tapset documents the rule). probefunc() is the bare symbol, as
+// stap's symname(addr()), without a module's "m:".
+TEST(Codegen, PpfuncIsTheNameInPp) {
+  std::string c = c_for(
+      "probe kprobe.function(\"vfs_read\"), kprobe.module(\"ext4\").function(\"ext4_sync_fs\"),"
+      " timer.s(1) { }");
+  EXPECT_NE(c.find(".pp = \"kprobe.function(\\\"vfs_read\\\")\", .pn = "), std::string::npos) << c;
+  EXPECT_NE(c.find(".ppfunc = \"vfs_read\", .func = \"vfs_read\""), std::string::npos);
+  EXPECT_NE(c.find(".ppfunc = \"ext4_sync_fs\", .func = \"ext4_sync_fs\""), std::string::npos);
+  EXPECT_NE(c.find(".pp = \"timer.s(1)\", .pn = \"timer.s(1)\", .ppfunc = \"\","), std::string::npos);
+}
+
 TEST(Codegen, UnmodifiedFnargsPassStringsByPointer) {
   std::string c = c_for_guru(
       "function len2:long (s:string) %{ /* unmodified-fnargs */ STAP_RETVALUE = 2 * strlen(STAP_ARG_s); %}\n"

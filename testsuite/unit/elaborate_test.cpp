@@ -117,10 +117,9 @@ TEST(Elaborate, ProbePointsAreResolvedByTheirFamily) {
   EXPECT_STREQ(ok.prog.probes[1].family->name(), "end");
   EXPECT_STREQ(ok.prog.probes[2].family->name(), "timer");
   EXPECT_EQ(ok.prog.probes[3].pp, "timer.s(2)");
-  EXPECT_EQ(ok.prog.probes[4].ppfunc, "vfs_read");
   EXPECT_EQ(ok.prog.probes[4].probefunc, "vfs_read");
   EXPECT_EQ(ok.prog.probes[4].entry_symbol, "vfs_read");
-  EXPECT_TRUE(ok.prog.probes[0].ppfunc.empty());
+  EXPECT_TRUE(ok.prog.probes[0].probefunc.empty());
   EXPECT_FALSE(ok.prog.probes[4].is_return);
   EXPECT_TRUE(ok.prog.probes[5].is_return);
 

@@ -10,6 +10,22 @@
 
 namespace stapx::codegen {
 
+namespace {
+
+// ppfunc(): the function a probe point names, as stap parses it out of
+// pp(): the name in its first function("...") (else statement("...")), up
+// to '@' or the quote; "" when pp() has neither (an address, a mark, a
+// timer).
+std::string ppfunc_of(const std::string& pp) {
+  size_t at = pp.find("function(\"");
+  size_t start = at != std::string::npos ? at + 10 : std::string::npos;
+  if (at == std::string::npos && (at = pp.find("statement(\"")) != std::string::npos) start = at + 11;
+  if (start == std::string::npos) return "";
+  return pp.substr(start, pp.find_first_of("@\"", start) - start);
+}
+
+}  // namespace
+
 // STPX_ENTRY_STR_WORDS, the words each string saved at a function's entry
 // takes in a kretprobe instance: room for MAXSTRINGLEN bytes, unless the
 // probe that saves the most would then pass the kernel's limit on a
@@ -237,7 +253,7 @@ void Codegen::tables() {
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
                 ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{}, "
                 ".index = {}, .loc = {} }},",
-                index, c_string(pp), c_string(p.decl->pn.empty() ? pp : p.decl->pn), c_string(p.ppfunc),
+                index, c_string(pp), c_string(!p.decl->pn.empty() ? p.decl->pn : !p.pn.empty() ? p.pn : pp), c_string(ppfunc_of(pp)),
                 c_string(p.probefunc),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", run_state_c(p.family->run_state()),

@@ -36,24 +36,26 @@ class KernelFunctionFamily : public KprobeTableFamily {
               {f + ".exported", Suffix::Exported},
               {f + ".label(string)", Suffix::Label},
               {f + ".callee(string)", Suffix::Callee},
+              {f + ".callee(string).call", Suffix::CalleeCall},
+              {f + ".callee(string).return", Suffix::CalleeReturn},
               {f + ".callees", Suffix::Callees},
               {f + ".callees(number)", Suffix::CalleesDepth}};
-    // kernel.function(ADDRESS): the function whose code holds ADDRESS.
-    if (!module_) {
-      const std::string a = "kernel.function(number)";
-      texts_.insert(texts_.end(), {{a, Suffix::None},
-                                   {a + ".call", Suffix::Call},
-                                   {a + ".return", Suffix::Return},
-                                   {a + ".return.maxactive(number)", Suffix::ReturnMaxactive},
-                                   {a + ".exported", Suffix::Exported}});
-    }
+    // kernel.function(ADDRESS): the function whose code holds ADDRESS; a
+    // module's ADDRESS is where libdwfl lays the .ko's sections out (as
+    // stap's: its .text from 0x10000 on, after the notes).
+    const std::string a = std::string(module_ ? "module(string)" : "kernel") + ".function(number)";
+    texts_.insert(texts_.end(), {{a, Suffix::None},
+                                 {a + ".call", Suffix::Call},
+                                 {a + ".return", Suffix::Return},
+                                 {a + ".return.maxactive(number)", Suffix::ReturnMaxactive},
+                                 {a + ".exported", Suffix::Exported}});
   }
   const char* name() const override { return module_ ? "module.function" : "kernel.function"; }
 
   std::vector<PointPattern> patterns() const override {
     std::vector<PointPattern> out;
     for (const auto& [text, suffix] : texts_)
-      out.push_back({text, static_cast<int>(suffix), suffix != Suffix::Unsupported});
+      out.push_back({text, static_cast<int>(suffix), suffix != Suffix::CalleeReturn});  // (refused, with why)
     return out;
   }
 
@@ -61,12 +63,6 @@ class KernelFunctionFamily : public KprobeTableFamily {
               DiagSink& diags) const override {
     const ast::ProbePoint& point = *m.point;
     const auto suffix = static_cast<Suffix>(m.tag);
-    if (suffix == Suffix::Unsupported) {
-      diags.report(DiagId::SemUnsupported, m.component(2).loc,
-                   std::string(module_ ? "module(...).function(...)." : "kernel.function(...).") +
-                       std::string(m.component(2).name));
-      return;
-    }
     if (module_ && m.string_arg(0).empty()) {
       diags.report(DiagId::SemProbeArg, m.component(0).loc, "module", "a module name string");
       return;
@@ -78,6 +74,11 @@ class KernelFunctionFamily : public KprobeTableFamily {
       diags.report(DiagId::SemProbeArg, m.arg_loc(1), name(), "a function name");
       return;
     }
+    if (suffix == Suffix::CalleeReturn) {
+      diags.report(DiagId::SemCalleeReturn, m.component(m.size() - 1).loc, module_ ? "module(...).function(...)"
+                                                                                  : "kernel.function(...)");
+      return;
+    }
     ProbeSpec ret_spec;  // is_return and maxactive
     if (!take_return_suffix(m, ret_spec, diags)) return;
     // As stap: without a suffix, out-of-line functions and inlined
@@ -87,7 +88,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
     bool inlines = inline_only || suffix == Suffix::None;
     bool exported = suffix == Suffix::Exported;
     bool label = suffix == Suffix::Label;
-    bool callees = suffix == Suffix::Callee || suffix == Suffix::Callees || suffix == Suffix::CalleesDepth;
+    bool callees = suffix == Suffix::Callee || suffix == Suffix::CalleeCall || suffix == Suffix::Callees ||
+                   suffix == Suffix::CalleesDepth;
     int depth = suffix == Suffix::CalleesDepth ? static_cast<int>(m.number_arg(2)) : 1;
     if (suffix == Suffix::CalleesDepth && depth < 1) {
       diags.report(DiagId::SemProbeArg, m.arg_loc(2), "callees", "a depth of 1 or more");
@@ -96,7 +98,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     std::string suffix_text = ret_spec.is_return   ? return_text(ret_spec)
                               : inline_only        ? ".inline"
                               : exported           ? ".exported"
-                              : suffix == Suffix::Call ? ".call"
+                              : suffix == Suffix::Call || suffix == Suffix::CalleeCall ? ".call"
                                                        : "";
     // "func@file:line": the functions declared in that file (at that line).
     SourceSpec where = SourceSpec::parse(address ? "*" : pattern);
@@ -105,7 +107,9 @@ class KernelFunctionFamily : public KprobeTableFamily {
       return;
     }
     debug::SiteFilter filter;
-    filter.exported_only = exported;
+    // (function(ADDRESS).exported: the function there, global or not, as
+    // stap 4.8 takes it.)
+    filter.exported_only = exported && !address;
     filter.out_of_line = !inline_only;
     filter.file = function_file_filter(where);
     filter.prologue = ctx.prologue;
@@ -115,7 +119,7 @@ class KernelFunctionFamily : public KprobeTableFamily {
     size_t before = out.size();
     InlinedSiteCheck check(ctx, module_);
     for (auto& [mod, di] : scopes) {
-      // kernel.function(ADDRESS): the out-of-line function whose code holds
+      // function(ADDRESS): the out-of-line function whose code holds
       // the address, by its entry (as stap resolves it).
       std::optional<uint64_t> entry;
       if (address) {
@@ -127,10 +131,12 @@ class KernelFunctionFamily : public KprobeTableFamily {
       // .label("L"): the labels' own addresses (the DWARF's alone), and
       // pp() names the label's line without .label, as stap's does.
       // .callee("C")/.callees: the inlined copies of the callees (their
-      // entries), named after their caller as stap names them.
+      // entries); pp() names the callee as a function, pn() and -l caller
+      // and callee, as stap's do.
       std::vector<debug::ProbeSite> sites =
           label     ? di->label_sites(where.function, m.string_arg(2), filter)
-          : callees ? di->callee_sites(where.function, suffix == Suffix::Callee ? m.string_arg(2) : "*", depth, filter)
+          : callees ? di->callee_sites(where.function, suffix == Suffix::Callees || suffix == Suffix::CalleesDepth
+                                                           ? "*" : m.string_arg(2), depth, filter)
                     : di->function_sites(where.function, inlines, filter);
       if (entry)
         sites.erase(std::remove_if(sites.begin(), sites.end(), [&](const auto& s) { return s.addr != *entry; }),
@@ -142,18 +148,18 @@ class KernelFunctionFamily : public KprobeTableFamily {
         spec.family = this;
         std::shared_ptr<KprobeAddress> at = site_address(mod, site);
         if (mod.empty()) set_ftrace_entry(*at, ctx);
-        spec.ppfunc = site.function;
-        spec.probefunc = at->symbol;
+        spec.probefunc = site.symbol;  // (bare, as stap's symname(addr()))
         set_kprobe_address(spec, std::move(at));
         spec.is_return = ret_spec.is_return;
         spec.maxactive = ret_spec.maxactive;
         // stap's form names the source; BTF knows none.
         std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
+        if (callees)
+          spec.pn = fmt::format("{}.function(\"{}@{}:{}\").callee(\"{}@{}:{}\"){}", prefix, site.caller,
+                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line,
+                                suffix_text);
         if (address)
-          spec.pp = fmt::format("kernel.function({}){}", pattern, suffix_text);
-        else if (callees)
-          spec.pp = fmt::format("{}.function(\"{}@{}:{}\").callee(\"{}@{}:{}\")", prefix, site.caller,
-                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line);
+          spec.pp = fmt::format("{}.function({}){}", prefix, pattern, suffix_text);
         else
           spec.pp = site.decl_file.empty()
                         ? fmt::format("{}.function(\"{}\"){}", prefix, site.function, suffix_text)
@@ -205,8 +211,8 @@ class KernelFunctionFamily : public KprobeTableFamily {
   const char* table() const override { return module_ ? "_stpx_mfuncs" : "_stpx_kfuncs"; }
 
   // kernel.function("pattern")[.call|.return|...], module("m").function(...)
-  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Label, Callee, Callees, CalleesDepth,
-                      Unsupported };
+  enum class Suffix { None, Call, Return, ReturnMaxactive, Inline, Exported, Label, Callee, CalleeCall, CalleeReturn,
+                      Callees, CalleesDepth };
   std::vector<std::pair<std::string, Suffix>> texts_;
 };
 

@@ -1,5 +1,6 @@
 // kernel.statement("function@file:line"), kernel.statement(ADDRESS) and
-// module("m").statement("function@file:line"):
+// module("m").statement("function@file:line" or ADDRESS, a module's address
+// being where libdwfl lays the .ko out, as stap's):
 // probes on source lines inside kernel functions, resolved through the
 // target's DWARF line tables, so that handlers can read the variables in
 // scope there ($var). Each line becomes one kprobe at its lowest address
@@ -28,7 +29,8 @@ class KernelStatementFamily : public KprobeTableFamily {
     if (module_)
       return {{"module(string).statement(string)", kSource},
               {"module(string).statement(string).nearest", kNearest},
-              {"module(string).statement(number)", kAddress, false}};
+              {"module(string).statement(number)", kAddress},
+              {"module(string).statement(number).nearest", kAddress}};
     return {{"kernel.statement(string)", kSource},
             {"kernel.statement(string).nearest", kNearest},
             {"kernel.statement(number)", kAddress},
@@ -49,10 +51,6 @@ class KernelStatementFamily : public KprobeTableFamily {
       arg.absolute = m.tag == kAbsolute;
     }
     SourceLoc at = point.components[1].arg->loc;
-    if (module_ && arg.is_address) {
-      diags.report(DiagId::SemProbeArg, at, "module(...).statement", "\"function@file:line\"");
-      return;
-    }
     if (arg.absolute && !ctx.guru) {
       diags.report(DiagId::SemNeedGuru, point.components[2].loc, "absolute statement probe");
       return;
@@ -113,9 +111,10 @@ class KernelStatementFamily : public KprobeTableFamily {
       ProbeSpec spec = tmpl;
       spec.family = this;
       set_kprobe_address(spec, site_address(mod, site));
+      spec.probefunc = site.symbol;  // the function holding it, as stap's symname(addr())
       std::string prefix = mod.empty() ? "kernel" : fmt::format("module(\"{}\")", mod);
       if (arg.is_address)
-        spec.pp = fmt::format("kernel.statement(0x{:x}){}", arg.address, arg.absolute ? ".absolute" : "");
+        spec.pp = fmt::format("{}.statement(0x{:x}){}", prefix, arg.address, arg.absolute ? ".absolute" : "");
       else
         spec.pp = fmt::format("{}.statement(\"{}@{}:{}\")", prefix, site.function, site.decl_file, site.decl_line);
       if (arg.absolute) {

@@ -74,7 +74,7 @@ class KprobeFamily : public KprobeTableFamily {
           return;
         }
       }
-      out.push_back(one(spec, pattern, pattern, ctx));
+      out.push_back(one(spec, pattern, ctx));
       return;
     }
     const KernelSymbols* syms = ctx.kernel_symbols ? ctx.kernel_symbols() : nullptr;
@@ -96,7 +96,7 @@ class KprobeFamily : public KprobeTableFamily {
       return;
     }
     for (const KernelFunction* f : found) {
-      ProbeSpec p = one(spec, f->name, f->name, ctx);
+      ProbeSpec p = one(spec, f->name, ctx);
       // pp() names the function probed, as stap's does.
       p.pp = "kprobe.function(\"" + f->name + "\")" + call_text(m) + return_text(p);
       out.push_back(std::move(p));
@@ -129,16 +129,15 @@ class KprobeFamily : public KprobeTableFamily {
     return m.component(m.size() - 1).name.view() == "call" ? ".call" : "";
   }
 
-  // A probe on `symbol`, for a point naming the function `function`.
-  static ProbeSpec one(const ProbeSpec& spec, const std::string& function, const std::string& symbol,
-                       const ProbeContext& ctx) {
+  // A probe on `symbol` ("m:f" for a module's function); probefunc() is
+  // the bare name, as stap's symname() gives it.
+  static ProbeSpec one(const ProbeSpec& spec, const std::string& symbol, const ProbeContext& ctx) {
     ProbeSpec p = spec;
     auto at = std::make_shared<KprobeAddress>();
     at->symbol = symbol;
     set_ftrace_entry(*at, ctx);
     set_kprobe_address(p, std::move(at));
-    p.ppfunc = function;
-    p.probefunc = symbol;
+    p.probefunc = symbol.substr(symbol.find(':') + 1);
     return p;
   }
 
@@ -160,7 +159,7 @@ class KprobeFamily : public KprobeTableFamily {
       return;
     }
     auto module_probe = [&](const std::string& name) {
-      ProbeSpec p = one(spec, name, mod + ":" + name, ctx);
+      ProbeSpec p = one(spec, mod + ":" + name, ctx);
       p.pp = fmt::format("kprobe.module(\"{}\").function(\"{}\"){}{}", mod, name, call_text(m), return_text(p));
       return p;
     };

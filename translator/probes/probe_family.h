@@ -67,10 +67,13 @@ struct ProbeSpec {
   ast::ProbeDecl* decl = nullptr;
   ast::ProbePoint* point = nullptr;
   std::string pp;  // canonical probe point text, as pp() shows it
+  // pn() and -l's text where they are not pp (outside aliases): a callee's
+  // point, which stap names by caller and callee.
+  std::string pn;
   int index = 0;   // position in the module's probe table
-  // ppfunc(): the function the point names; probefunc(): the symbol the
-  // probe is attached to. Empty for points that name no function.
-  std::string ppfunc, probefunc;
+  // probefunc(): the symbol the probe is attached to; empty for points
+  // that name no function. (ppfunc() comes from pp.)
+  std::string probefunc;
   // Probes that read target variables: the address's variables, whether
   // the probe fires on the function's return, and where the function's
   // entry is (symbol and offset), for entry values read away from it.

@@ -35,6 +35,8 @@ enum Suffix {
   kExported,
   kLabel,
   kCallee,
+  kCalleeCall,
+  kCalleeReturn,
   kCallees,
   kCalleesDepth,
   kStatement,
@@ -51,7 +53,8 @@ class ProcessFamily : public UprobeTableFamily {
   std::vector<PointPattern> patterns() const override {
     std::vector<PointPattern> out = shapes_.patterns();
     for (PointPattern& p : out)  // (matched to say why they cannot be; not listed as types)
-      if (p.tag == kInsn || p.tag == kInsnBlock || p.tag == kStatementAbsolute) p.listed = false;
+      if (p.tag == kInsn || p.tag == kInsnBlock || p.tag == kStatementAbsolute || p.tag == kCalleeReturn)
+        p.listed = false;
     return out;
   }
 
@@ -59,6 +62,10 @@ class ProcessFamily : public UprobeTableFamily {
               DiagSink& diags) const override {
     if (m.tag == kStatementAbsolute) {  // (stap 4.8 refuses it in the same words)
       diags.report(DiagId::SemProcessAbsolute, m.component(m.size() - 1).loc);
+      return;
+    }
+    if (m.tag == kCalleeReturn) {
+      diags.report(DiagId::SemCalleeReturn, m.component(m.size() - 1).loc, "process(...).function(...)");
       return;
     }
     if (m.tag == kInsn || m.tag == kInsnBlock) {  // stap's, on utrace kernels only
@@ -91,7 +98,7 @@ class ProcessFamily : public UprobeTableFamily {
       spec.pp = fmt::format("process(\"{}\").statement({})", bin.path(), text);
       spec.data = uprobe_at(t, offset);
       if (site) {
-        spec.ppfunc = spec.probefunc = site->function;
+        spec.probefunc = site->function;
         site->user = true;
         site->relocated = bin.shared();
         spec.site = std::make_shared<const debug::ProbeSite>(std::move(*site));
@@ -141,7 +148,7 @@ class ProcessFamily : public UprobeTableFamily {
       ProbeSpec spec = base;
       spec.family = this;
       spec.is_return = suffix == kReturn;
-      spec.ppfunc = spec.probefunc = function;
+      spec.probefunc = function;
       spec.pp = fmt::format("process(\"{}\").function({}){}", path, pp, text);
       spec.data = uprobe_at(t, offset);
       out.push_back(std::move(spec));
@@ -178,7 +185,7 @@ class ProcessFamily : public UprobeTableFamily {
       filter.exported_only = suffix == kExported;
       filter.out_of_line = suffix != kInline;
       filter.prologue = prologue;
-      if (suffix == kCallee || suffix == kCallees || suffix == kCalleesDepth) {
+      if (suffix == kCallee || suffix == kCalleeCall || suffix == kCallees || suffix == kCalleesDepth) {
         // The functions inlined into it (stap's callees), at their
         // copies' entries, named after their caller as stap names them.
         int depth = suffix == kCalleesDepth ? static_cast<int>(m.number_arg(at + 1)) : 1;
@@ -187,16 +194,23 @@ class ProcessFamily : public UprobeTableFamily {
           return false;
         }
         for (debug::ProbeSite& site :
-             di->callee_sites(where.function, suffix == kCallee ? m.string_arg(at + 1) : "*", depth, filter)) {
+             di->callee_sites(where.function, suffix == kCallees || suffix == kCalleesDepth ? "*" : m.string_arg(at + 1),
+                              depth, filter)) {
           uint64_t offset = 0;
           if (!bin->file_offset(site.addr, offset)) continue;
           site.user = true;
           site.relocated = bin->shared();
           ProbeSpec spec = base;
           spec.family = this;
-          spec.ppfunc = spec.probefunc = site.function;
-          spec.pp = fmt::format("process(\"{}\").function(\"{}@{}:{}\").callee(\"{}@{}:{}\")", path, site.caller,
-                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line);
+          spec.probefunc = site.function;
+          // pp() names the callee as a function, pn() and -l caller and
+          // callee, as stap's do.
+          const char* call = suffix == kCalleeCall ? ".call" : "";
+          spec.pn = fmt::format("process(\"{}\").function(\"{}@{}:{}\").callee(\"{}@{}:{}\"){}", path, site.caller,
+                                site.caller_file, site.caller_line, site.function, site.decl_file, site.decl_line,
+                                call);
+          spec.pp = fmt::format("process(\"{}\").function(\"{}@{}:{}\"){}", path, site.function, site.decl_file,
+                                site.decl_line, call);
           spec.data = uprobe_at(t, offset);
           spec.site = std::make_shared<const debug::ProbeSite>(std::move(site));
           out.push_back(std::move(spec));
@@ -220,7 +234,8 @@ class ProcessFamily : public UprobeTableFamily {
       }
     }
     // Labels, inlined copies and callees are the DWARF's alone.
-    if (suffix == kLabel || suffix == kInline || suffix == kCallee || suffix == kCallees || suffix == kCalleesDepth)
+    if (suffix == kLabel || suffix == kInline || suffix == kCallee || suffix == kCalleeCall || suffix == kCallees ||
+        suffix == kCalleesDepth)
       return true;
     // And, as stap lists them, the symbol table's functions that the DWARF
     // does not describe (all of them without DWARF), by name: no $vars.
@@ -229,7 +244,7 @@ class ProcessFamily : public UprobeTableFamily {
     std::set<std::string> described;
     std::set<uint64_t> at_symbols;
     for (size_t i = before; i < out.size(); ++i) {
-      described.insert(out[i].ppfunc);
+      described.insert(out[i].probefunc);
       if (out[i].site) at_symbols.insert(out[i].site->addr - out[i].site->symbol_offset);
     }
     for (const debug::UserFunction& f : bin->functions(pattern)) {
@@ -261,6 +276,8 @@ class ProcessFamily : public UprobeTableFamily {
       {".function(string).exported", kExported},
       {".function(string).label(string)", kLabel},
       {".function(string).callee(string)", kCallee},
+      {".function(string).callee(string).call", kCalleeCall},
+      {".function(string).callee(string).return", kCalleeReturn},
       {".function(string).callees", kCallees},
       {".function(string).callees(number)", kCalleesDepth},
       {".function(number)", kEntry},

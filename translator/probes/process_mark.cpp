@@ -215,7 +215,6 @@ class ProcessMarkFamily : public UprobeTableFamily {
                                            fmt::format("$arg{} of mark {}", mark->args.size() + 1, note.name)));
         ProbeSpec spec = base;
         spec.family = this;
-        spec.ppfunc = note.name;
         spec.pp = m.tag == kProviderMark
                       ? fmt::format("process(\"{}\").provider(\"{}\").mark(\"{}\")", path, note.provider, note.name)
                       : fmt::format("process(\"{}\").mark(\"{}\")", path, note.name);

@@ -35,7 +35,7 @@ class ProcessPltFamily : public UprobeTableFamily {
         ProbeSpec spec = base;
         spec.family = this;
         spec.is_return = m.tag == kReturn;
-        spec.ppfunc = spec.probefunc = f.name;
+        spec.probefunc = f.name;
         spec.pp = fmt::format("process(\"{}\").plt(\"{}\"){}", t.file->path(), f.name, spec.is_return ? ".return" : "");
         spec.data = uprobe_at(t, f.offset);
         out.push_back(std::move(spec));
@@ -44,7 +44,7 @@ class ProcessPltFamily : public UprobeTableFamily {
   }
 
   // $$name; stap's .plt probes have no other context variables. It is the
-  // point's function, its table entry's ppfunc: one handler serves every
+  // point's function, its table entry's func: one handler serves every
   // point (ltrace-style scripts probe hundreds).
   bool has_context_vars() const override { return true; }
   bool context_vars_per_point() const override { return false; }
@@ -57,7 +57,7 @@ class ProcessPltFamily : public UprobeTableFamily {
     ContextVar v;
     v.readable = true;
     v.c_string = true;
-    v.c_expr = "c->probe->ppfunc";
+    v.c_expr = "c->probe->func";
     return v;
   }
 

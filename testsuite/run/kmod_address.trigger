@@ -1,0 +1,1 @@
+echo "run 5" >/proc/stapx_fixture
