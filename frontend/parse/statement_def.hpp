@@ -102,8 +102,10 @@ const auto sorted_ident_def = mark >>
         })];
 
 // foreach ([v =] [k1, k2] in a[+-] [limit N]) or foreach ([v =] k in a ...)
-const auto foreach_keys_def = ('[' > (sorted_ident % ',') > named("',' or ']'", x3::lit(']')))[to_val] |
-                              sorted_ident[([](auto& ctx) { _val(ctx).push_back(_attr(ctx)); })];
+// (After a ',' a key must follow: stap's "expected identifier" at '*'.)
+const auto foreach_keys_def =
+    ('[' > named("identifier", comma_list<SortedIdent>(sorted_ident)) > named("',' or ']'", x3::lit(']')))[to_val] |
+    sorted_ident[([](auto& ctx) { _val(ctx).push_back(_attr(ctx)); })];
 
 // The value form is tried only when "v =" is really there: X3 does not undo
 // a partly parsed optional's attribute when it backtracks.
