@@ -74,6 +74,14 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     i = c.size();
     return false;
   }
+  // The facts that are names, not versions or numbers, take only == and !=.
+  std::string_view lhs = text(l);
+  if (l.kind == TokKind::Ident && (lhs == "arch" || lhs == "runtime" || lhs == "systemtap_privilege" ||
+                                   lhs == "guru_mode") && op != "==" && op != "!=") {
+    error(c[i + 1], "'==' or '!='");
+    i = c.size();
+    return false;
+  }
   if (i + 2 >= c.size()) {
     error(at(i + 2), std::string(right_operand_expected(text(l), l.kind)));
     i = c.size();
@@ -126,7 +134,6 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     }
     return cmp_result(compare_versions(value, pattern));
   };
-  std::string_view lhs = text(l);
   if (l.kind == TokKind::Ident && r.kind == TokKind::String) {
     std::string pat = unquote(r);
     if (lhs == "kernel_v") return glob(facts_.kernel_v, pat);
@@ -163,6 +170,15 @@ bool ConditionReader::comparison(std::span<const PTok> c, size_t& i) {
     return end && *end == '\0';
   };
   if (config_number(l, a) && config_number(r, b)) return cmp_result(a < b ? -1 : a > b ? 1 : 0);
+  // A configured value that is not a number, against a number (CONFIG_SMP,
+  // "y", == 1): stap's refusal, at the option.
+  if (lhs.rfind("CONFIG_", 0) == 0 && r.kind == TokKind::Number) {
+    std::optional<std::string_view> value = facts_.config.find(lhs);
+    if (value && !value->empty()) {
+      error_text(l, "Config option value not a number");
+      return false;
+    }
+  }
   if (text(l).substr(0, 7) == "CONFIG_" || text(r).substr(0, 7) == "CONFIG_") return false;
   if (l.kind == TokKind::Ident && !is_fact(lhs) && lhs.rfind("CONFIG_", 0) != 0)
     error(l, kConditionFacts);

@@ -16,9 +16,10 @@ namespace stapx {
 
 class ConditionReader {
  public:
-  // An error, reported at a token in stap's words: what was expected there.
-  using Expected = std::function<void(const Tok&, const std::string&)>;
-  ConditionReader(const PreprocessFacts& facts, Expected error) : facts_(facts), error_(std::move(error)) {}
+  // An error, reported at a token in stap's words: what was expected there
+  // (`expected`), or else the whole message.
+  using Report = std::function<void(const Tok&, bool expected, const std::string&)>;
+  ConditionReader(const PreprocessFacts& facts, Report error) : facts_(facts), error_(std::move(error)) {}
 
   // Whether condition `c` holds; it was ended by the '%?' `end`, and
   // `after` is the token after that, if any (errors past the condition's
@@ -28,10 +29,11 @@ class ConditionReader {
  private:
   bool comparison(std::span<const Tok> c, size_t& i);
   static std::string_view text(const Tok& t) { return t.view(); }
-  void error(const Tok& t, const std::string& expected) { error_(t, expected); }
+  void error(const Tok& t, const std::string& expected) { error_(t, true, expected); }
+  void error_text(const Tok& t, const std::string& text) { error_(t, false, text); }
 
   const PreprocessFacts& facts_;
-  Expected error_;
+  Report error_;
   const Tok* cond_end_ = nullptr;    // the '%?' ending the condition
   const Tok* cond_after_ = nullptr;  // the token after it, if any
 };

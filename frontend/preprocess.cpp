@@ -146,7 +146,9 @@ class Preprocessor {
   // Condition `c`, ended by the '%?' `end`, with `after` after it (if
   // any): see ConditionReader.
   bool condition(std::span<const PTok> c, const PTok& end, const PTok* after) {
-    ConditionReader read(facts_, [this](const PTok& t, const std::string& expected) { error(t, expected); });
+    ConditionReader read(facts_, [this](const PTok& t, bool expected, const std::string& what) {
+      expected ? error(t, what) : error_text(t, what);
+    });
     return read(c, end, after);
   }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +31,7 @@
 #include "frontend/library.h"
 #include "frontend/parse/parser.h"
 #include "frontend/pass1_checks.h"
+#include "frontend/lexer.h"  // (TokKind)
 #include "frontend/preprocess.h"
 #include "frontend/printer.h"
 #include "support/cache.h"
@@ -220,6 +222,25 @@ std::unique_ptr<PipelineCache, PipelineCacheDeleter> make_pipeline_cache() {
 
 namespace {
 
+// Whether a script's text is only blanks and comments (#, //, /* */).
+bool no_tokens(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+    } else if (s[i] == '#' || s.compare(i, 2, "//") == 0) {
+      size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? s.size() : nl + 1;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t end = s.find("*/", i + 2);
+      if (end == std::string_view::npos) return false;  // (the lexer's error)
+      i = end + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 // stapx-run's options for what `opts` asks of pass 5 (with_output: -o
 // too; --remote merges the output here instead).
 std::vector<std::string> stapx_run_args(const Options& opts, bool with_output) {
@@ -339,6 +360,17 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
                         lib, facts, macros, sm);
   std::vector<bool> args_used(opts.script_args.size());
   uint32_t file = preprocess(sm, sm.add(opts.script_path, text), facts, macros, diags, false, &args_used);
+  // A script of no tokens is refused at pass 1, as stap's: "is empty", or
+  // "is empty after preprocessing" when its conditionals left none. (One
+  // that needs no preprocessing is its own view, of its own tokens.)
+  const SourceFile& view = sm.file(file);
+  bool blank = no_tokens(text);
+  if (!diags.errors() && (blank || (view.is_view && sm.has_tokens(file) && !view.tokens.empty() &&
+                                    view.tokens.front().kind == TokKind::End))) {
+    std::cerr << "Input file '" << view.name << "' is empty" << (blank ? "" : " after preprocessing")
+              << ".\nPass 1: parse failed.\n";
+    return 1;
+  }
   ast::Arena arena;
   ast::Script* script = parse_file(sm, file, arena, diags, ParseOptions{opts.script_args, opts.guru});
   check_pass1(*script, diags);
