@@ -28,8 +28,9 @@ class TypeChecks : public Visitor<TypeChecks> {
         elab_.reported.insert(&v->sym->assigned).second)
       elab_.diags.report(DiagId::WarnNeverAssigned, v->loc, v->name);
     if (v->sym && v->sym->type == Type::Unknown) unresolved(v->loc, v->sym);
+    // (A statistic local nothing reads is elided instead, as stap's is.)
     if (v->sym && v->sym->type == Type::Stats && v->sym->scope != Symbol::Scope::Global &&
-        elab_.reported.insert(v->sym).second)
+        (v->sym->used || elab_.opts.keep_unused) && elab_.reported.insert(v->sym).second)
       elab_.diags.report(DiagId::SemStatLocal, v->loc);
   }
   void visit_index(IndexExpr* ix) {

@@ -164,7 +164,7 @@ void elide_dead_code(Elaboration& elab) {
         auto* es = static_cast<ExprStmt*>(s);
         if (es->expr->kind != ExprKind::Assign) return;
         auto* a = static_cast<AssignExpr*>(es->expr);
-        if (a->op != Op::Assign || a->lhs->kind != ExprKind::Var) return;
+        if ((a->op != Op::Assign && a->op != Op::AggregateInto) || a->lhs->kind != ExprKind::Var) return;
         Symbol* sym = static_cast<VarRef*>(a->lhs)->sym;
         if (!sym || sym->scope != Symbol::Scope::Local || (round ? reads.count(sym) > 0 : sym->used)) return;
         changed = true;

@@ -486,7 +486,18 @@ void Resolver::visit_assign(AssignExpr* a) {
   Scope& sc = *sc_;
   resolve_expr(a->rhs, sc);
   if (a->op == Op::AggregateInto) {
-    // "<<<" adds to this CPU's part of a statistic: shared access.
+    // "<<<" adds to this CPU's part of a statistic: shared access. Into a
+    // local it is a store, not a read: stap elides it when nothing reads
+    // the local, and refuses the local where something does (check_types).
+    if (a->lhs->kind == ExprKind::Var) {
+      auto* v = static_cast<VarRef*>(a->lhs);
+      v->sym = lookup(v, sc, false);
+      if (v->sym && v->sym->scope != Symbol::Scope::Global) {
+        set_arity(v->sym, 0, v->loc);
+        v->sym->assigned = true;
+        return;
+      }
+    }
     resolve_expr(a->lhs, sc);
     VarRef* v = a->lhs->kind == ExprKind::Var     ? static_cast<VarRef*>(a->lhs)
                 : a->lhs->kind == ExprKind::Index ? static_cast<IndexExpr*>(a->lhs)->array
