@@ -129,6 +129,44 @@ module_param_string(_stpx_tz_name, _stpx_tz_name, sizeof(_stpx_tz_name), 0);
 static long _stpx_user_uid;
 module_param(_stpx_user_uid, long, 0);
 
+#ifdef STPX_GLOBAL_PARAMS
+/*
+ * A scalar global of the user's script, as a module parameter of its name:
+ * `stapx-run mod.ko NAME=VALUE` (staprun's form) sets it before the
+ * module's init, which then keeps it instead of the declared (or -G)
+ * value.
+ */
+struct _stpx_gparam {
+	void *var;
+	bool set;
+};
+
+static int _stpx_gparam_set_long(const char *val, const struct kernel_param *kp)
+{
+	struct _stpx_gparam *p = kp->arg;
+	long long v;
+	int rc = kstrtoll(val, 0, &v);
+
+	if (rc)
+		return rc;
+	*(int64_t *)p->var = v;
+	p->set = true;
+	return 0;
+}
+
+static int _stpx_gparam_set_string(const char *val, const struct kernel_param *kp)
+{
+	struct _stpx_gparam *p = kp->arg;
+
+	strscpy(p->var, val, MAXSTRINGLEN);
+	p->set = true;
+	return 0;
+}
+
+static const struct kernel_param_ops _stpx_gparam_long_ops = { .set = _stpx_gparam_set_long };
+static const struct kernel_param_ops _stpx_gparam_string_ops = { .set = _stpx_gparam_set_string };
+#endif
+
 static inline bool _stpx_is_myproc(void)
 {
 	return from_kuid_munged(&init_user_ns, current_euid()) == _stpx_user_uid;

@@ -261,6 +261,10 @@ static void print_init_messages(int kmsg, const char *name)
 		text += nlen + 2;
 		if (!strncmp(text, "ERROR: ", 7) || !strncmp(text, "WARNING: ", 9))
 			fprintf(stderr, "%s\n", text);
+		/* A NAME=VALUE the kernel refused: "`seven' invalid for
+		 * parameter `n'". */
+		else if (strstr(text, " invalid for parameter "))
+			fprintf(stderr, "ERROR: %s\n", text);
 	}
 }
 

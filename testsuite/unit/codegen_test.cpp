@@ -60,6 +60,19 @@ TEST(Codegen, PpfuncIsTheNameInPp) {
   EXPECT_NE(c.find(".pp = \"timer.s(1)\", .pn = \"timer.s(1)\", .ppfunc = \"\","), std::string::npos);
 }
 
+// A number or string global is a module parameter of its name (stapx-run
+// MOD.ko NAME=VALUE); its initializer gives way to a value set so. Arrays
+// and statistics are not parameters.
+TEST(Codegen, ScalarGlobalsAreModuleParameters) {
+  std::string c = c_for("global n = 3, s, a, st probe begin { s = \"x\"; a[1] = n; st <<< 1; println(s, @count(st)) }");
+  EXPECT_NE(c.find("#define STPX_GLOBAL_PARAMS 1"), std::string::npos) << c;
+  EXPECT_NE(c.find(".name = \"n\", .mod = THIS_MODULE, .ops = &_stpx_gparam_long_ops,"), std::string::npos);
+  EXPECT_NE(c.find(".name = \"s\", .mod = THIS_MODULE, .ops = &_stpx_gparam_string_ops,"), std::string::npos);
+  EXPECT_EQ(c.find(".name = \"a\""), std::string::npos);
+  EXPECT_EQ(c.find(".name = \"st\""), std::string::npos);
+  EXPECT_NE(c.find("if (!_stpx_gp_n.set)\n\t\t_stpx_g_n = "), std::string::npos);
+}
+
 TEST(Codegen, UnmodifiedFnargsPassStringsByPointer) {
   std::string c = c_for_guru(
       "function len2:long (s:string) %{ /* unmodified-fnargs */ STAP_RETVALUE = 2 * strlen(STAP_ARG_s); %}\n"

@@ -99,6 +99,8 @@ std::string Codegen::run() {
   int64_t buckets = 0;
   for (const Symbol* g : prog_.globals) buckets = std::max(buckets, hist_buckets(g));
   out_.line("#define STPX_HIST_SCRATCH_BUCKETS {}", buckets);
+  if (std::any_of(prog_.globals.begin(), prog_.globals.end(), [&](const Symbol* g) { return param_global(g); }))
+    out_.line("#define STPX_GLOBAL_PARAMS 1");
   entry_string_words();
   if (prog_.submatch) {  // the context's room for matched() (runtime-c/regex.h)
     size_t insts = 1, slots = 2, cells = 2;

@@ -150,6 +150,12 @@ class Codegen : public Visitor<Codegen, true, std::string, void> {
                               : "Array overflow, check MAXMAPENTRIES";
   }
   std::string global(const Symbol* s) { return "_stpx_g_" + s->name; }
+  // Whether global `g` is a module parameter of its name (staprun's
+  // NAME=VALUE): a number or string of the user's script.
+  bool param_global(const Symbol* g) const {
+    return g->arity == 0 && (g->type == Type::Long || g->type == Type::String) && g->name.rfind("_stpx", 0) != 0 &&
+           (!g->decl.valid() || !sm_.file(sm_.resolve(g->decl).first.file).is_tapset);
+  }
 
   // Declarations.
   void frame_struct(const Frame& f);

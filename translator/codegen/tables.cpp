@@ -82,6 +82,15 @@ void Codegen::globals() {
     } else {
       out_.line("static int64_t {};", global(g));
     }
+    // (module_param_cb() by hand: its name argument would be expanded as
+    // a macro, and a script may name a global "current" or "min".)
+    if (param_global(g)) {
+      out_.line("static struct _stpx_gparam _stpx_gp_{0} = {{ .var = &{1} }};", g->name, global(g));
+      out_.line("static const struct kernel_param _stpx_kp_{0} __used __section(\"__param\") "
+                "__aligned(__alignof__(struct kernel_param)) = {{ .name = \"{0}\", .mod = THIS_MODULE, "
+                ".ops = &_stpx_gparam_{1}_ops, .perm = 0, .level = -1, .flags = 0, .arg = &_stpx_gp_{0} }};",
+                g->name, g->type == Type::String ? "string" : "long");
+    }
   }
   for (size_t i = 0; i < foreach_sites_.size(); ++i)
     out_.line("static DEFINE_PER_CPU(struct _stpx_map_node **, _stpx_fe_buf_{});", i);
@@ -253,8 +262,8 @@ void Codegen::tables() {
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
                 ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{}, "
                 ".index = {}, .loc = {} }},",
-                index, c_string(pp), c_string(!p.decl->pn.empty() ? p.decl->pn : !p.pn.empty() ? p.pn : pp), c_string(ppfunc_of(pp)),
-                c_string(p.probefunc),
+                index, c_string(pp), c_string(!p.decl->pn.empty() ? p.decl->pn : !p.pn.empty() ? p.pn : pp),
+                c_string(ppfunc_of(pp)), c_string(p.probefunc),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", run_state_c(p.family->run_state()),
                 interruptible ? 1 : 0, p.is_return ? 1 : 0, probe_flags(index), entry, slot++,
@@ -317,11 +326,14 @@ void Codegen::tables() {
         out_.line("\treturn -ENOMEM;");
         if (g->wrap) out_.line("{}->wrap = true;", global(g));
       } else if (g->init) {
+        // (A value stapx-run's NAME=VALUE gave comes first.)
+        std::string in = param_global(g) ? "\t" : "";
+        if (param_global(g)) out_.line("if (!_stpx_gp_{}.set)", g->name);
         if (g->type == Type::String)
-          out_.line("_stpx_strcpy({}, {});", global(g),
+          out_.line("{}_stpx_strcpy({}, {});", in, global(g),
                     c_string(static_cast<const StringLit*>(g->init)->value));
         else
-          out_.line("{} = {};", global(g), expr(g->init));
+          out_.line("{}{} = {};", in, global(g), expr(g->init));
       }
     }
     for (size_t i = 0; i < foreach_sites_.size(); ++i) {
