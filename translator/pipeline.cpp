@@ -492,7 +492,7 @@ int run_passes(const Options& opts, PipelineCache* cache, Built* built) {
     std::set<std::string> points;
     for (const ProbeSpec& p : prog.probes) {
       bool alias = p.decl && !p.decl->pn.empty();
-      std::string line = alias ? p.decl->pn : !p.pn.empty() ? p.pn : p.pp;
+      std::string line = p.pn_text(p.pp);
       // A label's point is listed with its .label("L"), as stap lists it
       // (its pp() has the label's line alone).
       if (!alias && p.site && !p.site->label.empty()) line += fmt::format(".label(\"{}\")", p.site->label);

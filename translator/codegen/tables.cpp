@@ -262,7 +262,7 @@ void Codegen::tables() {
       out_.line("{{ .handler = _stpx_probe_{}, .pp = {}, .pn = {}, .ppfunc = {}, .func = {}, .locks = {}, "
                 ".nlocks = {}, .state = {}, .interruptible = {}, .is_return = {}, .flags = {}{}, "
                 ".index = {}, .loc = {} }},",
-                index, c_string(pp), c_string(!p.decl->pn.empty() ? p.decl->pn : !p.pn.empty() ? p.pn : pp),
+                index, c_string(pp), c_string(p.pn_text(pp)),
                 c_string(ppfunc_of(pp)), c_string(p.probefunc),
                 locks ? fmt::format("_stpx_locks_p{}", index) : "NULL",
                 locks ? fmt::format("ARRAY_SIZE(_stpx_locks_p{})", index) : "0", run_state_c(p.family->run_state()),

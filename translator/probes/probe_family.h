@@ -70,6 +70,11 @@ struct ProbeSpec {
   // pn() and -l's text where they are not pp (outside aliases): a callee's
   // point, which stap names by caller and callee.
   std::string pn;
+  // pn() and -l's text: the alias's name, else `pn`, else `point` (pp as
+  // the caller shows it).
+  const std::string& pn_text(const std::string& point) const {
+    return decl && !decl->pn.empty() ? decl->pn : !pn.empty() ? pn : point;
+  }
   int index = 0;   // position in the module's probe table
   // probefunc(): the symbol the probe is attached to; empty for points
   // that name no function. (ppfunc() comes from pp.)
