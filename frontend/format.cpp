@@ -137,7 +137,7 @@ ParsedFormat parse_format(const std::string& f) {
   return out;
 }
 
-std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece) {
+std::vector<FormatPiece> cut_for_output(const FormatPiece& piece) {
   if (piece.special || piece.literal || piece.kernel_format.find('\0') != std::string::npos) return {piece};
   // Split into literal runs (escapes undone) and conversions, each
   // conversion with the arguments it takes ('*'s, then its value).
@@ -145,12 +145,13 @@ std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece) {
     bool conversion;
     std::string text;
     size_t nargs;
+    char plain;  // a plain conversion's letter, else 0
   };
   std::vector<Part> parts;
   const std::string& f = piece.kernel_format;
   for (size_t i = 0; i < f.size();) {
     if (f[i] != '%' || (i + 1 < f.size() && f[i + 1] == '%')) {
-      if (parts.empty() || parts.back().conversion) parts.push_back({false, "", 0});
+      if (parts.empty() || parts.back().conversion) parts.push_back({false, "", 0, 0});
       parts.back().text += f[i];
       i += f[i] == '%' ? 2 : 1;
       continue;
@@ -158,29 +159,44 @@ std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece) {
     size_t start = i++, nargs = 1;
     while (i < f.size() && std::strchr("-+ 0#*.0123456789l", f[i])) nargs += f[i++] == '*';
     ++i;  // the conversion letter
-    parts.push_back({true, f.substr(start, i - start), nargs});
+    std::string text = f.substr(start, i - start);
+    char plain = text == "%lld" ? 'd' : text == "%llu" ? 'u' : text == "%llx" ? 'x' : text == "%llX" ? 'X'
+                 : text == "%s"   ? 's'
+                                  : 0;
+    parts.push_back({true, text, nargs, plain});
   }
   std::vector<FormatPiece> out;
   size_t arg = piece.first_arg;
   auto text = [&]() -> FormatPiece& {
-    if (out.empty() || out.back().literal) {
+    if (out.empty() || out.back().literal || out.back().plain) {
       FormatPiece p;
       p.first_arg = arg;
       out.push_back(p);
     }
     return out.back();
   };
-  bool any_conversion = std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.conversion; });
+  auto formatted = [&](size_t k) { return k < parts.size() && parts[k].conversion && !parts[k].plain; };
   for (size_t k = 0; k < parts.size(); ++k) {
     const Part& p = parts[k];
+    if (p.conversion && p.plain) {
+      FormatPiece conv;
+      conv.plain = true;
+      conv.conv = p.plain;
+      conv.kernel_format = p.text;
+      conv.first_arg = arg;
+      conv.nargs = 1;
+      out.push_back(conv);
+      ++arg;
+      continue;
+    }
     if (p.conversion) {
       text().kernel_format += p.text;
       text().nargs += p.nargs;
       arg += p.nargs;
       continue;
     }
-    bool edge = k == 0 || k + 1 == parts.size();
-    if (!any_conversion || p.text.size() >= (edge ? kOwnRunEdge : kOwnRunInside)) {
+    int beside = (k > 0 && formatted(k - 1)) + formatted(k + 1);
+    if (beside == 0 || p.text.size() >= (beside == 2 ? kOwnRunInside : kOwnRunEdge)) {
       FormatPiece lit;
       lit.literal = true;
       lit.kernel_format = p.text;

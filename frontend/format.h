@@ -21,6 +21,10 @@ struct FormatConversion {
 struct FormatPiece {
   bool special = false;
   bool literal = false;       // !special: kernel_format is plain text (no conversions, no %% escapes)
+  // !special (cut_for_output only): one conversion with nothing but its
+  // letter, in conv ('d', 'u', 'x', 'X' or 's'): the runtime writes it
+  // without vsnprintf. kernel_format holds its vsnprintf form all the same.
+  bool plain = false;
   std::string kernel_format;  // !special
   size_t first_arg = 0;       // index into conversions
   size_t nargs = 0;
@@ -45,12 +49,15 @@ struct ParsedFormat {
 
 ParsedFormat parse_format(const std::string& format);
 
-// A text piece cut for output: its literal runs that are long enough to be
-// worth copying as they are (kOwnRunEdge bytes at either end of the piece,
-// kOwnRunInside between two conversions, any length when the piece has no
-// conversion) become literal pieces, the rest stays text for vsnprintf,
-// which scans a format byte by byte.
-std::vector<FormatPiece> cut_literal_runs(const FormatPiece& piece);
+// A text piece cut for output. Its plain conversions (%d, %u, %x, %X, %s
+// with no flag, width or precision) become pieces of their own, which the
+// runtime writes without vsnprintf (which decodes the format on each
+// call). Its literal runs become literal pieces, copied as they are,
+// unless they are short and beside another conversion (under kOwnRunEdge
+// bytes with such a conversion on one side, under kOwnRunInside with one
+// on both): those stay text for vsnprintf with that conversion, which
+// scans a format byte by byte.
+std::vector<FormatPiece> cut_for_output(const FormatPiece& piece);
 inline constexpr size_t kOwnRunEdge = 8;
 inline constexpr size_t kOwnRunInside = 32;
 

@@ -15,7 +15,7 @@ static __always_inline void _stpx_print_flush(struct _stpx_context *c)
 	}
 }
 
-static void _stpx_print_mem(struct _stpx_context *c, const char *s, size_t n)
+static noinline void _stpx_print_mem_slow(struct _stpx_context *c, const char *s, size_t n)
 {
 	while (n) {
 		size_t room = sizeof(c->print_buf) - c->print_len;
@@ -30,9 +30,60 @@ static void _stpx_print_mem(struct _stpx_context *c, const char *s, size_t n)
 	}
 }
 
+/*
+ * Inline: most calls copy a literal of a length known here, which the
+ * compiler then copies with a few moves.
+ */
+static __always_inline void _stpx_print_mem(struct _stpx_context *c, const char *s, size_t n)
+{
+	if (likely(n < sizeof(c->print_buf) - c->print_len)) {
+		memcpy(c->print_buf + c->print_len, s, n);
+		c->print_len += n;
+		return;
+	}
+	_stpx_print_mem_slow(c, s, n);
+}
+
 static inline void _stpx_print_str(struct _stpx_context *c, const char *s)
 {
 	_stpx_print_mem(c, s, strlen(s));
+}
+
+/*
+ * printf's plain conversions (no flag, width or precision), written here
+ * rather than by vsnprintf, which decodes its format on every call: %d
+ * (and print()'s numbers), and %u, %x, %X of the 64-bit value.
+ */
+static void _stpx_print_digits(struct _stpx_context *c, u64 v, bool neg, char conv)
+{
+	const char *digits = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+	char buf[24], *p = buf + sizeof(buf);
+
+	if (conv == 'x' || conv == 'X') {
+		do {
+			*--p = digits[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			*--p = '0' + v % 10;
+			v /= 10;
+		} while (v);
+	}
+	if (neg)
+		*--p = '-';
+	_stpx_print_mem(c, p, buf + sizeof(buf) - p);
+}
+
+static inline void _stpx_print_dec(struct _stpx_context *c, int64_t v)
+{
+	/* The magnitude as unsigned, so that INT64_MIN needs no special case. */
+	_stpx_print_digits(c, v < 0 ? -(u64)v : (u64)v, v < 0, 'd');
+}
+
+static inline void _stpx_print_unsigned(struct _stpx_context *c, u64 v, char conv)
+{
+	_stpx_print_digits(c, v, false, conv);
 }
 
 static __printf(2, 3) void _stpx_printf(struct _stpx_context *c, const char *fmt, ...)

@@ -123,8 +123,15 @@ TEST(Codegen, KprobeTableAndArming) {
 }
 
 TEST(Codegen, PrintfFormatIsRewrittenAtCompileTime) {
+  // Plain conversions and the text between them: no vsnprintf.
   std::string c = c_for("probe begin { printf(\"%d %s\\n\", 1, \"a\") }");
-  EXPECT_NE(c.find("_stpx_printf(c, \"%lld %s\\n\", (long long)a1_"), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_print_dec(c, a1_"), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_print_mem(c, \" \", 1); _stpx_print_str(c, a2_"), std::string::npos) << c;
+  EXPECT_EQ(c.find("_stpx_printf(c, "), std::string::npos) << c;
+  // The others through vsnprintf, the format rewritten for 64-bit values.
+  c = c_for("probe begin { printf(\"%5d %-3s %x\\n\", 1, \"a\", 2) }");
+  EXPECT_NE(c.find("_stpx_printf(c, \"%5lld %-3s \", (long long)a1_"), std::string::npos) << c;
+  EXPECT_NE(c.find("_stpx_print_unsigned(c, (u64)a3_"), std::string::npos) << c;
 }
 
 TEST(Codegen, StringLocalsLiveInTheFrame) {

@@ -95,32 +95,42 @@ TEST(Format, OneLongModifierIsAccepted) {
   EXPECT_EQ(f.conversions[3].type, ast::Type::String);
 }
 
-// What each cut piece holds: "L:text" for a literal, "F:format/first_arg/nargs" for vsnprintf.
+// What each cut piece holds: "L:text" for a literal, "P:conv/arg" for a plain
+// conversion, "F:format/first_arg/nargs" for vsnprintf.
 std::vector<std::string> cuts(const std::string& format, size_t piece = 0) {
   ParsedFormat f = parse_format(format);
   EXPECT_TRUE(f.error.empty()) << f.error;
   std::vector<std::string> out;
-  for (const FormatPiece& p : cut_literal_runs(f.pieces.at(piece)))
+  for (const FormatPiece& p : cut_for_output(f.pieces.at(piece)))
     out.push_back(p.literal ? "L:" + p.kernel_format
+                  : p.plain ? std::string("P:") + p.conv + "/" + std::to_string(p.first_arg)
                             : "F:" + p.kernel_format + "/" + std::to_string(p.first_arg) + "/" + std::to_string(p.nargs));
   return out;
 }
 
-TEST(Format, LongLiteralRunsAreCutOut) {
+TEST(Format, PlainConversionsAndLiteralsAreCutOut) {
   std::string pad(40, 'x');
   using V = std::vector<std::string>;
   // No conversion: all of it, %% undone.
   EXPECT_EQ(cuts("100%% done\n"), (V{"L:100% done\n"}));
-  // At an end, 8 bytes are enough; inside, 32.
-  EXPECT_EQ(cuts("o %d " + pad + "\n"), (V{"F:o %lld/0/1", "L: " + pad + "\n"}));
-  EXPECT_EQ(cuts("pid=%d\n"), (V{"F:pid=%lld\n/0/1"}));
-  EXPECT_EQ(cuts("process %s exits\n"), (V{"L:process ", "F:%s exits\n/0/1"}));  // 8 bytes, and 7
+  // %d, %i, %u, %x, %X, %s with nothing else: written by the runtime.
+  EXPECT_EQ(cuts("o %d " + pad + "\n"), (V{"L:o ", "P:d/0", "L: " + pad + "\n"}));
+  EXPECT_EQ(cuts("pid=%d\n"), (V{"L:pid=", "P:d/0", "L:\n"}));
+  EXPECT_EQ(cuts("%i %ld %u %x %X %s"),
+            (V{"P:d/0", "L: ", "P:d/1", "L: ", "P:u/2", "L: ", "P:x/3", "L: ", "P:X/4", "L: ", "P:s/5"}));
+  EXPECT_EQ(cuts("process %s exits\n"), (V{"L:process ", "P:s/0", "L: exits\n"}));
+  EXPECT_EQ(cuts("%d%%%d"), (V{"P:d/0", "L:%", "P:d/1"}));
+  // Flags, a width or a precision, %o, %c, %p: vsnprintf, with the short
+  // literal runs beside them (8 bytes on one side, 32 between two).
+  EXPECT_EQ(cuts("pid=%5d\n"), (V{"F:pid=%5lld\n/0/1"}));
+  EXPECT_EQ(cuts("%-5s|%d"), (V{"F:%-5s|/0/1", "P:d/1"}));
+  EXPECT_EQ(cuts("process %#x\n"), (V{"L:process ", "F:%#llx\n/0/1"}));  // 8 bytes, and 1
+  EXPECT_EQ(cuts("%o, %c; %p"), (V{"F:%llo, %c; %#llx/0/3"}));
   EXPECT_EQ(cuts("%d, %d" + pad + "%*d%%" + pad + "%s"),
-            (V{"F:%lld, %lld/0/2", "L:" + pad, "F:%*lld/2/2", "L:%" + pad, "F:%s/4/1"}));
-  // A short run inside keeps its escaped %.
-  EXPECT_EQ(cuts("%d%%%d"), (V{"F:%lld%%%lld/0/2"}));
+            (V{"P:d/0", "L:, ", "P:d/1", "L:" + pad, "F:%*lld/2/2", "L:%" + pad, "P:s/4"}));
+  EXPECT_EQ(cuts("%.3s%%%5d"), (V{"F:%.3s%%%5lld/0/2"}));
   // Pieces after a special conversion keep their argument numbers.
-  EXPECT_EQ(cuts("%b" + pad + "%d", 1), (V{"L:" + pad, "F:%lld/1/1"}));
+  EXPECT_EQ(cuts("%b" + pad + "%d", 1), (V{"L:" + pad, "P:d/1"}));
 }
 
 }  // namespace

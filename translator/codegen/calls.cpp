@@ -36,18 +36,26 @@ std::string Codegen::builtin(const CallExpr* c) {
       bool to_string = c->builtin == Builtin::Sprintf;
       std::string t = to_string ? string_temp() : "";
       if (to_string) stmts += t + "[0] = '\\0'; ";
-      // (printf copies its long literal runs as they are.)
+      // (printf copies literal runs as they are and writes plain
+      // conversions itself; see cut_for_output.)
       std::vector<FormatPiece> pieces;
       for (const FormatPiece& piece : pf.pieces) {
         if (to_string || piece.special) {
           pieces.push_back(piece);
           continue;
         }
-        for (FormatPiece& cut : cut_literal_runs(piece)) pieces.push_back(std::move(cut));
+        for (FormatPiece& cut : cut_for_output(piece)) pieces.push_back(std::move(cut));
       }
       for (const FormatPiece& piece : pieces) {
         if (piece.literal) {
           stmts += fmt::format("_stpx_print_mem(c, {}, {}); ", c_string(piece.kernel_format), piece.kernel_format.size());
+          continue;
+        }
+        if (piece.plain) {
+          const std::string& v = args[piece.first_arg + 1];
+          stmts += piece.conv == 's'   ? fmt::format("_stpx_print_str(c, {}); ", v)
+                   : piece.conv == 'd' ? fmt::format("_stpx_print_dec(c, {}); ", v)
+                                       : fmt::format("_stpx_print_unsigned(c, (u64){}, '{}'); ", v, piece.conv);
           continue;
         }
         if (!piece.special) {
@@ -82,7 +90,7 @@ std::string Codegen::builtin(const CallExpr* c) {
                      ? print_histogram(static_cast<const AtOpExpr*>(c->args[i]), c->loc)
                  : c->args[i]->type == Type::String
                      ? fmt::format("_stpx_print_str(c, {}); ", args[i])
-                     : fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
+                     : fmt::format("_stpx_print_dec(c, {}); ", args[i]);
       if (c->builtin == Builtin::Println) stmts += "_stpx_print_str(c, \"\\n\"); ";
       return fmt::format("({{ {}}})", stmts);
     }
@@ -113,7 +121,7 @@ std::string Codegen::builtin(const CallExpr* c) {
         else if (to_string)
           stmts += fmt::format("_stpx_strcat_l({}, {}); ", t, args[i]);
         else
-          stmts += fmt::format("_stpx_printf(c, \"%lld\", (long long){}); ", args[i]);
+          stmts += fmt::format("_stpx_print_dec(c, {}); ", args[i]);
       }
       if (newline) emit_str("\"\\n\"");
       return to_string ? fmt::format("({{ {}(const char *){}; }})", stmts, t) : fmt::format("({{ {}}})", stmts);
