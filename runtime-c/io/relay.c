@@ -25,6 +25,51 @@ static bool have_trace(int cpu)
 }
 
 /*
+ * Where t's unread records are now (STPX_TRACE_SPAN): t->buf moves on when
+ * the module shows the next sub-buffer.  Returns the bytes that became
+ * readable, or -1.
+ */
+static long trace_span(struct trace *t)
+{
+	struct stpx_trace_span span;
+	size_t before;
+
+	if (ioctl(t->fd, STPX_TRACE_SPAN, &span) < 0)
+		return -1;
+	if (span.subbuf >= t->map_size || span.end > t->map_size - span.subbuf ||
+	    span.start > span.end) {
+		errno = ERANGE;
+		return -1;
+	}
+	if (t->buf != t->map + span.subbuf) {
+		t->buf = t->map + span.subbuf;
+		t->pos = t->len = span.start;
+		t->head = false;
+	}
+	before = t->len;
+	t->len = span.end;
+	t->complete = span.complete;
+	return (long)(t->len - before);
+}
+
+/* Map t's relay buffer; 0 or -1 (errno set). */
+static int trace_map(struct trace *t)
+{
+	struct stpx_trace_span span;
+	void *m;
+
+	if (ioctl(t->fd, STPX_TRACE_SPAN, &span) < 0)
+		return -1;
+	m = mmap(NULL, span.buf_size, PROT_READ, MAP_SHARED, t->fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	t->map = m;
+	t->map_size = span.buf_size;
+	t->buf = NULL;
+	return trace_span(t) < 0 ? -1 : 0;
+}
+
+/*
  * Open every traceN in dir not open yet (relay adds one when a CPU comes
  * online).  Returns the number opened, or -1 on error.
  */
@@ -69,6 +114,13 @@ int open_traces(const char *dir)
 			closedir(d);
 			return -1;
 		}
+		if (trace_map(t) < 0) {
+			fprintf(stderr, "ERROR: Couldn't map %s: %s\n", path,
+				strerror(errno));
+			close(t->fd);
+			closedir(d);
+			return -1;
+		}
 		ntraces++;
 		opened++;
 	}
@@ -84,32 +136,31 @@ int open_traces(const char *dir)
 	return opened;
 }
 
-/* Make room for at least READ_CHUNK more bytes. */
-static int trace_room(struct trace *t)
+void unmap_traces(void)
 {
-	if (t->pos && t->pos == t->len) {
-		t->pos = t->len = 0;
-	} else if (t->pos && t->cap - t->len < READ_CHUNK) {
-		memmove(t->buf, t->buf + t->pos, t->len - t->pos);
-		t->len -= t->pos;
-		t->pos = 0;
+	for (int i = 0; i < ntraces; i++) {
+		if (traces[i].map)
+			munmap(traces[i].map, traces[i].map_size);
+		close(traces[i].fd);
 	}
-	if (t->cap - t->len < READ_CHUNK) {
-		size_t cap = t->cap ? t->cap * 2 : 4 * READ_CHUNK;
-		char *b;
-
-		while (cap - t->len < READ_CHUNK)
-			cap *= 2;
-		b = realloc(t->buf, cap);
-		if (!b)
-			return -1;
-		t->buf = b;
-		t->cap = cap;
-	}
-	return 0;
 }
 
-/* Establish t->head if a complete record starts at t->pos. */
+/* Bytes at t->pos that are no record: say so once per run of them. */
+static void trace_garbage(struct trace *t)
+{
+	if (!t->in_garbage) {
+		t->in_garbage = true;
+		corrupt_count++;
+		fprintf(stderr, "ERROR: transport: corrupt record "
+			"header on trace%d, resynchronizing\n", t->cpu);
+	}
+}
+
+/*
+ * Establish t->head if a complete record starts at t->pos.  Records never
+ * straddle sub-buffers, so the end of a complete one inside a record is
+ * garbage too (a sub-buffer torn by the flight recorder's overwriting).
+ */
 static void trace_parse(struct trace *t)
 {
 	static const unsigned int magic = STPX_REC_MAGIC;
@@ -120,26 +171,24 @@ static void trace_parse(struct trace *t)
 		memcpy(&h, t->buf + t->pos, sizeof(h));
 		if ((h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN) ||
 		    (h.magic == STPX_REC_SWITCH_MAGIC && h.len == 0)) {
-			if (t->in_garbage) {
-				t->in_garbage = false;
-				fprintf(stderr, "ERROR: transport: "
-					"resynchronized on trace%d\n", t->cpu);
+			if (t->len - t->pos >= sizeof(h) + h.len) {
+				if (t->in_garbage) {
+					t->in_garbage = false;
+					fprintf(stderr, "ERROR: transport: "
+						"resynchronized on trace%d\n",
+						t->cpu);
+				}
+				t->head = true;
+				t->head_seq = h.seq;
+				t->head_len = h.len;
+				t->head_switch = h.magic == STPX_REC_SWITCH_MAGIC;
+				return;
 			}
-			if (t->len - t->pos < sizeof(h) + h.len)
-				return; /* partial record */
-			t->head = true;
-			t->head_seq = h.seq;
-			t->head_len = h.len;
-			t->head_switch = h.magic == STPX_REC_SWITCH_MAGIC;
-			return;
+			if (!t->complete)
+				return; /* the rest is not written yet */
 		}
 		/* Garbage: skip to the next possible magic. */
-		if (!t->in_garbage) {
-			t->in_garbage = true;
-			corrupt_count++;
-			fprintf(stderr, "ERROR: transport: corrupt record "
-				"header on trace%d, resynchronizing\n", t->cpu);
-		}
+		trace_garbage(t);
 		t->pos++;
 		while (t->len - t->pos >= sizeof(magic) &&
 		       memcmp(t->buf + t->pos, &magic, sizeof(magic)) != 0 &&
@@ -147,9 +196,31 @@ static void trace_parse(struct trace *t)
 			      sizeof(switch_magic)) != 0)
 			t->pos++;
 	}
+	if (!t->head && t->complete && t->pos < t->len) {
+		trace_garbage(t);
+		t->pos = t->len;
+	}
 }
 
-/* Read everything currently available; returns bytes read. */
+/*
+ * Past a sub-buffer t has printed all of (STPX_TRACE_DONE), to the next
+ * one, while there is one.
+ */
+static void trace_next(struct trace *t)
+{
+	while (!t->head && t->complete && t->pos >= t->len) {
+		if (ioctl(t->fd, STPX_TRACE_DONE, (unsigned long)t->len) < 0 ||
+		    trace_span(t) < 0) {
+			fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu,
+				strerror(errno));
+			t->complete = false;
+			return;
+		}
+		trace_parse(t);
+	}
+}
+
+/* See what is newly readable in every relay file; returns its bytes. */
 size_t read_traces(void)
 {
 	size_t total = 0;
@@ -157,28 +228,15 @@ size_t read_traces(void)
 
 	for (i = 0; i < ntraces; i++) {
 		struct trace *t = &traces[i];
+		long n = trace_span(t);
 
-		for (;;) {
-			ssize_t n;
-
-			if (trace_room(t) < 0) {
-				fprintf(stderr, "ERROR: out of memory\n");
-				break;
-			}
-			n = read(t->fd, t->buf + t->len, t->cap - t->len);
-			if (n > 0) {
-				t->len += n;
-				total += n;
-				continue;
-			}
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno != EAGAIN)
-				fprintf(stderr, "ERROR: read trace%d: %s\n",
-					t->cpu, strerror(errno));
-			break;
-		}
+		if (n < 0)
+			fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu,
+				strerror(errno));
+		else
+			total += n;
 		trace_parse(t);
+		trace_next(t);
 	}
 	return total;
 }
@@ -198,8 +256,10 @@ bool emit_records(enum emit_mode mode)
 		for (i = 0; i < ntraces; i++) {
 			struct trace *t = &traces[i];
 
-			if (!t->head)
+			if (!t->head) {
 				trace_parse(t);
+				trace_next(t);
+			}
 			if (t->head && (!best || t->head_seq < best->head_seq))
 				best = t;
 		}

@@ -21,11 +21,12 @@
  * ctl is opened twice (read side, write side) so the blocking write can
  * never hold up a read on the same open file.
  *
- * Records are parsed from per-CPU byte buffers (reads may end inside a
- * record) and merged by sequence number.  A record is held back while a
- * lower sequence number may still be in flight on another CPU, but only
- * for GAP_MS (environment STAPX_GAP_MS overrides); after that the gap is
- * given up and a record that turns up later is printed when it arrives.
+ * Records are parsed in place from each CPU's relay buffer, mapped
+ * read-only (relay.c), and merged by sequence number.  A record is held
+ * back while a lower sequence number may still be in flight on another
+ * CPU, but only for GAP_MS (environment STAPX_GAP_MS overrides); after
+ * that the gap is given up and a record that turns up later is printed
+ * when it arrives.
  *
  * The -c command is forked before the module is loaded and waits on a
  * pipe, so that its PID can go with "start" (what target() returns in
@@ -853,10 +854,7 @@ int main(int argc, char **argv)
 		close(ctl_rfd);
 	if (ctl_wfd >= 0)
 		close(ctl_wfd);
-	for (int i = 0; i < ntraces; i++) {
-		close(traces[i].fd);
-		free(traces[i].buf);
-	}
+	unmap_traces();
 	output_close();
 	if (out_broken && out_errno != EPIPE) {
 		fprintf(stderr, "ERROR: Couldn't write output: %s\n",

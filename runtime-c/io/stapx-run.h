@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/signalfd.h>
@@ -51,14 +52,16 @@
 #define GAP_MS 100          /* longest hold-back for a missing seq */
 #define DONE_TIMEOUT_MS 5000 /* 'D' overdue after "stop" returned */
 #define RESCAN_MS 1000      /* look for traceN of newly onlined CPUs */
-#define READ_CHUNK 65536
 #define MAX_REC_LEN (16u << 20) /* larger lengths are garbage */
 
 struct trace {
 	int fd;
 	int cpu;
-	char *buf;
-	size_t pos, len, cap; /* unparsed bytes are buf[pos..len) */
+	char *map;            /* the relay buffer, mapped read-only */
+	size_t map_size;
+	char *buf;            /* the sub-buffer being read, in map */
+	size_t pos, len;      /* unparsed bytes are buf[pos..len) */
+	bool complete;        /* the writer has moved past buf */
 	bool head;            /* a complete record starts at pos */
 	unsigned long long head_seq;
 	size_t head_len;      /* payload length of that record */
@@ -124,6 +127,7 @@ int list_modules(void);
 /* relay.c */
 int open_traces(const char *dir);
 size_t read_traces(void);
+void unmap_traces(void);
 bool emit_records(enum emit_mode mode);
 void pump(void);
 

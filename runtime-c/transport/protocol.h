@@ -9,10 +9,12 @@
  *
  * Data channel (traceN): a stream of records.  Each record is a
  * struct stpx_rec_hdr followed by hdr.len bytes of script output.  A
- * record never straddles a relay sub-buffer; the daemon skips relay
- * padding itself (read() on a relay file never returns padding).  Records
- * from all CPUs carry one global sequence number so that the daemon can
- * print them in the order the handlers flushed them.
+ * record never straddles a relay sub-buffer.  Records from all CPUs carry
+ * one global sequence number so that the daemon can print them in the
+ * order the handlers flushed them.  The daemon maps each traceN buffer
+ * (read-only, its whole buf_size) and asks with STPX_TRACE_SPAN where the
+ * unread records are; STPX_TRACE_DONE gives a sub-buffer back to the
+ * writer.  read() returns the same records (never relay's padding).
  *
  * Control channel (ctl), daemon -> module, one command per write():
  *   "start\n"   run begin probes, then arm all other probes
@@ -27,6 +29,8 @@
  */
 #ifndef _STPX_PROTOCOL_H_
 #define _STPX_PROTOCOL_H_
+
+#include <linux/ioctl.h>
 
 #define STPX_DEBUGFS_DIR "stapx"
 #define STPX_CTL_FILE "ctl"
@@ -44,6 +48,25 @@ struct stpx_rec_hdr {
 	unsigned int len;       /* payload bytes that follow */
 	unsigned long long seq; /* global flush order, starts at 1 */
 };
+
+/*
+ * ioctl(STPX_TRACE_SPAN): the unread committed bytes of the oldest
+ * sub-buffer the daemon has not given back are [subbuf + start,
+ * subbuf + end) of the mapping; complete: the writer has moved past it.
+ * ioctl(STPX_TRACE_DONE, pos), start <= pos <= end: the daemon is done
+ * with [subbuf, subbuf + pos); once complete and done to its end, the
+ * sub-buffer goes back to the writer and the next SPAN shows the next.
+ */
+struct stpx_trace_span {
+	unsigned long long buf_size;    /* bytes to map */
+	unsigned long long subbuf;      /* the sub-buffer's offset in it */
+	unsigned long long start, end;  /* unread bytes in the sub-buffer */
+	unsigned int complete;
+	unsigned int pad;
+};
+
+#define STPX_TRACE_SPAN _IOR('x', 1, struct stpx_trace_span)
+#define STPX_TRACE_DONE _IO('x', 2)
 
 #define STPX_CMD_START "start"
 #define STPX_CMD_STOP "stop"
@@ -82,6 +105,6 @@ struct stpx_rec_hdr {
  * kernel sees it. The version changes with any change above.
  */
 #define STPX_MODINFO_TAG "stapx"
-#define STPX_PROTOCOL_VERSION "2"
+#define STPX_PROTOCOL_VERSION "3"
 
 #endif /* _STPX_PROTOCOL_H_ */

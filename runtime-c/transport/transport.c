@@ -37,24 +37,28 @@
  * we call); a per-CPU nesting counter catches that and the nested record
  * is dropped and counted.
  *
- * The traceN files use relay's open/poll/release but our own read().
- * relay's read() also returns the unfinished current sub-buffer, but it
- * reads the writer's state (subbufs_produced, offset, data, padding) with
- * no consistency check, and relay_switch_subbuf() updates those fields one
- * at a time in an order that lets a concurrent read() copy stale bytes of
- * the next sub-buffer or skip a whole unread one; testing with small
- * buffers hit both (garbage headers, records lost but not counted).
- * _stpx_trace_read() takes a consistent snapshot instead: buf->data is
+ * The traceN files use relay's open/poll/release and mmap (read-only)
+ * but our own read() and ioctl().  relay's read() also returns the
+ * unfinished current sub-buffer, but it reads the writer's state
+ * (subbufs_produced, offset, data, padding) with no consistency check,
+ * and relay_switch_subbuf() updates those fields one at a time in an
+ * order that lets a concurrent read() copy stale bytes of the next
+ * sub-buffer or skip a whole unread one; testing with small buffers hit
+ * both (garbage headers, records lost but not counted).
+ * _stpx_trace_span() takes a consistent snapshot instead: buf->data is
  * read before and after offset and subbufs_produced and the snapshot is
- * retried if a switch happened in between; a sub-buffer is read up to its
- * padding once it is complete (produced past it), and the current one
- * only up to the committed offset, and only while buf->data already points
- * at it (between "produced++" and "data = new" the writer is mid-switch
- * and nothing new is readable).  Consumption is reported with
- * relay_subbufs_consumed() after the copy, which is what lets the writer
- * reuse the sub-buffer.  relay_flush() is not used: everything committed
- * is readable without it, and it would switch other CPUs' buffers from
- * this one.
+ * retried if a switch happened in between; a sub-buffer is readable up to
+ * its padding once it is complete (produced past it), and the current one
+ * only up to the committed offset, and only while buf->data already
+ * points at it (between "produced++" and "data = new" the writer is
+ * mid-switch and nothing new is readable).  stapx-run maps the buffer and
+ * asks where that span is (STPX_TRACE_SPAN), writes the records from the
+ * mapping, and then gives the sub-buffer back (STPX_TRACE_DONE): one copy
+ * fewer than read(), which copies the span out.  Either way consumption
+ * is reported with relay_subbufs_consumed() once the reader is done with
+ * the bytes, which is what lets the writer reuse the sub-buffer.
+ * relay_flush() is not used: everything committed is readable without
+ * it, and it would switch other CPUs' buffers from this one.
  *
  * Control (ctl): a fixed ring of message slots allocated at init, each
  * holding a complete "<type> <text>\n" line.  Producers (any context)
@@ -87,6 +91,7 @@
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -95,6 +100,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 
@@ -142,26 +148,24 @@ static notrace int _stpx_subbuf_start(struct rchan_buf *buf, void *subbuf,
 NOKPROBE_SYMBOL(_stpx_subbuf_start);
 
 /*
- * read() on traceN: copy out committed records (see the top of the file).
- * buf->bytes_consumed, which only relay's own read() uses, holds the read
- * position inside the oldest unconsumed sub-buffer.
+ * The committed bytes of buf's oldest unconsumed sub-buffer (see the top
+ * of the file): it starts at *sub, its unread part is
+ * [buf->bytes_consumed, *end), and *complete says the writer has moved
+ * past it. False while the writer is mid-switch (nothing new is readable
+ * then). buf->bytes_consumed, which only relay's own read() uses, holds
+ * the read position inside that sub-buffer. Under the file's inode lock.
  */
-static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
-				size_t count, loff_t *ppos)
+static bool _stpx_trace_span(struct rchan_buf *buf, char **sub, size_t *end, bool *complete)
 {
-	struct rchan_buf *buf = filp->private_data;
 	size_t size = buf->chan->subbuf_size;
 	size_t n_subbufs = buf->chan->n_subbufs;
-	ssize_t copied = 0;
 
-	inode_lock(file_inode(filp));
-	while (count) {
+	for (;;) {
 		size_t consumed = buf->subbufs_consumed;
-		char *sub = (char *)buf->start + (consumed % n_subbufs) * size;
-		size_t off, produced, end, len;
+		size_t off, produced;
 		void *data;
-		bool complete;
 
+		*sub = (char *)buf->start + (consumed % n_subbufs) * size;
 		data = READ_ONCE(buf->data);
 		smp_rmb();
 		off = READ_ONCE(buf->offset);
@@ -170,16 +174,45 @@ static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
 		smp_rmb();
 		if (READ_ONCE(buf->data) != data)
 			continue;	/* a switch happened: snapshot again */
-
-		complete = produced != consumed;
-		if (complete)
-			end = size - READ_ONCE(buf->padding[consumed %
-							   n_subbufs]);
-		else if (data == sub)
-			end = min(off, size);
+		*complete = produced != consumed;
+		if (*complete)
+			*end = size - READ_ONCE(buf->padding[consumed % n_subbufs]);
+		else if (data == *sub)
+			*end = min(off, size);
 		else
-			break;		/* writer is mid-switch */
+			return false;
+		return true;
+	}
+}
 
+/* The reader is done with [0, pos) of the span's sub-buffer. */
+static void _stpx_trace_consume(struct rchan_buf *buf, size_t pos, size_t end, bool complete)
+{
+	buf->bytes_consumed = pos;
+	if (complete && pos >= end) {
+		/* The reader's copy is done before the writer may reuse it. */
+		smp_mb();
+		relay_subbufs_consumed(buf->chan, buf->cpu, 1);
+		buf->bytes_consumed = 0;
+	}
+}
+
+/* read() on traceN: copy out committed records. */
+static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct rchan_buf *buf = filp->private_data;
+	ssize_t copied = 0;
+
+	inode_lock(file_inode(filp));
+	while (count) {
+		size_t end, len;
+		bool complete;
+		char *sub;
+
+		if (!_stpx_trace_span(buf, &sub, &end, &complete))
+			break;
+		len = 0;
 		if (buf->bytes_consumed < end) {
 			len = min(count, end - buf->bytes_consumed);
 			if (copy_to_user(ubuf + copied,
@@ -188,21 +221,69 @@ static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
 					copied = -EFAULT;
 				break;
 			}
-			buf->bytes_consumed += len;
 			copied += len;
 			count -= len;
 		}
-		if (!complete)
+		_stpx_trace_consume(buf, buf->bytes_consumed + len, end, complete);
+		/* On to the next sub-buffer only when this one was released. */
+		if (!complete || buf->bytes_consumed)
 			break;
-		if (buf->bytes_consumed >= end) {
-			/* Our copy is done before the writer may reuse it. */
-			smp_mb();
-			relay_subbufs_consumed(buf->chan, buf->cpu, 1);
-			buf->bytes_consumed = 0;
-		}
 	}
 	inode_unlock(file_inode(filp));
 	return copied;
+}
+
+/*
+ * ioctl() on traceN, for a reader that maps the buffer (stapx-run) and so
+ * copies nothing through read(): STPX_TRACE_SPAN says where the unread
+ * committed bytes are in the mapping, STPX_TRACE_DONE(pos) that the
+ * reader is done with the span's sub-buffer up to pos, which releases it
+ * to the writer once complete and read to its end.
+ */
+static long _stpx_trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct rchan_buf *buf = filp->private_data;
+	struct stpx_trace_span span = { .buf_size = buf->chan->alloc_size };
+	size_t end;
+	bool complete;
+	char *sub;
+	long ret = 0;
+
+	if (cmd != STPX_TRACE_SPAN && cmd != STPX_TRACE_DONE)
+		return -ENOTTY;
+	inode_lock(file_inode(filp));
+	if (!_stpx_trace_span(buf, &sub, &end, &complete)) {
+		/* Mid-switch: nothing new is readable yet. */
+		end = buf->bytes_consumed;
+		complete = false;
+	}
+	if (cmd == STPX_TRACE_SPAN) {
+		span.subbuf = sub - (char *)buf->start;
+		span.start = buf->bytes_consumed;
+		span.end = end;
+		span.complete = complete;
+		if (copy_to_user((void __user *)arg, &span, sizeof(span)))
+			ret = -EFAULT;
+	} else if (arg < buf->bytes_consumed || arg > end) {
+		ret = -EINVAL;
+	} else {
+		_stpx_trace_consume(buf, arg, end, complete);
+	}
+	inode_unlock(file_inode(filp));
+	return ret;
+}
+
+/* mmap() of a whole traceN buffer, read-only. */
+static int _stpx_trace_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+#else
+	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
+#endif
+	return relay_file_operations.mmap(filp, vma);
 }
 
 static int _stpx_trace_open(struct inode *inode, struct file *filp)
@@ -224,6 +305,8 @@ static const struct file_operations _stpx_trace_fops = {
 	.owner = THIS_MODULE,
 	.open = _stpx_trace_open,
 	.read = _stpx_trace_read,
+	.unlocked_ioctl = _stpx_trace_ioctl,
+	.mmap = _stpx_trace_mmap,
 	.poll = _stpx_trace_poll,
 	.release = _stpx_trace_release,
 };
@@ -237,8 +320,13 @@ static struct dentry *_stpx_create_buf_file(const char *filename,
 	struct dentry *d;
 
 	*is_global = 0;
-	d = debugfs_create_file(filename, mode, parent, buf,
-				&_stpx_trace_fops);
+	/*
+	 * Unsafe: debugfs's full proxy has no mmap(). Nothing here needs its
+	 * protection: the files go only in module exit, which an open file
+	 * (and so a mapping) holds off through the fops' owner.
+	 */
+	d = debugfs_create_file_unsafe(filename, mode, parent, buf,
+				       &_stpx_trace_fops);
 	return IS_ERR(d) ? NULL : d;
 }
 

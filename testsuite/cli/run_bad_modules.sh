@@ -49,8 +49,8 @@ expect() {
 module plain
 module foreign "license=GPL" "vermagic=$release SMP mod_unload"
 module old "stapx=0" "vermagic=$release SMP mod_unload"
-module other "stapx=2" "vermagic=$release-other SMP mod_unload"
-module good "stapx=2" "vermagic=$release SMP mod_unload"
+module other "stapx=3" "vermagic=$release-other SMP mod_unload"
+module good "stapx=3" "vermagic=$release SMP mod_unload"
 head -c 100 "$dir/other.ko" >"$dir/truncated.ko"
 head -c 1000 /dev/zero >"$dir/zeros.ko"
 
@@ -60,7 +60,7 @@ expect "is not a kernel module (not an ELF file)" "$dir/zeros.ko"
 expect "'$dir/truncated.ko' is truncated or corrupt (100 bytes" "$dir/truncated.ko"
 expect "is not a kernel module (no .modinfo section)" "$dir/plain.ko"
 expect "is not a stapx module (no stapx= in its .modinfo)" "$dir/foreign.ko"
-expect "speaks stapx protocol 0, this stapx-run 2" "$dir/old.ko"
+expect "speaks stapx protocol 0, this stapx-run 3" "$dir/old.ko"
 expect "module release mismatch ($release-other vs $release)" "$dir/other.ko"
 expect "Couldn't open output file '$dir/no/such/out'" -o "$dir/no/such/out" "$dir/good.ko"
 closed=1
