@@ -30,7 +30,7 @@ const char kUsage[] =
     "  -o FILE        send the script's output to FILE (strftime(3) conversions expanded)\n"
     "  -b             bulk mode: each CPU's output to its own file, FILE_cpuN\n"
     "                 (stpd_cpuN without -o); stapx-merge puts them back together\n"
-    "  -s NUM         NUM megabytes of output buffer per CPU (1-4095; default 0.5)\n"
+    "  -s NUM         NUM megabytes of output buffer per CPU (1-4095; default 2)\n"
     "  -S SIZE[,N]    with -o, switch to a new file (FILE.0, FILE.1, ...) before one\n"
     "                 passes SIZE megabytes, and keep only the last N\n"
     "  -T SECONDS     end the session after SECONDS\n"

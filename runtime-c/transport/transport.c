@@ -106,12 +106,19 @@
 
 #include "transport.h"
 
-/* Relay geometry, per CPU; the generated code may override with -D. */
+/*
+ * Relay geometry, per CPU; the generated code may override with -D (stapx
+ * -s). 2 MiB: a probe printing 200-byte lines as fast as one CPU can
+ * (bench/output-rate) fills it in about 20 ms, longer than the scheduler
+ * may leave stapx-run waiting behind the traced task on that CPU (a
+ * slice, a tick); 512 KiB took 5 ms, and a tenth of such lines were lost
+ * while stapx-run, which writes them faster than they come, waited.
+ */
 #ifndef STPX_RELAY_SUBBUF_SIZE
 #define STPX_RELAY_SUBBUF_SIZE 65536
 #endif
 #ifndef STPX_RELAY_N_SUBBUFS
-#define STPX_RELAY_N_SUBBUFS 8
+#define STPX_RELAY_N_SUBBUFS 32
 #endif
 
 /* Control message slots (one is reserved for 'D'). */
