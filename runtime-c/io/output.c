@@ -192,8 +192,19 @@ int output_open(void)
 		return 0;
 	if (sink_open(&merged) < 0)
 		return -1;
-	if (merged.is_stdout)
+	if (merged.is_stdout) {
+		struct stat st;
+
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		/*
+		 * Into a pipe: room for 1 MiB in it (64 KiB by default), so
+		 * that output waits there, not in the module's buffers, when
+		 * the reader falls behind for a moment. Best effort: a pipe
+		 * keeps its size when the system's limit is lower.
+		 */
+		if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+			(void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, PIPE_ROOM);
+	}
 	return 0;
 }
 

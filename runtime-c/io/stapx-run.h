@@ -53,6 +53,7 @@
 #define DONE_TIMEOUT_MS 5000 /* 'D' overdue after "stop" returned */
 #define RESCAN_MS 1000      /* look for traceN of newly onlined CPUs */
 #define MAX_REC_LEN (16u << 20) /* larger lengths are garbage */
+#define PIPE_ROOM (1 << 20)  /* a pipe on standard output holds this */
 
 struct trace {
 	int fd;
