@@ -3,7 +3,9 @@
  * Script output. Each CPU's context formats into its own print buffer; the
  * buffer goes to the transport as one record when the handler ends (or
  * earlier, when it fills), so one handler's output is never interleaved
- * with another's.
+ * with another's. (When a handler prints more than the buffer holds, its
+ * output goes out as several records, split wherever the buffer filled,
+ * in a number or a literal alike.)
  */
 
 /* Inline: on every probe hit, and most hits print nothing. */
@@ -65,10 +67,9 @@ static void _stpx_print_digits(struct _stpx_context *c, u64 v, bool neg, char co
 			v >>= 4;
 		} while (v);
 	} else {
-		do {
-			*--p = '0' + v % 10;
-			v /= 10;
-		} while (v);
+		do
+			*--p = '0' + do_div(v, 10);
+		while (v);
 	}
 	if (neg)
 		*--p = '-';

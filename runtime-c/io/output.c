@@ -200,9 +200,11 @@ int output_open(void)
 		 * Into a pipe: room for 1 MiB in it (64 KiB by default), so
 		 * that output waits there, not in the module's buffers, when
 		 * the reader falls behind for a moment. Best effort: a pipe
-		 * keeps its size when the system's limit is lower.
+		 * keeps its size when the system's limit is lower, or when it
+		 * is larger already.
 		 */
-		if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+		if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) &&
+		    fcntl(STDOUT_FILENO, F_GETPIPE_SZ) < PIPE_ROOM)
 			(void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, PIPE_ROOM);
 	}
 	return 0;

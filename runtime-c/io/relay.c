@@ -36,20 +36,42 @@ static long trace_span(struct trace *t)
 
 	if (ioctl(t->fd, STPX_TRACE_SPAN, &span) < 0)
 		return -1;
-	if (span.subbuf >= t->map_size || span.end > t->map_size - span.subbuf ||
-	    span.start > span.end) {
+	if (span.buf_size != t->map_size || !span.subbuf_size ||
+	    span.subbuf % span.subbuf_size || span.subbuf >= t->map_size ||
+	    span.subbuf_size > t->map_size - span.subbuf ||
+	    span.end > span.subbuf_size || span.start > span.end) {
 		errno = ERANGE;
 		return -1;
 	}
-	if (t->buf != t->map + span.subbuf) {
+	if (t->buf && span.seq == t->seq &&
+	    (span.end < t->len || span.start > t->pos)) {
+		/* Read by someone else (read() on traceN): from there on. */
+		fprintf(stderr, "ERROR: transport: trace%d was read by "
+			"another reader, resynchronizing\n", t->cpu);
+		corrupt_count++;
+		t->buf = NULL;
+	}
+	if (!t->buf || span.seq != t->seq) {
+		t->seq = span.seq;
 		t->buf = t->map + span.subbuf;
-		t->pos = t->len = span.start;
+		t->pos = t->len = t->done = span.start;
 		t->head = false;
 	}
 	before = t->len;
 	t->len = span.end;
 	t->complete = span.complete;
 	return (long)(t->len - before);
+}
+
+/* Tell the module t is done with its sub-buffer up to pos. */
+static int trace_done(struct trace *t, size_t pos)
+{
+	struct stpx_trace_done done = { .seq = t->seq, .pos = pos };
+
+	if (ioctl(t->fd, STPX_TRACE_DONE, &done) < 0 && errno != ESTALE)
+		return -1;
+	t->done = pos;
+	return 0;
 }
 
 /* Map t's relay buffer; 0 or -1 (errno set). */
@@ -66,7 +88,15 @@ static int trace_map(struct trace *t)
 	t->map = m;
 	t->map_size = span.buf_size;
 	t->buf = NULL;
-	return trace_span(t) < 0 ? -1 : 0;
+	if (trace_span(t) < 0) {
+		int err = errno;
+
+		munmap(m, span.buf_size);
+		t->map = NULL;
+		errno = err;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -209,8 +239,7 @@ static void trace_parse(struct trace *t)
 static void trace_next(struct trace *t)
 {
 	while (!t->head && t->complete && t->pos >= t->len) {
-		if (ioctl(t->fd, STPX_TRACE_DONE, (unsigned long)t->len) < 0 ||
-		    trace_span(t) < 0) {
+		if (trace_done(t, t->len) < 0 || trace_span(t) < 0) {
 			fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu,
 				strerror(errno));
 			t->complete = false;
@@ -298,23 +327,34 @@ bool emit_records(enum emit_mode mode)
 		emitted = true;
 		n_records++;
 	}
-	if (emitted)
+	if (emitted) {
 		output_flush();
+		/*
+		 * Written: the module may forget them, so that a stapx-run
+		 * that attaches later (-A) does not print them again.
+		 */
+		for (int i = 0; i < ntraces; i++)
+			if (traces[i].buf && traces[i].pos > traces[i].done)
+				trace_done(&traces[i], traces[i].pos);
+	}
 	return gap;
 }
 
-/* Periodic work: read every relay file and print what is in order. */
-void pump(void)
+/*
+ * Periodic work: read every relay file and print what is in order.
+ * Returns true while a gap holds records back.
+ */
+bool pump(void)
 {
 	n_pumps++;
 	read_traces();
-	if (emit_records(EMIT_HOLD)) {
-		/*
-		 * The missing record may have landed meanwhile, possibly on a
-		 * CPU that just came online.
-		 */
-		open_traces(trace_dir);
-		read_traces();
-		emit_records(EMIT_TIMEOUT);
-	}
+	if (!emit_records(EMIT_HOLD))
+		return false;
+	/*
+	 * The missing record may have landed meanwhile, possibly on a CPU
+	 * that just came online.
+	 */
+	open_traces(trace_dir);
+	read_traces();
+	return emit_records(EMIT_TIMEOUT);
 }

@@ -529,6 +529,12 @@ static void event_loop(void)
 	long long next_scan = now_ms() + RESCAN_MS;
 	struct pollfd *pfd = NULL;
 	int i, npfd = 0;
+	/*
+	 * While a gap holds records back, a finished sub-buffer stays
+	 * unreleased and relay reports its file readable all along: the
+	 * tick is what reads it then, not poll().
+	 */
+	bool holding = false;
 
 	while (state != FINISHED && !got_done) {
 		long long now = now_ms();
@@ -576,7 +582,7 @@ static void event_loop(void)
 					    .events = POLLIN };
 		for (i = 0; i < ntraces; i++)
 			pfd[n++] = (struct pollfd){ .fd = traces[i].fd,
-						    .events = POLLIN };
+						    .events = holding ? 0 : POLLIN };
 		/* Last, and only while relaying (fd -1 is ignored). */
 		pfd[n++] = (struct pollfd){ .fd = stdin_relay >= 0 ?
 					    STDIN_FILENO : -1, .events = POLLIN };
@@ -602,7 +608,7 @@ static void event_loop(void)
 			next_scan = now + RESCAN_MS;
 		}
 		if (now >= next_tick) {
-			pump();
+			holding = pump();
 			next_tick = now + TICK_MS;
 		}
 		if (out_broken && !stop_wanted)
@@ -633,7 +639,7 @@ static void event_loop(void)
 static void drain(void)
 {
 	open_traces(trace_dir);
-	/* read() on traceN returns 0 once the buffer is empty. */
+	/* Until no relay file shows anything new. */
 	while (read_traces() > 0)
 		;
 	emit_records(EMIT_ALL);

@@ -61,7 +61,9 @@ struct trace {
 	char *map;            /* the relay buffer, mapped read-only */
 	size_t map_size;
 	char *buf;            /* the sub-buffer being read, in map */
+	unsigned long long seq; /* its number (STPX_TRACE_SPAN) */
 	size_t pos, len;      /* unparsed bytes are buf[pos..len) */
+	size_t done;          /* the module knows we are done to here */
 	bool complete;        /* the writer has moved past buf */
 	bool head;            /* a complete record starts at pos */
 	unsigned long long head_seq;
@@ -130,6 +132,6 @@ int open_traces(const char *dir);
 size_t read_traces(void);
 void unmap_traces(void);
 bool emit_records(enum emit_mode mode);
-void pump(void);
+bool pump(void);
 
 #endif /* STAPX_RUN_H */

@@ -51,22 +51,31 @@ struct stpx_rec_hdr {
 
 /*
  * ioctl(STPX_TRACE_SPAN): the unread committed bytes of the oldest
- * sub-buffer the daemon has not given back are [subbuf + start,
- * subbuf + end) of the mapping; complete: the writer has moved past it.
- * ioctl(STPX_TRACE_DONE, pos), start <= pos <= end: the daemon is done
- * with [subbuf, subbuf + pos); once complete and done to its end, the
- * sub-buffer goes back to the writer and the next SPAN shows the next.
+ * sub-buffer the daemon has not given back, number seq (counting from 0
+ * since the buffer was made), are [subbuf + start, subbuf + end) of the
+ * mapping; complete: the writer has moved past it.
+ * ioctl(STPX_TRACE_DONE, {seq, pos}), start <= pos <= end: the daemon is
+ * done with [subbuf, subbuf + pos) of sub-buffer seq; once complete and
+ * done to its end, the sub-buffer goes back to the writer and the next
+ * SPAN shows the next. ESTALE: seq is no longer the oldest (a flight
+ * recorder's writer dropped it); SPAN again.
  */
 struct stpx_trace_span {
 	unsigned long long buf_size;    /* bytes to map */
-	unsigned long long subbuf;      /* the sub-buffer's offset in it */
+	unsigned long long subbuf_size;
+	unsigned long long seq;
+	unsigned long long subbuf;      /* the sub-buffer's offset in the map */
 	unsigned long long start, end;  /* unread bytes in the sub-buffer */
 	unsigned int complete;
 	unsigned int pad;
 };
 
+struct stpx_trace_done {
+	unsigned long long seq, pos;
+};
+
 #define STPX_TRACE_SPAN _IOR('x', 1, struct stpx_trace_span)
-#define STPX_TRACE_DONE _IO('x', 2)
+#define STPX_TRACE_DONE _IOW('x', 2, struct stpx_trace_done)
 
 #define STPX_CMD_START "start"
 #define STPX_CMD_STOP "stop"

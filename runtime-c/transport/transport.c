@@ -37,7 +37,7 @@
  * we call); a per-CPU nesting counter catches that and the nested record
  * is dropped and counted.
  *
- * The traceN files use relay's open/poll/release and mmap (read-only)
+ * The traceN files use relay's open/poll/release and mmap (not writable)
  * but our own read() and ioctl().  relay's read() also returns the
  * unfinished current sub-buffer, but it reads the writer's state
  * (subbufs_produced, offset, data, padding) with no consistency check,
@@ -243,14 +243,18 @@ static ssize_t _stpx_trace_read(struct file *filp, char __user *ubuf,
 /*
  * ioctl() on traceN, for a reader that maps the buffer (stapx-run) and so
  * copies nothing through read(): STPX_TRACE_SPAN says where the unread
- * committed bytes are in the mapping, STPX_TRACE_DONE(pos) that the
- * reader is done with the span's sub-buffer up to pos, which releases it
- * to the writer once complete and read to its end.
+ * committed bytes are in the mapping, STPX_TRACE_DONE({seq, pos}) that the
+ * reader is done with sub-buffer seq up to pos, which releases it to the
+ * writer once complete and read to its end (protocol.h).
  */
 static long _stpx_trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct rchan_buf *buf = filp->private_data;
-	struct stpx_trace_span span = { .buf_size = buf->chan->alloc_size };
+	struct stpx_trace_span span = {
+		.buf_size = buf->chan->alloc_size,
+		.subbuf_size = buf->chan->subbuf_size,
+	};
+	struct stpx_trace_done done;
 	size_t end;
 	bool complete;
 	char *sub;
@@ -258,6 +262,9 @@ static long _stpx_trace_ioctl(struct file *filp, unsigned int cmd, unsigned long
 
 	if (cmd != STPX_TRACE_SPAN && cmd != STPX_TRACE_DONE)
 		return -ENOTTY;
+	if (cmd == STPX_TRACE_DONE &&
+	    copy_from_user(&done, (void __user *)arg, sizeof(done)))
+		return -EFAULT;
 	inode_lock(file_inode(filp));
 	if (!_stpx_trace_span(buf, &sub, &end, &complete)) {
 		/* Mid-switch: nothing new is readable yet. */
@@ -265,30 +272,36 @@ static long _stpx_trace_ioctl(struct file *filp, unsigned int cmd, unsigned long
 		complete = false;
 	}
 	if (cmd == STPX_TRACE_SPAN) {
+		span.seq = buf->subbufs_consumed;
 		span.subbuf = sub - (char *)buf->start;
 		span.start = buf->bytes_consumed;
 		span.end = end;
 		span.complete = complete;
 		if (copy_to_user((void __user *)arg, &span, sizeof(span)))
 			ret = -EFAULT;
-	} else if (arg < buf->bytes_consumed || arg > end) {
+	} else if (done.seq != buf->subbufs_consumed) {
+		ret = -ESTALE;
+	} else if (done.pos < buf->bytes_consumed || done.pos > end) {
 		ret = -EINVAL;
 	} else {
-		_stpx_trace_consume(buf, arg, end, complete);
+		_stpx_trace_consume(buf, done.pos, end, complete);
 	}
 	inode_unlock(file_inode(filp));
 	return ret;
 }
 
-/* mmap() of a whole traceN buffer, read-only. */
+/*
+ * mmap() of a whole traceN buffer, never writable (relay checks the
+ * length and maps its pages).
+ */
 static int _stpx_trace_mmap(struct file *filp, struct vm_area_struct *vma)
 {
-	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+	vm_flags_clear(vma, VM_MAYWRITE);
 #else
-	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
+	vma->vm_flags &= ~VM_MAYWRITE;
 #endif
 	return relay_file_operations.mmap(filp, vma);
 }
@@ -313,6 +326,7 @@ static const struct file_operations _stpx_trace_fops = {
 	.open = _stpx_trace_open,
 	.read = _stpx_trace_read,
 	.unlocked_ioctl = _stpx_trace_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = _stpx_trace_mmap,
 	.poll = _stpx_trace_poll,
 	.release = _stpx_trace_release,

@@ -37,6 +37,13 @@ grep -v '^open' a.out
 grep '^open' a.out | awk '{ if (NR == 1) first = $2; else if ($2 <= last) bad++; last = $2 }
 	END { print (first > 1 ? "oldest overwritten" : "first " first) ", last " last ", " bad + 0 " out of order" }'
 stapx-run -L
+# -F again and -A before the buffer wraps: what the first stapx-run
+# printed is not printed again.
+stapx-run -F "$mod" >f2.out 2>f2.err
+echo "-F again: status $?, $(grep -c '^begin' f2.out) begin"
+taskset 1 sh -c 'for i in 1 2 3; do cat flight-marker 2>/dev/null; done'
+stapx-run -T 1 -A "$name" >a2.out 2>a2.err
+echo "-A before the wrap: status $?, $(grep -c '^begin' a2.out) begin, $(grep -c '^open' a2.out) open, $(grep '^end' a2.out)"
 stapx-run -A "$name" 2>gone.err
 echo "-A, unloaded: status $? $(masked gone.err)"
 stapx-run -A 'bad/name' 2>&1
