@@ -207,7 +207,9 @@ static int _stpx_uprobe_differs(const struct _stpx_uprobe *u, struct file *f, ch
 /*
  * The regular file at u->path, held (igrab) in u->inode, if it is the one
  * pass 2 read (_stpx_uprobe_differs). Else an error report naming the
- * file, and an errno.
+ * file, and an errno. A file this system does not have leaves the probe
+ * unarmed, with a warning, and is no error: no process can run it (as
+ * with stap, whose probes on a path wait for a process that maps it).
  */
 static int _stpx_uprobe_open(struct _stpx_uprobe *u)
 {
@@ -216,6 +218,10 @@ static int _stpx_uprobe_open(struct _stpx_uprobe *u)
 	int rc = 0;
 
 	f = filp_open(u->path, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f) && PTR_ERR(f) == -ENOENT) {
+		_stpx_report(STPX_MSG_WARNING, "WARNING: probe %s: no %s here: not armed", u->probe->pp, u->path);
+		return 0;
+	}
 	if (IS_ERR(f)) {
 		rc = PTR_ERR(f);
 		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot open %s (rc %d)", u->probe->pp, u->path, rc);
@@ -243,6 +249,12 @@ out:
 		return rc;
 	/* The program whose processes the probe is for. */
 	f = filp_open(u->exe, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f) && PTR_ERR(f) == -ENOENT) {
+		_stpx_report(STPX_MSG_WARNING, "WARNING: probe %s: no %s here: not armed", u->probe->pp, u->exe);
+		iput(u->inode);
+		u->inode = NULL;
+		return 0;
+	}
 	if (IS_ERR(f)) {
 		rc = PTR_ERR(f);
 		_stpx_report(STPX_MSG_ERROR, "ERROR: probe %s: cannot open %s (rc %d)", u->probe->pp, u->exe, rc);
@@ -344,6 +356,8 @@ static int _stpx_uprobes_arm(struct _stpx_uprobe *t, size_t n)
 		}
 	}
 	for (i = 0; i < n; i++) {
+		if (!t[i].inode)
+			continue;	/* its file is not here */
 		if (t[i].is_return) {
 			t[i].uc.ret_handler = _stpx_uretprobe_handler;
 			t[i].uc.handler = _stpx_uretprobe_entry;
