@@ -232,6 +232,12 @@ static void trace_parse(struct trace *t)
 	}
 }
 
+/* A SPAN or DONE on t failed (errno). */
+static void trace_failed(const struct trace *t)
+{
+	fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu, strerror(errno));
+}
+
 /*
  * Past a sub-buffer t has printed all of (STPX_TRACE_DONE), to the next
  * one, while there is one.
@@ -240,8 +246,7 @@ static void trace_next(struct trace *t)
 {
 	while (!t->head && t->complete && t->pos >= t->len) {
 		if (trace_done(t, t->len) < 0 || trace_span(t) < 0) {
-			fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu,
-				strerror(errno));
+			trace_failed(t);
 			t->complete = false;
 			return;
 		}
@@ -260,8 +265,7 @@ size_t read_traces(void)
 		long n = trace_span(t);
 
 		if (n < 0)
-			fprintf(stderr, "ERROR: relay trace%d: %s\n", t->cpu,
-				strerror(errno));
+			trace_failed(t);
 		else
 			total += n;
 		trace_parse(t);
