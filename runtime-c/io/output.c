@@ -25,6 +25,18 @@
  */
 #include "stapx-run.h"
 
+/*
+ * A sink queues what it writes (struct iovec) and writes it with writev(2)
+ * at output_flush(), or when the queue is full.  Short records are copied
+ * into the sink's own buffer (each of the kernel's iovec segments costs
+ * more than copying a short one); longer ones are not copied: the queue
+ * points into the relay buffer, and relay.c flushes before it gives a
+ * sub-buffer back to the module.
+ */
+#define SINK_IOV 1024		/* IOV_MAX on Linux */
+#define SINK_BUF (64 << 10)	/* the copies of short records */
+#define SINK_COPY_MAX 1024	/* records up to this long are copied */
+
 struct sink {
 	FILE *f;
 	bool is_stdout;
@@ -33,6 +45,10 @@ struct sink {
 	unsigned long index;        /* current rotation number */
 	char **names;               /* every file opened, by index */
 	unsigned long nnames;
+	int niov;                   /* queued, not written yet */
+	struct iovec iov[SINK_IOV];
+	char *buf;                  /* SINK_BUF bytes, or NULL */
+	size_t buf_used;
 };
 
 static struct sink merged = { .cpu = -1 };
@@ -113,7 +129,6 @@ static int sink_open(struct sink *s)
 		sink_failed(errno);
 		return -1;
 	}
-	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
 	vlog("writing output to %s", name);
 	names = realloc(s->names, (s->nnames + 1) * sizeof(*names));
 	if (!names) {
@@ -139,10 +154,45 @@ static int sink_open(struct sink *s)
 	return 0;
 }
 
+/*
+ * Write what s has queued.  A pipe may take part of it (a signal); an
+ * error stops the output for good (out_broken), as with any sink.
+ */
+static void sink_drain(struct sink *s)
+{
+	struct iovec *v = s->iov;
+	int left = s->niov;
+
+	s->niov = 0;
+	s->buf_used = 0;
+	if (out_broken || !s->f)
+		return;
+	while (left) {
+		ssize_t w = writev(fileno(s->f), v, left);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sink_failed(w < 0 ? errno : EIO);
+			return;
+		}
+		while (left && (size_t)w >= v->iov_len) {
+			w -= (ssize_t)v->iov_len;
+			v++;
+			left--;
+		}
+		if (left) {
+			v->iov_base = (char *)v->iov_base + w;
+			v->iov_len -= (size_t)w;
+		}
+	}
+}
+
 static int sink_close(struct sink *s)
 {
 	int rc = 0;
 
+	sink_drain(s);
 	if (!s->f)
 		return 0;
 	if (s->is_stdout)
@@ -168,18 +218,45 @@ static void sink_make_room(struct sink *s, size_t n)
 	}
 }
 
+/* Queue n bytes at p, which stay valid until output_flush(). */
 static void sink_write(struct sink *s, const char *p, size_t n)
 {
+	struct iovec *last;
+
 	if (out_broken || !n)
 		return;
 	sink_make_room(s, n);
 	if (!s->f && sink_open(s) < 0)
 		return;
-	if (fwrite(p, 1, n, s->f) != n) {
-		sink_failed(errno);
+	s->written += n;
+	if (n <= SINK_COPY_MAX && !s->buf && !(s->buf = malloc(SINK_BUF))) {
+		sink_failed(ENOMEM);
 		return;
 	}
-	s->written += n;
+	if (n <= SINK_COPY_MAX) {
+		if (s->buf_used + n > SINK_BUF)
+			sink_drain(s);
+		memcpy(s->buf + s->buf_used, p, n);
+		p = s->buf + s->buf_used;
+		s->buf_used += n;
+	}
+	/* Right after the last segment (a copy after a copy, or -b's
+	 * records one after another in a relay buffer): one segment. */
+	last = s->niov ? &s->iov[s->niov - 1] : NULL;
+	if (last && (const char *)last->iov_base + last->iov_len == p) {
+		last->iov_len += n;
+		return;
+	}
+	if (s->niov == SINK_IOV) {
+		sink_drain(s);
+		if (n <= SINK_COPY_MAX) {	/* the copy moves to the start */
+			memmove(s->buf, p, n);
+			p = s->buf;
+			s->buf_used = n;
+		}
+	}
+	s->iov[s->niov++] = (struct iovec){ .iov_base = (void *)p,
+					    .iov_len = n };
 }
 
 /*
@@ -195,7 +272,6 @@ int output_open(void)
 	if (merged.is_stdout) {
 		struct stat st;
 
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		/*
 		 * Into a pipe: room for 1 MiB in it (64 KiB by default), so
 		 * that output waits there, not in the module's buffers, when
@@ -237,8 +313,9 @@ static struct sink *bulk_sink(int cpu)
 }
 
 /*
- * One record from CPU cpu: hdr is its header, payload what the script
- * printed.
+ * One record from CPU cpu: hdr is its header, payload (right after it)
+ * what the script printed.  Both stay where they are until the next
+ * output_flush().
  */
 void output_record(int cpu, const char *hdr, const char *payload, size_t n)
 {
@@ -253,24 +330,23 @@ void output_record(int cpu, const char *hdr, const char *payload, size_t n)
 		sink_failed(ENOMEM);
 		return;
 	}
-	/* A header and its payload always share a file. */
-	sink_make_room(s, sizeof(struct stpx_rec_hdr) + n);
-	sink_write(s, hdr, sizeof(struct stpx_rec_hdr));
-	sink_write(s, payload, n);
+	/* A header and its payload, which follows it, always share a file. */
+	sink_write(s, hdr, (size_t)(payload - hdr) + n);
 }
 
-/* Push out what is buffered (before system(), and each pump). */
+/*
+ * Write what is queued (before system(), before a sub-buffer goes back to
+ * the module, and after each pump).
+ */
 void output_flush(void)
 {
 	int i;
 
-	if (out_broken)
-		return;
-	if (merged.f && fflush(merged.f) != 0)
-		sink_failed(errno);
+	if (merged.niov)
+		sink_drain(&merged);
 	for (i = 0; i < nbulk_sinks; i++)
-		if (bulk_sinks[i].f && fflush(bulk_sinks[i].f) != 0)
-			sink_failed(errno);
+		if (bulk_sinks[i].niov)
+			sink_drain(&bulk_sinks[i]);
 }
 
 /* switch_file(): every file sink moves on to its next file. */
@@ -302,6 +378,9 @@ void output_close(void)
 	sink_close(&merged);
 	for (i = 0; i < nbulk_sinks; i++)
 		sink_close(&bulk_sinks[i]);
+	free(merged.buf);
+	for (i = 0; i < nbulk_sinks; i++)
+		free(bulk_sinks[i].buf);
 	for (k = 0; k < merged.nnames; k++)
 		free(merged.names[k]);
 	free(merged.names);

@@ -63,11 +63,16 @@ static long trace_span(struct trace *t)
 	return (long)(t->len - before);
 }
 
-/* Tell the module t is done with its sub-buffer up to pos. */
+/*
+ * Tell the module t is done with its sub-buffer up to pos.  The output
+ * queued from there (output.c) is written first: the module may overwrite
+ * the sub-buffer once it is back.
+ */
 static int trace_done(struct trace *t, size_t pos)
 {
 	struct stpx_trace_done done = { .seq = t->seq, .pos = pos };
 
+	output_flush();
 	if (ioctl(t->fd, STPX_TRACE_DONE, &done) < 0 && errno != ESTALE)
 		return -1;
 	t->done = pos;
