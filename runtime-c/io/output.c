@@ -49,6 +49,7 @@ struct sink {
 	struct iovec iov[SINK_IOV];
 	char *buf;                  /* SINK_BUF bytes, or NULL */
 	size_t buf_used;
+	bool copy_tail;             /* the last segment ends at buf_used */
 };
 
 static struct sink merged = { .cpu = -1 };
@@ -165,6 +166,7 @@ static void sink_drain(struct sink *s)
 
 	s->niov = 0;
 	s->buf_used = 0;
+	s->copy_tail = false;
 	if (out_broken || !s->f)
 		return;
 	while (left) {
@@ -218,45 +220,55 @@ static void sink_make_room(struct sink *s, size_t n)
 	}
 }
 
-/* Queue n bytes at p, which stay valid until output_flush(). */
-static void sink_write(struct sink *s, const char *p, size_t n)
+/* Queue n bytes at p, as they are. */
+static void sink_queue(struct sink *s, const char *p, size_t n)
 {
 	struct iovec *last;
 
-	if (out_broken || !n)
-		return;
-	sink_make_room(s, n);
-	if (!s->f && sink_open(s) < 0)
-		return;
-	s->written += n;
-	if (n <= SINK_COPY_MAX && !s->buf && !(s->buf = malloc(SINK_BUF))) {
-		sink_failed(ENOMEM);
-		return;
-	}
-	if (n <= SINK_COPY_MAX) {
-		if (s->buf_used + n > SINK_BUF)
-			sink_drain(s);
-		memcpy(s->buf + s->buf_used, p, n);
-		p = s->buf + s->buf_used;
-		s->buf_used += n;
-	}
-	/* Right after the last segment (a copy after a copy, or -b's
-	 * records one after another in a relay buffer): one segment. */
-	last = s->niov ? &s->iov[s->niov - 1] : NULL;
+	if (s->niov == SINK_IOV)
+		sink_drain(s);
+	/* Right after the last segment (-b's records, one after another in
+	 * a relay buffer): one segment. */
+	last = s->niov && !s->copy_tail ? &s->iov[s->niov - 1] : NULL;
 	if (last && (const char *)last->iov_base + last->iov_len == p) {
 		last->iov_len += n;
 		return;
 	}
-	if (s->niov == SINK_IOV) {
-		sink_drain(s);
-		if (n <= SINK_COPY_MAX) {	/* the copy moves to the start */
-			memmove(s->buf, p, n);
-			p = s->buf;
-			s->buf_used = n;
-		}
-	}
 	s->iov[s->niov++] = (struct iovec){ .iov_base = (void *)p,
 					    .iov_len = n };
+	s->copy_tail = false;
+}
+
+/* Write n bytes at p, which stay valid until output_flush(). */
+static void sink_write(struct sink *s, const char *p, size_t n)
+{
+	if (out_broken || !n)
+		return;
+	if (rotate_size)
+		sink_make_room(s, n);
+	if (!s->f && sink_open(s) < 0)
+		return;
+	s->written += n;
+	if (n > SINK_COPY_MAX) {
+		sink_queue(s, p, n);
+		return;
+	}
+	/* A copy, with room for it and a segment. */
+	if (s->buf_used + n > SINK_BUF || s->niov == SINK_IOV)
+		sink_drain(s);
+	if (!s->buf && !(s->buf = malloc(SINK_BUF))) {
+		sink_failed(ENOMEM);
+		return;
+	}
+	memcpy(s->buf + s->buf_used, p, n);
+	if (s->copy_tail) {	/* a copy after a copy: one segment */
+		s->iov[s->niov - 1].iov_len += n;
+	} else {
+		s->iov[s->niov++] = (struct iovec){
+			.iov_base = s->buf + s->buf_used, .iov_len = n };
+		s->copy_tail = true;
+	}
+	s->buf_used += n;
 }
 
 /*

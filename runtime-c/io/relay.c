@@ -196,7 +196,7 @@ static void trace_garbage(struct trace *t)
  * straddle sub-buffers, so the end of a complete one inside a record is
  * garbage too (a sub-buffer torn by the flight recorder's overwriting).
  */
-static void trace_parse(struct trace *t)
+static void trace_parse_any(struct trace *t)
 {
 	static const unsigned int magic = STPX_REC_MAGIC;
 	static const unsigned int switch_magic = STPX_REC_SWITCH_MAGIC;
@@ -235,6 +235,25 @@ static void trace_parse(struct trace *t)
 		trace_garbage(t);
 		t->pos = t->len;
 	}
+}
+
+/* trace_parse_any(), its usual case first: a whole record, read on. */
+static inline void trace_parse(struct trace *t)
+{
+	struct stpx_rec_hdr h;
+
+	if (!t->head && !t->in_garbage && t->len - t->pos >= sizeof(h)) {
+		memcpy(&h, t->buf + t->pos, sizeof(h));
+		if (h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN &&
+		    h.len <= t->len - t->pos - sizeof(h)) {
+			t->head = true;
+			t->head_seq = h.seq;
+			t->head_len = h.len;
+			t->head_switch = false;
+			return;
+		}
+	}
+	trace_parse_any(t);
 }
 
 /* A SPAN or DONE on t failed (errno). */
@@ -318,23 +337,31 @@ bool emit_records(enum emit_mode mode)
 			     "(next is %llu on trace%d)", next_seq,
 			     now - gap_since, best->head_seq, best->cpu);
 		}
-		if (best->head_switch)	/* switch_file(), in its place */
-			output_switch();
-		else
-			output_record(best->cpu, best->buf + best->pos,
-				      best->buf + best->pos +
-				      sizeof(struct stpx_rec_hdr),
-				      best->head_len);
-		best->pos += sizeof(struct stpx_rec_hdr) + best->head_len;
-		best->head = false;
-		if (best->head_seq >= next_seq)
-			next_seq = best->head_seq + 1;
-		else
+		if (best->head_seq < next_seq)
 			vlog("late record %llu on trace%d", best->head_seq,
 			     best->cpu);
 		gap_since = -1;
 		emitted = true;
-		n_records++;
+		/*
+		 * best's records while each is the next in order: sequence
+		 * numbers are unique, so no other file can hold an earlier one.
+		 */
+		do {
+			if (best->head_switch)	/* switch_file(), in its place */
+				output_switch();
+			else
+				output_record(best->cpu, best->buf + best->pos,
+					      best->buf + best->pos +
+					      sizeof(struct stpx_rec_hdr),
+					      best->head_len);
+			best->pos += sizeof(struct stpx_rec_hdr) +
+				     best->head_len;
+			best->head = false;
+			if (best->head_seq >= next_seq)
+				next_seq = best->head_seq + 1;
+			n_records++;
+			trace_parse(best);
+		} while (best->head && best->head_seq == next_seq);
 	}
 	if (emitted) {
 		output_flush();
