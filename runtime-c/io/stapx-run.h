@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stapx-run's parts: stapx-run.c (options, the session and its event
- * loop, commands, the -c target), module_load.c (debugfs, insmod and rmmod),
- * relay.c (per-CPU relay files, records merged by sequence number),
- * output.c (the output files: -o, -S rotation, -b per-CPU files) and
- * flight.c (-F's background session, -L).  State they share is declared
- * here, defined in stapx-run.c.
+ * loop, commands), children.c (the -c command, system()'s commands),
+ * module_load.c (debugfs, insmod and rmmod), relay.c (per-CPU relay files,
+ * records merged by sequence number), output.c (the output files: -o, -S
+ * rotation, -b per-CPU files) and flight.c (-F's background session, -L).
+ * State they share is declared here, defined in stapx-run.c unless said.
  */
 #ifndef STAPX_RUN_H
 #define STAPX_RUN_H
@@ -123,6 +123,14 @@ void output_record(int cpu, const char *hdr, const char *payload, size_t n);
 void output_flush(void);
 void output_switch(void);
 void output_close(void);
+
+/* children.c (which defines these three) */
+extern pid_t target_pid;       /* the -c command, or -1 */
+extern int target_go;
+extern sigset_t orig_mask;
+int fork_target(const char *cmd);
+void release_target(void);
+void run_system(const char *cmd);
 
 /* flight.c */
 int go_background(void);
