@@ -1,14 +1,18 @@
 /*
- * outloop N CPUS: the workload of bench/output-rate, run in the guest.
- * Starts CPUS workers, worker i pinned to CPU i, each making N getpid()
- * system calls (raw syscalls: no libc caching), which the tool under test
- * answers with one line of output each. Prints "run NS_TOTAL CALLS": the
- * CLOCK_MONOTONIC time from before the first worker starts until the last
- * one has finished, and the calls made, on stderr. Under QEMU's -icount shift=0 guest
- * nanoseconds are executed instructions. Linked statically: the busybox
- * guest has no libc.
+ * outloop N CPUS [RATE]: the workload of bench/output-rate, run in the
+ * guest. Starts CPUS workers, worker i pinned to CPU i, each making N
+ * getpid() system calls (raw syscalls: no libc caching), which the tool
+ * under test answers with one line of output each. With RATE, each worker
+ * makes at most RATE calls a second: after every BATCH calls it sleeps
+ * until its schedule (it never spins, so the CPU is free meanwhile), and it
+ * does not make up for lost time by going faster than its full speed.
+ * Prints "run NS_TOTAL CALLS": the CLOCK_MONOTONIC time from before the
+ * first worker starts until the last one has finished, and the calls made,
+ * on stderr. Under QEMU's -icount shift=0 guest nanoseconds are executed
+ * instructions. Linked statically: the busybox guest has no libc.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#define BATCH 64
 
 static long long now_ns(void)
 {
@@ -27,11 +33,12 @@ static long long now_ns(void)
 
 int main(int argc, char **argv)
 {
-	long n, cpus;
+	long n, cpus, rate = 0;
 	long long t0;
 
-	if (argc != 3 || (n = atol(argv[1])) <= 0 || (cpus = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: outloop N CPUS\n");
+	if (argc < 3 || argc > 4 || (n = atol(argv[1])) <= 0 || (cpus = atol(argv[2])) <= 0 ||
+	    (argc == 4 && (rate = atol(argv[3])) <= 0)) {
+		fprintf(stderr, "usage: outloop N CPUS [RATE]\n");
 		return 2;
 	}
 	fflush(stdout);
@@ -52,8 +59,18 @@ int main(int argc, char **argv)
 				perror("sched_setaffinity");
 				_exit(1);
 			}
-			for (long i = 0; i < n; i++)
+			long long start = now_ns();
+
+			for (long i = 0; i < n; i++) {
 				syscall(SYS_getpid);
+				if (rate && (i + 1) % BATCH == 0) {
+					long long due = start + (long long)((i + 1) * (1e9 / rate));
+					struct timespec ts = { due / 1000000000LL, due % 1000000000LL };
+
+					while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+						;
+				}
+			}
 			_exit(0);
 		}
 	}
