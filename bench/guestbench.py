@@ -151,7 +151,8 @@ $B poweroff -f
 """
 
 
-def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None, smp=1, icount=True):
+def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None, smp=1, icount=True,
+         cpu="max"):
     """Boot once and run JOBS ((name, timeout, shell command, ...) in order)
     with FILES ({guest name: host path}) and stapx-run in /bench, and
     ABS_FILES ({absolute guest path: host path}: a program stapx read at
@@ -159,7 +160,7 @@ def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None, 
     its results port.  SMP: the guest's CPUs (still one host thread, and
     instructions counted across them).  ICOUNT: guest time counts
     instructions; without it (for what does not time, e.g. memory) a guest
-    of more than one CPU boots here."""
+    of more than one CPU boots here.  CPU: QEMU's -cpu model."""
     c = guest.Cpio()
     c.mkdir("bench")
     c.chardev("dev/console", 5, 1)
@@ -192,7 +193,7 @@ def boot(vmlinuz, stapx_run, files, jobs, root_cpio, work, log, abs_files=None, 
     console = os.path.join(work, "console.log")
     results = os.path.join(work, "results.log")
     cmd = ["qemu-system-x86_64", "-accel", "tcg,thread=single",
-           *(["-icount", "shift=0,sleep=off"] if icount else []), "-cpu", "max", "-smp", str(smp),
+           *(["-icount", "shift=0,sleep=off"] if icount else []), "-cpu", cpu, "-smp", str(smp),
            "-m", "3072" if root_cpio else "1024",
            "-nographic", "-nodefaults", "-no-reboot", "-monitor", "none",
            "-kernel", vmlinuz, "-initrd", initrd,
