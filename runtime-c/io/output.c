@@ -402,4 +402,9 @@ void output_close(void)
 		free(bulk_sinks[i].names);
 	}
 	free(bulk_sinks);
+	/* As at start (testsuite/relay opens and closes several times). */
+	merged = (struct sink){ .cpu = -1 };
+	bulk_sinks = NULL;
+	nbulk_sinks = 0;
+	switches = 0;
 }
