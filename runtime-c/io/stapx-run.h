@@ -5,7 +5,7 @@
  * module_load.c (debugfs, insmod and rmmod), relay.c (per-CPU relay files,
  * records merged by sequence number), output.c (the output files: -o, -S
  * rotation, -b per-CPU files) and flight.c (-F's background session, -L).
- * State they share is declared here, defined in stapx-run.c unless said.
+ * State they share is declared here, defined in state.c unless said.
  */
 #ifndef STAPX_RUN_H
 #define STAPX_RUN_H
@@ -73,7 +73,7 @@ struct trace {
 	bool in_garbage;      /* resyncing after a bad header */
 };
 
-/* Defined in stapx-run.c. */
+/* Defined in state.c. */
 extern int verbose;
 extern const char *out_path;   /* -o FILE, or NULL */
 extern bool bulk;              /* -b: a file per CPU */

@@ -13,39 +13,6 @@
 
 #include <stdarg.h>
 
-/* stapx-run.c's shared state. */
-int verbose;
-const char *out_path;
-bool bulk;
-unsigned long long rotate_size;
-unsigned long rotate_keep;
-bool out_broken;
-int out_errno;
-char trace_dir[256];
-struct trace *traces;
-int ntraces;
-unsigned long long next_seq = 1;
-long long gap_since = -1;
-long long gap_ms = GAP_MS;
-unsigned long corrupt_count;
-unsigned long n_polls, n_pumps, n_records;
-int ctl_rfd = -1, ctl_wfd = -1, sig_fd = -1;
-int cmd_pipe[2] = { -1, -1 };
-pthread_t cmd_thread;
-bool cmd_busy;
-bool cmd_is_stop;
-const char *cmd_name;
-
-void vlog(const char *fmt, ...)
-{
-	(void)fmt;
-}
-
-long long now_ms(void)
-{
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* The module's side: NSUB sub-buffers a CPU, filled before the run.    */
 /* ------------------------------------------------------------------ */
