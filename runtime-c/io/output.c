@@ -213,7 +213,7 @@ static int sink_close(struct sink *s)
  */
 static void sink_make_room(struct sink *s, size_t n)
 {
-	if (s->f && rotate_size && s->written &&
+	if (rotate_size && s->f && s->written &&
 	    s->written + n > rotate_size) {
 		sink_close(s);
 		s->index++;
@@ -244,8 +244,7 @@ static void sink_write(struct sink *s, const char *p, size_t n)
 {
 	if (out_broken || !n)
 		return;
-	if (rotate_size)
-		sink_make_room(s, n);
+	sink_make_room(s, n);
 	if (!s->f && sink_open(s) < 0)
 		return;
 	s->written += n;
@@ -390,16 +389,15 @@ void output_close(void)
 	sink_close(&merged);
 	for (i = 0; i < nbulk_sinks; i++)
 		sink_close(&bulk_sinks[i]);
-	free(merged.buf);
-	for (i = 0; i < nbulk_sinks; i++)
-		free(bulk_sinks[i].buf);
 	for (k = 0; k < merged.nnames; k++)
 		free(merged.names[k]);
 	free(merged.names);
+	free(merged.buf);
 	for (i = 0; i < nbulk_sinks; i++) {
 		for (k = 0; k < bulk_sinks[i].nnames; k++)
 			free(bulk_sinks[i].names[k]);
 		free(bulk_sinks[i].names);
+		free(bulk_sinks[i].buf);
 	}
 	free(bulk_sinks);
 	/* As at start (testsuite/relay opens and closes several times). */

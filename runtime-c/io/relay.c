@@ -196,6 +196,21 @@ static void trace_garbage(struct trace *t)
  * straddle sub-buffers, so the end of a complete one inside a record is
  * garbage too (a sub-buffer torn by the flight recorder's overwriting).
  */
+static inline bool rec_hdr_ok(const struct stpx_rec_hdr *h)
+{
+	return (h->magic == STPX_REC_MAGIC && h->len <= MAX_REC_LEN) ||
+	       (h->magic == STPX_REC_SWITCH_MAGIC && h->len == 0);
+}
+
+/* The record h, whole at t->pos, is t's next. */
+static inline void trace_take(struct trace *t, const struct stpx_rec_hdr *h)
+{
+	t->head = true;
+	t->head_seq = h->seq;
+	t->head_len = h->len;
+	t->head_switch = h->magic == STPX_REC_SWITCH_MAGIC;
+}
+
 static void trace_parse_any(struct trace *t)
 {
 	static const unsigned int magic = STPX_REC_MAGIC;
@@ -204,8 +219,7 @@ static void trace_parse_any(struct trace *t)
 
 	while (!t->head && t->len - t->pos >= sizeof(h)) {
 		memcpy(&h, t->buf + t->pos, sizeof(h));
-		if ((h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN) ||
-		    (h.magic == STPX_REC_SWITCH_MAGIC && h.len == 0)) {
+		if (rec_hdr_ok(&h)) {
 			if (t->len - t->pos >= sizeof(h) + h.len) {
 				if (t->in_garbage) {
 					t->in_garbage = false;
@@ -213,10 +227,7 @@ static void trace_parse_any(struct trace *t)
 						"resynchronized on trace%d\n",
 						t->cpu);
 				}
-				t->head = true;
-				t->head_seq = h.seq;
-				t->head_len = h.len;
-				t->head_switch = h.magic == STPX_REC_SWITCH_MAGIC;
+				trace_take(t, &h);
 				return;
 			}
 			if (!t->complete)
@@ -244,12 +255,8 @@ static inline void trace_parse(struct trace *t)
 
 	if (!t->head && !t->in_garbage && t->len - t->pos >= sizeof(h)) {
 		memcpy(&h, t->buf + t->pos, sizeof(h));
-		if (h.magic == STPX_REC_MAGIC && h.len <= MAX_REC_LEN &&
-		    h.len <= t->len - t->pos - sizeof(h)) {
-			t->head = true;
-			t->head_seq = h.seq;
-			t->head_len = h.len;
-			t->head_switch = false;
+		if (rec_hdr_ok(&h) && h.len <= t->len - t->pos - sizeof(h)) {
+			trace_take(t, &h);
 			return;
 		}
 	}
